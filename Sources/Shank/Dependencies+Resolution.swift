@@ -1,0 +1,108 @@
+extension Dependencies {
+  /// Resolves a module from ``current``, for initializers and function bodies.
+  ///
+  /// ```swift
+  /// let widgets: WidgetModuleType = Dependencies.resolve()
+  /// let sample = Dependencies.resolve(SampleModuleType.self, name: "abc")
+  /// let analytics = Dependencies.resolve(AnalyticsModuleType?.self)  // nil when absent
+  /// ```
+  ///
+  /// When nothing is registered under the type and name, this stops the program with a
+  /// ``ResolutionError`` message that says where it was asked for; for an optional `T` it gives
+  /// `nil` instead.
+  ///
+  /// - Parameters:
+  ///   - type: The type to resolve; inferred from the context when left out.
+  ///   - name: The name the module was registered under, or `nil` for the unnamed one.
+  /// - Returns: The module's instance, made or shared as its ``Scope`` says.
+  @inlinable
+  public static func resolve<T>(
+    _ type: T.Type = T.self, name: String? = nil, fileID: StaticString = #fileID, line: UInt = #line
+  ) -> T {
+    current.resolve(type, name: name, fileID: fileID, line: line)
+  }
+
+  /// Resolves a module from ``current``, throwing instead of stopping the program.
+  ///
+  /// ```swift
+  /// do {
+  ///   let widgets = try Dependencies.resolveOrThrow(WidgetModuleType.self)
+  /// } catch {
+  ///   print(error)  // names the type, the name, where it was asked for, and near misses
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The type to resolve; inferred from the context when left out.
+  ///   - name: The name the module was registered under, or `nil` for the unnamed one.
+  /// - Returns: The module's instance, made or shared as its ``Scope`` says.
+  /// - Throws: ``ResolutionError`` when the key is missing, a factory closes a cycle, or the
+  ///   module is bound to an actor this code is not on.
+  @inlinable
+  public static func resolveOrThrow<T>(
+    _ type: T.Type = T.self, name: String? = nil, fileID: StaticString = #fileID, line: UInt = #line
+  ) throws(ResolutionError) -> T {
+    try current.resolveOrThrow(type, name: name, fileID: fileID, line: line)
+  }
+
+  /// Resolves a module from this container.
+  ///
+  /// The same as ``resolve(_:name:fileID:line:)-swift.type.method`` but reading this
+  /// container, whether or not it was built.
+  ///
+  /// - Parameters:
+  ///   - type: The type to resolve; inferred from the context when left out.
+  ///   - name: The name the module was registered under, or `nil` for the unnamed one.
+  /// - Returns: The module's instance, made or shared as its ``Scope`` says.
+  @inlinable
+  public func resolve<T>(
+    _ type: T.Type = T.self, name: String? = nil, fileID: StaticString = #fileID, line: UInt = #line
+  ) -> T {
+    let site = SourceSite(fileID: fileID, line: line)
+    do {
+      return try value(T.self, name: name, site: site)
+    } catch {
+      Self.stop(error, at: site)
+    }
+  }
+
+  /// Resolves a module from this container, throwing instead of stopping the program.
+  ///
+  /// - Parameters:
+  ///   - type: The type to resolve; inferred from the context when left out.
+  ///   - name: The name the module was registered under, or `nil` for the unnamed one.
+  /// - Returns: The module's instance, made or shared as its ``Scope`` says.
+  /// - Throws: ``ResolutionError`` when the key is missing, a factory closes a cycle, or the
+  ///   module is bound to an actor this code is not on.
+  @inlinable
+  public func resolveOrThrow<T>(
+    _ type: T.Type = T.self, name: String? = nil, fileID: StaticString = #fileID, line: UInt = #line
+  ) throws(ResolutionError) -> T {
+    try value(T.self, name: name, site: SourceSite(fileID: fileID, line: line))
+  }
+
+  /// The instance for `T` and `name`; the one path every resolution takes.
+  @inlinable
+  func value<T>(_ type: T.Type, name: String?, site: SourceSite) throws(ResolutionError) -> T {
+    let key = Key(T.self, name: name)
+    guard let registration = table[key] ?? parent?.registration(for: key) else {
+      return try missing(T.self, name: name, site: site)
+    }
+    return try unsafeDowncast(registration, to: Provider<T>.self).instance(at: site)
+  }
+
+  /// Stops the program with `error`'s message, pointing the report at the asking line.
+  @usableFromInline
+  static func stop(_ error: ResolutionError, at site: SourceSite) -> Never {
+    fatalError(error.description, file: site.fileID, line: site.line)
+  }
+
+  /// The miss path: an optional `T` looks up its wrapped type; anything else is an error.
+  @usableFromInline
+  func missing<T>(_ type: T.Type, name: String?, site: SourceSite) throws(ResolutionError) -> T {
+    if let optional = T.self as? OptionalMarker.Type {
+      return try optional.resolveWrapped(in: self, name: name, site: site) as! T
+    }
+    throw notRegistered(T.self, name: name, site: site)
+  }
+}

@@ -1,0 +1,99 @@
+/// The composition root: the modules an app is made of, registered by type and name.
+///
+/// Make one at launch with a ``ModuleBuilder`` block and promote it with ``build()``; from then
+/// on ``Inject`` and ``resolve(_:name:fileID:line:)`` read from it.
+///
+/// ```swift
+/// let dependencies = Dependencies {
+///   Module(scope: .singleton) { AppModule() as AppModuleType }
+///   Module { WidgetModule() as WidgetModuleType }
+///   Module("abc") { SampleModule(value: "123") as SampleModuleType }
+/// }
+/// dependencies.build()
+/// ```
+///
+/// A container is immutable once made, so reading it takes no lock. Each container keeps its
+/// own ``Scope/singleton`` instances.
+public final class Dependencies: Sendable {
+  @usableFromInline let table: [Key: Registration]
+  /// The container an override layer sits on; `nil` for a root.
+  @usableFromInline let parent: Dependencies?
+  /// The registrations that won their key, in registration order.
+  let registrations: [Registration]
+  /// True only for the empty stand-in used before anything was built.
+  let isUnbuilt: Bool
+
+  /// Makes a container from modules; a later module replaces an earlier one with the same key.
+  ///
+  /// - Parameter modules: The modules, written with ``ModuleBuilder``.
+  public convenience init(@ModuleBuilder _ modules: () -> [Module]) {
+    self.init(modules: modules(), over: nil)
+  }
+
+  init(modules: [Module], over parent: Dependencies?, isUnbuilt: Bool = false) {
+    var table: [Key: Registration] = [:]
+    var order: [Key] = []
+    for registration in modules.flatMap({ $0.recipe.registrations() }) {
+      let key = registration.key
+      if table.updateValue(registration, forKey: key) == nil { order.append(key) }
+    }
+    self.table = table
+    self.registrations = order.map { table[$0]! }
+    self.parent = parent
+    self.isUnbuilt = isUnbuilt
+  }
+
+  /// Promotes this container to the root that ``Inject`` and ``resolve(_:name:fileID:line:)``
+  /// read from.
+  ///
+  /// Call it once at launch. Calling it on another container later replaces the root
+  /// atomically; values that an ``Inject`` property already read stay as they are.
+  ///
+  /// > Note: A container that was built stays alive for the life of the process, with its
+  /// > singletons, so that no reader can ever see it released.
+  public func build() {
+    Root.shared.replace(with: self)
+  }
+
+  /// The container resolution uses here: the innermost override from
+  /// ``withOverrides(_:operation:)``, else the built root, else an empty container.
+  @inlinable
+  public static var current: Dependencies {
+    overrides ?? Root.shared.container ?? unbuilt
+  }
+
+  /// Drops the instances of every module registered with `scope`, here and in the
+  /// containers this one is layered over, so the next resolution makes new ones.
+  ///
+  /// ```swift
+  /// Dependencies.current.reset(.cached("session"))  // at log-out
+  /// ```
+  ///
+  /// - Parameter scope: A ``Scope/cached(_:)`` scope. Any other scope stops the program:
+  ///   singletons live as long as their container, and other scopes keep nothing to drop.
+  public func reset(_ scope: Scope) {
+    guard case .cached = scope.kind else {
+      preconditionFailure(
+        "Shank: reset(_:) takes a .cached(name) scope, not \(scope); only cached instances can be dropped")
+    }
+    var container: Dependencies? = self
+    while let current = container {
+      for registration in current.registrations where registration.scope == scope {
+        registration.reset()
+      }
+      container = current.parent
+    }
+  }
+
+  /// The override layer of this task, if any.
+  @usableFromInline @TaskLocal static var overrides: Dependencies?
+
+  /// The empty container resolution falls back to before anything is built.
+  @usableFromInline static let unbuilt = Dependencies(modules: [], over: nil, isUnbuilt: true)
+
+  /// The registration for `key`, here or in the containers this one is layered over.
+  @usableFromInline
+  func registration(for key: Key) -> Registration? {
+    table[key] ?? parent?.registration(for: key)
+  }
+}

@@ -1,0 +1,97 @@
+/// A module resolved on first read and kept in the property from then on.
+///
+/// ```swift
+/// final class WidgetViewController {
+///   @Inject private var widgets: WidgetModuleType
+///   @Inject("abc") private var sample: SampleModuleType
+///   @Inject private var analytics: AnalyticsModuleType?  // nil when not registered
+///   private lazy var worker: WidgetWorkerType = widgets.component()
+/// }
+/// ```
+///
+/// The first read resolves from ``Dependencies/current``, so it sees the overrides of the task
+/// it runs in; later reads return the kept value and take no lock. When several threads read
+/// first at once, they all get the same instance. A module struct `@Inject`s the modules it
+/// needs the same way, and its `component()` functions read them.
+///
+/// When nothing is registered, the first read stops the program with a message that names
+/// the type, the name and this property's file and line; an optional property type gives `nil`.
+///
+/// > Note: Assigning to the property replaces the kept value for that property only.
+@propertyWrapper
+public struct Inject<Value> {
+  @usableFromInline var cell: InjectionCell<Value>
+
+  /// Declares a module to resolve on first read.
+  ///
+  /// - Parameter name: The name the module was registered under, as in `Module("abc") { … }`;
+  ///   `nil` for the unnamed one.
+  public init(_ name: String? = nil, fileID: StaticString = #fileID, line: UInt = #line) {
+    cell = InjectionCell(name: name, site: SourceSite(fileID: fileID, line: line))
+  }
+
+  /// The module: resolved on the first read, the kept instance afterwards.
+  @inlinable
+  public var wrappedValue: Value {
+    get {
+      if cell.flag.isSet { return cell.value.unsafelyUnwrapped }
+      return cell.resolve()
+    }
+    set {
+      cell = cell.replacing(with: newValue)
+    }
+  }
+}
+
+// The cell publishes its one value through `OnceFlag`; a `Sendable` value may cross threads.
+extension Inject: @unchecked Sendable where Value: Sendable {}
+
+/// Where an ``Inject`` property keeps what it resolved, shared by copies of the wrapper.
+@usableFromInline
+final class InjectionCell<Value> {
+  let name: String?
+  let site: SourceSite
+  @usableFromInline let flag: OnceFlag
+  // Written once by the thread that claimed `flag`, read only after `flag` is published.
+  @exclusivity(unchecked) @usableFromInline var value: Value?
+
+  init(name: String?, site: SourceSite) {
+    self.name = name
+    self.site = site
+    self.flag = OnceFlag()
+  }
+
+  init(name: String?, site: SourceSite, value: Value) {
+    self.name = name
+    self.site = site
+    self.value = value
+    self.flag = OnceFlag(published: true)
+  }
+
+  /// A cell for the same property that already holds `newValue`.
+  @usableFromInline
+  func replacing(with newValue: Value) -> InjectionCell {
+    InjectionCell(name: name, site: site, value: newValue)
+  }
+
+  /// The first read: resolves outside any lock, then publishes, or takes the winner's value.
+  @usableFromInline
+  func resolve() -> Value {
+    let resolved: Value
+    do {
+      resolved = try Dependencies.current.value(Value.self, name: name, site: site)
+    } catch {
+      Dependencies.stop(error, at: site)
+    }
+    if flag.claim() {
+      value = resolved
+      flag.publish()
+      return resolved
+    }
+    flag.waitUntilPublished()
+    return value.unsafelyUnwrapped
+  }
+}
+
+// See `Inject`'s conformance: `value` is published once through `flag`.
+extension InjectionCell: @unchecked Sendable {}

@@ -1,0 +1,124 @@
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Foundation)
+  import class Foundation.Thread
+#endif
+
+/// Makes and, as its scope says, keeps the instances of one key.
+@usableFromInline
+final class Provider<Value>: Registration {
+  @usableFromInline typealias Factory = (SourceSite) throws(ResolutionError) -> Value
+
+  private let factory: Factory
+  private let lock: Lock?
+  /// Set once a `.singleton` is made; its instance is then read with no lock.
+  @usableFromInline let made = OnceFlag()
+  @usableFromInline let isSingleton: Bool
+  // Written once under `lock` before `made` is set, read after `made` is seen set.
+  @exclusivity(unchecked) @usableFromInline var stored: Value?
+  private weak var weakStored: AnyObject?
+
+  /// The scope this provider keeps instances by: an alias keeps none of its own, it reads
+  /// through to the provider it aliases.
+  private let storage: Scope
+
+  init(
+    type: Value.Type = Value.self, name: String?, scope: Scope, keepsInstances: Bool = true,
+    site: SourceSite, isolation: (any Actor)?, factory: @escaping Factory
+  ) {
+    self.factory = factory
+    self.storage = keepsInstances ? scope : .unique
+    self.isSingleton = storage == .singleton
+    self.lock = storage == .unique ? nil : Lock()
+    super.init(type: type, name: name, scope: scope, site: site, isolation: isolation)
+  }
+
+  /// The instance for a resolution asked for at `site`.
+  @inlinable
+  func instance(at site: SourceSite) throws(ResolutionError) -> Value {
+    if isSingleton, made.isSet { return stored.unsafelyUnwrapped }
+    return try produce(at: site)
+  }
+
+  @usableFromInline
+  func produce(at site: SourceSite) throws(ResolutionError) -> Value {
+    guard let lock else { return try run(at: site, trace: .current) }
+    let trace = ResolutionTrace.current
+    try acquire(lock, trace: trace, site: site)
+    defer { lock.unlock() }
+    if let kept = kept() { return kept }
+    WaitGraph.shared.own(self, by: trace)
+    defer { WaitGraph.shared.own(self, by: nil) }
+    let value = try run(at: site, trace: trace)
+    keep(value)
+    return value
+  }
+
+  override func inspectedInstance(at site: SourceSite) throws(ResolutionError) -> Any {
+    try instance(at: site)
+  }
+
+  override func reset() {
+    guard case .cached = storage.kind, let lock else { return }
+    lock.withLock { stored = nil }
+  }
+
+  private func run(at site: SourceSite, trace: ResolutionTrace) throws(ResolutionError) -> Value {
+    try trace.entering(self, site: site) { () throws(ResolutionError) -> Value in
+      try checkIsolation(at: site)
+      return try factory(site)
+    }
+  }
+
+  /// Takes the creation lock, or reports the cycle that waiting for it would deadlock on.
+  private func acquire(_ lock: Lock, trace: ResolutionTrace, site: SourceSite) throws(ResolutionError) {
+    if lock.tryLock() { return }
+    try trace.checkNoCycle(closedBy: self, site: site)
+    try WaitGraph.shared.wait(for: self, by: trace, site: site)
+    lock.lock()
+    WaitGraph.shared.stopWaiting(trace)
+  }
+
+  private func kept() -> Value? {
+    if case .weak = storage.kind { return weakStored.flatMap { $0 as? Value } }
+    return stored
+  }
+
+  private func keep(_ value: Value) {
+    switch storage.kind {
+    case .unique: break
+    case .weak:
+      // A value type has no identity to share: `.weak` then makes one per resolution.
+      if Swift.type(of: value as Any) is AnyObject.Type { weakStored = value as AnyObject }
+    case .singleton:
+      stored = value
+      made.publish()
+    case .cached:
+      stored = value
+    }
+  }
+
+  private func checkIsolation(at site: SourceSite) throws(ResolutionError) {
+    guard let isolation else { return }
+    guard isolation === MainActor.shared else {
+      isolation.preconditionIsolated(
+        ResolutionError(.wrongIsolation(actor: String(describing: Swift.type(of: isolation)), registeredAt: self.site.description), key: keyDescription, site: site).description
+      )
+      return
+    }
+    guard !Self.isMainThread else { return }
+    throw ResolutionError(.wrongIsolation(actor: "MainActor", registeredAt: self.site.description), key: keyDescription, site: site)
+  }
+
+  private static var isMainThread: Bool {
+    #if canImport(Darwin)
+      pthread_main_np() != 0
+    #else
+      Thread.isMainThread
+    #endif
+  }
+}
+
+// `stored` and `weakStored` are written under `lock`; a singleton's `stored` is read without it
+// only after `made` publishes it. The factory runs only once `checkIsolation` has passed.
+extension Provider: @unchecked Sendable {}

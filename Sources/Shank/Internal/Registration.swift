@@ -1,0 +1,37 @@
+/// One key in a container's table, with where it was registered and how it shares.
+///
+/// The table holds these as the non-generic base; the entry for `Key(T.self, name)` is always
+/// a ``Provider`` of `T`, so resolution downcasts without a dynamic cast.
+@usableFromInline
+class Registration: CustomStringConvertible {
+  let type: Any.Type
+  let name: String?
+  let scope: Scope
+  let site: SourceSite
+  let isolation: (any Actor)?
+
+  init(type: Any.Type, name: String?, scope: Scope, site: SourceSite, isolation: (any Actor)?) {
+    self.type = type
+    self.name = name
+    self.scope = scope
+    self.site = site
+    self.isolation = isolation
+  }
+
+  var key: Key { Key(type, name: name) }
+
+  var keyDescription: KeyDescription { KeyDescription(type, name: name) }
+
+  @usableFromInline var description: String { keyDescription.description }
+
+  /// An instance as `Any`, for verification and the graph.
+  func inspectedInstance(at site: SourceSite) throws(ResolutionError) -> Any {
+    preconditionFailure("Provider overrides inspectedInstance(at:)")
+  }
+
+  /// Drops a `.cached` instance so the next resolution makes a new one.
+  func reset() {}
+}
+
+// Every mutable part lives in `Provider` behind its lock or its once-flag.
+extension Registration: @unchecked Sendable {}

@@ -1,0 +1,49 @@
+#if !canImport(Darwin)
+  import Synchronization
+#endif
+
+/// The container that ``Dependencies/build()`` promoted, swapped atomically.
+///
+/// Every container ever built is kept alive, so a reader that loaded the old root a moment
+/// before a swap can never hold a released one; that is what lets the read take no lock.
+@usableFromInline
+final class Root {
+  @usableFromInline static let shared = Root()
+
+  private let lock = Lock()
+  private var built: [ObjectIdentifier: Dependencies] = [:]
+  #if canImport(Darwin)
+    private var latest: Dependencies?
+  #else
+    @usableFromInline let latest = Atomic<Unmanaged<Dependencies>?>(nil)
+  #endif
+
+  /// The built root, or `nil` when nothing was built.
+  @inlinable
+  var container: Dependencies? {
+    #if canImport(Darwin)
+      load()
+    #else
+      latest.load(ordering: .acquiring)?.takeUnretainedValue()
+    #endif
+  }
+
+  #if canImport(Darwin)
+    @usableFromInline func load() -> Dependencies? { lock.withLock { latest } }
+  #endif
+
+  func replace(with container: Dependencies) {
+    lock.withLock {
+      built[ObjectIdentifier(container)] = container
+      #if canImport(Darwin)
+        latest = container
+      #else
+        latest.store(Unmanaged.passUnretained(container), ordering: .releasing)
+      #endif
+    }
+  }
+}
+
+// `built` (and on Apple platforms `latest`) is only touched under `lock`; elsewhere `latest`
+// is an atomic whose pointee `built` keeps alive.
+extension Root: @unchecked Sendable {}

@@ -1,0 +1,130 @@
+/// One entry of the composition root: a factory registered under a type and an optional name.
+///
+/// The type a module answers to is the static result type of its factory, so write the
+/// module protocol with `as`:
+///
+/// ```swift
+/// Dependencies {
+///   Module { WidgetModule() as WidgetModuleType }
+///   Module("abc") { SampleModule(value: "123") as SampleModuleType }
+///   Module(scope: .singleton) { AppModule() as AppModuleType }
+///   Module(as: Router.self, DeeplinkHandler.self) { RouterImpl() }
+/// }
+/// ```
+///
+/// The factory runs where it was registered: registered from main-actor code (an app target
+/// with default `MainActor` isolation, say), it may call main-actor initializers, and Shank
+/// runs it only on the main actor. Registered from nonisolated code, it runs on whichever
+/// thread resolves it.
+///
+/// > Note: Registering the same type and name twice is allowed: the later module wins, so test
+/// > and preview overrides can follow the production modules.
+public struct Module: Sendable {
+  /// The name the module is registered under, or `nil`.
+  public let name: String?
+  /// How instances are shared.
+  public let scope: Scope
+  let site: SourceSite
+  let recipe: Recipe
+
+  /// Registers `factory` under its result type and `name`.
+  ///
+  /// - Parameters:
+  ///   - name: A name that sets this module apart from others of the same type, as in
+  ///     `@Inject("abc")`; `nil` for the unnamed one.
+  ///   - scope: How instances are shared; ``Scope/unique`` by default.
+  ///   - isolation: The isolation the factory runs on. Leave it to its default, the caller's.
+  ///   - factory: Makes the module. Its static result type, usually written `X() as P`, is the
+  ///     type the module is resolved by.
+  public init<Value>(
+    _ name: String? = nil,
+    scope: Scope = .unique,
+    isolation: isolated (any Actor)? = #isolation,
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
+    _ factory: @escaping () -> Value
+  ) {
+    let site = SourceSite(fileID: fileID, line: line)
+    self.init(name: name, scope: scope, site: site) {
+      [Provider<Value>(name: name, scope: scope, site: site, isolation: isolation) { _ in factory() }]
+    }
+  }
+
+  /// Registers one factory under several types, sharing the instance when the scope shares.
+  ///
+  /// ```swift
+  /// Module(scope: .singleton, as: Router.self, DeeplinkHandler.self) { RouterImpl() }
+  /// ```
+  ///
+  /// Resolving `Router` and then `DeeplinkHandler` gives the same `RouterImpl` here.
+  ///
+  /// > Note: The compiler cannot check that the value conforms to every listed type.
+  /// > ``Dependencies/verify()`` reports one that it does not, and resolving it stops the
+  /// > program with a message that names both types.
+  ///
+  /// - Parameters:
+  ///   - name: The name every listed type is registered under, or `nil`.
+  ///   - scope: How the one instance is shared between the types; ``Scope/unique`` by default.
+  ///   - type: The first type the value is resolved as.
+  ///   - more: Further types the value is resolved as.
+  ///   - isolation: The isolation the factory runs on. Leave it to its default, the caller's.
+  ///   - factory: Makes the value.
+  public init<Value>(
+    _ name: String? = nil,
+    scope: Scope = .unique,
+    as type: Any.Type,
+    _ more: Any.Type...,
+    isolation: isolated (any Actor)? = #isolation,
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
+    _ factory: @escaping () -> Value
+  ) {
+    let site = SourceSite(fileID: fileID, line: line)
+    let types = [type] + more
+    self.init(name: name, scope: scope, site: site) {
+      let shared = Provider<Value>(name: name, scope: scope, site: site, isolation: isolation) { _ in
+        factory()
+      }
+      return types.map { Self.alias($0, of: shared) }
+    }
+  }
+
+  private init(name: String?, scope: Scope, site: SourceSite, make: @escaping () -> [Registration]) {
+    self.name = name
+    self.scope = scope
+    self.site = site
+    self.recipe = Recipe(make)
+  }
+
+  /// A provider of `Alias` that reads through to `shared` and casts its value.
+  private static func alias<Alias, Value>(
+    _ type: Alias.Type, of shared: Provider<Value>
+  ) -> Registration {
+    Provider<Alias>(
+      name: shared.name, scope: shared.scope, keepsInstances: false, site: shared.site,
+      isolation: nil
+    ) { site throws(ResolutionError) in
+      let value = try shared.instance(at: site)
+      guard let alias = value as? Alias else {
+        let valueType = KeyDescription.typeName(of: Swift.type(of: value as Any))
+        throw ResolutionError(
+          .notConforming(valueType: valueType), key: KeyDescription(Alias.self, name: shared.name),
+          site: site)
+      }
+      return alias
+    }
+  }
+}
+
+/// Makes a module's registrations afresh for each container, so instances are per container.
+final class Recipe {
+  private let make: () -> [Registration]
+
+  init(_ make: @escaping () -> [Registration]) { self.make = make }
+
+  func registrations() -> [Registration] { make() }
+}
+
+// `make` only builds providers; the user's factory inside them runs on the isolation it was
+// registered from, which `Provider` checks before every call.
+extension Recipe: @unchecked Sendable {}

@@ -1,0 +1,108 @@
+/// Why a module could not be resolved, and what to do about it.
+///
+/// ``Dependencies/resolveOrThrow(_:name:fileID:line:)`` throws it; ``Dependencies/resolve(_:name:fileID:line:)``
+/// and ``Inject`` stop the program with its ``description``, which names the type and name,
+/// where it was asked for, near misses, and what is registered:
+///
+/// ```
+/// Shank cannot resolve WidgetModuleType named "staging"
+///   asked for at WidgetApp/Controller.swift:12
+///   near misses:
+///     WidgetModuleType: the same type with no name
+///   registered (2):
+///     AppModuleType
+///     WidgetModuleType
+/// ```
+public struct ResolutionError: Error, CustomStringConvertible, Sendable {
+  /// What went wrong.
+  public enum Reason: Sendable, Equatable {
+    /// Nothing is registered under the type and name.
+    case notRegistered
+    /// A factory asked, directly or through others, for the key it was making.
+    /// The path starts and ends with the same key.
+    case cycle(path: [String])
+    /// The module was registered from code isolated to `actor`, and was resolved off it.
+    case wrongIsolation(actor: String, registeredAt: String)
+    /// An alias was listed that the made value does not conform to.
+    case notConforming(valueType: String)
+  }
+
+  /// What went wrong.
+  public let reason: Reason
+  /// The requested type, as it is written in code.
+  public let typeName: String
+  /// The requested name, or `nil` for an unnamed module.
+  public let name: String?
+  /// The file that asked, as `#fileID` gives it.
+  public let fileID: String
+  /// The line that asked.
+  public let line: Int
+  /// Whether the resolution ran with no container built (see ``Dependencies/build()``).
+  public let noContainerBuilt: Bool
+  /// Registrations close to the one requested: the same type under another name, the same
+  /// name under another type, the type registered as an `Optional`.
+  public let nearMisses: [String]
+  /// What is registered, sorted, at most the first 20.
+  public let registered: [String]
+  /// How many keys are registered in all.
+  public let registeredCount: Int
+
+  init(
+    _ reason: Reason, key: KeyDescription, site: SourceSite, noContainerBuilt: Bool = false,
+    nearMisses: [String] = [], registered: [String] = [], registeredCount: Int = 0
+  ) {
+    self.reason = reason
+    self.typeName = key.typeName
+    self.name = key.name
+    self.fileID = site.fileID.description
+    self.line = Int(site.line)
+    self.noContainerBuilt = noContainerBuilt
+    self.nearMisses = nearMisses
+    self.registered = registered
+    self.registeredCount = registeredCount
+  }
+
+  /// The message, in plain words, over several lines.
+  public var description: String {
+    let key = KeyDescription(typeName: typeName, name: name)
+    var lines: [String]
+    switch reason {
+    case .notRegistered:
+      lines = ["Shank cannot resolve \(key)", "  asked for at \(fileID):\(line)"]
+      if noContainerBuilt {
+        lines.append("  no container was built: did you call build() on your Dependencies at launch?")
+      }
+      if !nearMisses.isEmpty {
+        lines.append("  near misses:")
+        lines += nearMisses.map { "    \($0)" }
+      }
+      if registeredCount > 0 {
+        let shown = registered.count < registeredCount ? ", first \(registered.count)" : ""
+        lines.append("  registered (\(registeredCount)\(shown)):")
+        lines += registered.map { "    \($0)" }
+      } else if !noContainerBuilt {
+        lines.append("  nothing is registered")
+      }
+    case .cycle(let path):
+      lines = [
+        "Shank found a dependency cycle resolving \(key)",
+        "  asked for at \(fileID):\(line)",
+        "  cycle: \(path.joined(separator: " → "))",
+      ]
+    case .wrongIsolation(let actor, let registeredAt):
+      lines = [
+        "Shank cannot resolve \(key) off the \(actor == "MainActor" ? "main actor" : actor)",
+        "  asked for at \(fileID):\(line)",
+        "  it was registered at \(registeredAt) from code isolated to \(actor), so its factory runs only there",
+        "  resolve it on \(actor), or from async code with Dependencies.resolveAsync(\(typeName).self)",
+      ]
+    case .notConforming(let valueType):
+      lines = [
+        "Shank cannot resolve \(key): the module's value, a \(valueType), does not conform to \(typeName)",
+        "  asked for at \(fileID):\(line)",
+        "  remove \(typeName).self from the module's as: list, or make \(valueType) conform to it",
+      ]
+    }
+    return lines.joined(separator: "\n")
+  }
+}
