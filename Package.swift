@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 import PackageDescription
 
 let package = Package(
@@ -12,6 +12,18 @@ let package = Package(
     .target(name: "Shank"),
     .target(name: "ShankTesting", dependencies: ["Shank"]),
     .testTarget(name: "ShankTests", dependencies: ["Shank", "ShankTesting"]),
+    // The sample is built as a new app target would be: default main-actor isolation.
+    .executableTarget(
+      name: "WidgetApp",
+      dependencies: ["Shank"],
+      path: "Samples/WidgetApp",
+      swiftSettings: [.defaultIsolation(MainActor.self)]
+    ),
+    .testTarget(
+      name: "WidgetAppTests",
+      dependencies: ["WidgetApp", "Shank", "ShankTesting"],
+      swiftSettings: [.defaultIsolation(MainActor.self)]
+    ),
   ],
   swiftLanguageModes: [.v6]
 )
