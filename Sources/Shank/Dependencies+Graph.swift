@@ -1,0 +1,30 @@
+extension Dependencies {
+  /// A picture of the graph: the registered modules and which module injects which.
+  ///
+  /// ```swift
+  /// print(dependencies.graph().mermaid)
+  /// ```
+  ///
+  /// Like ``verify()``, it makes one instance of every module to find its `@Inject` properties.
+  ///
+  /// - Returns: The nodes (registered keys with their scopes) and edges (module → module it
+  ///   injects), with ``DependencyGraph/mermaid`` and ``DependencyGraph/dot`` renderings.
+  public func graph() -> DependencyGraph {
+    let inspection = GraphInspection(self)
+    var ids: [ObjectIdentifier: String] = [:]
+    var used: Set<String> = []
+    let nodes = inspection.registrations.map { registration in
+      let id = DependencyGraph.Node.identifier(for: registration.keyDescription, avoiding: &used)
+      ids[ObjectIdentifier(registration)] = id
+      return DependencyGraph.Node(
+        id: id, typeName: registration.keyDescription.typeName, name: registration.name,
+        scope: registration.scope)
+    }
+    let edges = inspection.edges.map { edge in
+      DependencyGraph.Edge(
+        from: ids[ObjectIdentifier(edge.from)]!, to: ids[ObjectIdentifier(edge.to)]!,
+        property: edge.property)
+    }
+    return DependencyGraph(nodes: nodes, edges: edges)
+  }
+}

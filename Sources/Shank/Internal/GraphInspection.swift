@@ -1,0 +1,100 @@
+/// One look at a container's whole graph: each module made once and reflected.
+///
+/// ``Dependencies/verify()`` reports its problems and ``Dependencies/graph()`` draws its
+/// edges, so both read the same facts.
+struct GraphInspection {
+  struct Edge {
+    let from: Registration
+    let to: Registration
+    let property: String
+  }
+
+  private(set) var registrations: [Registration] = []
+  private(set) var edges: [Edge] = []
+  private(set) var problems: [VerificationError.Problem] = []
+
+  init(_ dependencies: Dependencies) {
+    registrations = dependencies.visibleRegistrations()
+    for registration in registrations {
+      inspect(registration, in: dependencies)
+    }
+    problems += Self.cycles(among: registrations, edges: edges).map { .cycle(path: $0) }
+  }
+
+  private mutating func inspect(_ registration: Registration, in dependencies: Dependencies) {
+    let module = registration.keyDescription.description
+    let instance: Any
+    do {
+      instance = try registration.inspectedInstance(at: registration.site)
+    } catch {
+      problems.append(Self.problem(error, module: module, registeredAt: registration.site))
+      return
+    }
+    if case .weak = registration.scope.kind, !(type(of: instance as Any) is AnyObject.Type) {
+      problems.append(
+        .weakValueType(
+          module: module, valueType: KeyDescription.typeName(of: type(of: instance as Any)),
+          registeredAt: registration.site.description))
+    }
+    for (property, requirement) in injectionPoints(of: instance) {
+      if let target = dependencies.registration(for: requirement.key) {
+        edges.append(Edge(from: registration, to: target, property: property))
+      } else if !requirement.isOptional {
+        problems.append(
+          .missing(
+            module: module, property: property,
+            requirement: KeyDescription(requirement.type, name: requirement.name).description,
+            declaredAt: requirement.site.description))
+      }
+    }
+  }
+
+  private static func problem(
+    _ error: ResolutionError, module: String, registeredAt site: SourceSite
+  ) -> VerificationError.Problem {
+    switch error.reason {
+    case .notConforming(let valueType):
+      .notConforming(module: module, valueType: valueType, registeredAt: site.description)
+    default:
+      .unresolvable(module: module, message: error.description)
+    }
+  }
+
+  /// Every cycle of module injections, each once, starting from its earliest registration.
+  private static func cycles(among registrations: [Registration], edges: [Edge]) -> [[String]] {
+    let index = Dictionary(
+      registrations.enumerated().map { (ObjectIdentifier($0.element), $0.offset) },
+      uniquingKeysWith: { first, _ in first })
+    var next = Array(repeating: [Int](), count: registrations.count)
+    for edge in edges {
+      guard let from = index[ObjectIdentifier(edge.from)], let to = index[ObjectIdentifier(edge.to)]
+      else { continue }
+      if !next[from].contains(to) { next[from].append(to) }
+    }
+    var found: [[String]] = []
+    var seen: Set<[Int]> = []
+    var state = Array(repeating: 0, count: registrations.count)  // 0 new, 1 on path, 2 done
+    var path: [Int] = []
+
+    func visit(_ node: Int) {
+      state[node] = 1
+      path.append(node)
+      for target in next[node] {
+        if state[target] == 1, let start = path.firstIndex(of: target) {
+          var cycle = Array(path[start...])
+          let rotation = cycle.firstIndex(of: cycle.min()!)!
+          cycle = Array(cycle[rotation...] + cycle[..<rotation])
+          if seen.insert(cycle).inserted {
+            found.append((cycle + [cycle[0]]).map { registrations[$0].description })
+          }
+        } else if state[target] == 0 {
+          visit(target)
+        }
+      }
+      path.removeLast()
+      state[node] = 2
+    }
+    for node in registrations.indices where state[node] == 0 { visit(node) }
+    return found
+  }
+}

@@ -1,0 +1,40 @@
+/// What an ``Inject`` property asks for, read by reflection without resolving it.
+struct Requirement {
+  /// The type looked up: the property's type, or its wrapped type when it is optional.
+  let type: Any.Type
+  let name: String?
+  let isOptional: Bool
+  let site: SourceSite
+
+  var key: Key { Key(type, name: name) }
+}
+
+/// A property wrapper that ``Dependencies/verify()`` and ``Dependencies/graph()`` can see.
+protocol InjectionPoint {
+  var requirement: Requirement { get }
+}
+
+extension Inject: InjectionPoint {
+  var requirement: Requirement {
+    let optional = Value.self as? OptionalMarker.Type
+    return Requirement(
+      type: optional?.wrappedType ?? Value.self, name: cell.name, isOptional: optional != nil,
+      site: cell.site)
+  }
+}
+
+/// The `@Inject` properties of `instance` and its superclasses, with their property names.
+func injectionPoints(of instance: Any) -> [(property: String, requirement: Requirement)] {
+  var found: [(String, Requirement)] = []
+  var mirror: Mirror? = Mirror(reflecting: instance)
+  while let current = mirror {
+    for child in current.children {
+      guard let point = child.value as? InjectionPoint else { continue }
+      // The compiler stores `@Inject var app` as `_app`.
+      let label = child.label.map { $0.hasPrefix("_") ? String($0.dropFirst()) : $0 } ?? "?"
+      found.append((label, point.requirement))
+    }
+    mirror = current.superclassMirror
+  }
+  return found
+}

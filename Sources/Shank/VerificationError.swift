@@ -1,0 +1,55 @@
+/// Everything wrong with a dependency graph, found by ``Dependencies/verify()`` in one pass.
+///
+/// Its ``description`` lists each problem on its own line, so a failing test says all of
+/// what to fix at once:
+///
+/// ```
+/// Shank found 2 problems in the dependency graph:
+///   - WidgetModuleType needs AnalyticsModuleType in property "analytics" (Widgets.swift:12), and nothing registers it
+///   - cycle: AModuleType → BModuleType → AModuleType
+/// ```
+public struct VerificationError: Error, CustomStringConvertible, Sendable {
+  /// One thing wrong with the graph.
+  public enum Problem: Sendable, Hashable, CustomStringConvertible {
+    /// `module`'s `@Inject` property `property`, declared at `declaredAt`, asks for
+    /// `requirement` (a type and name), which nothing registers.
+    case missing(module: String, property: String, requirement: String, declaredAt: String)
+    /// Modules that inject each other in a loop; the path starts and ends with the same one.
+    case cycle(path: [String])
+    /// `module` was registered with `as:`, but its value, a `valueType`, does not conform.
+    case notConforming(module: String, valueType: String, registeredAt: String)
+    /// `module` is registered ``Scope/weak`` but its value, a `valueType`, is not a class
+    /// instance, so it is made at every resolution.
+    case weakValueType(module: String, valueType: String, registeredAt: String)
+    /// Making `module` failed with a resolution error, whose message is `message`.
+    case unresolvable(module: String, message: String)
+
+    /// The problem in one plain sentence.
+    public var description: String {
+      switch self {
+      case .missing(let module, let property, let requirement, let site):
+        "\(module) needs \(requirement) in property \"\(property)\" (\(site)), and nothing registers it"
+      case .cycle(let path):
+        "cycle: \(path.joined(separator: " → "))"
+      case .notConforming(let module, let valueType, let site):
+        "\(module), registered at \(site), is made as \(valueType), which does not conform to it"
+      case .weakValueType(let module, let valueType, let site):
+        "\(module), registered .weak at \(site), is made as \(valueType), a value type: .weak keeps only class instances, so it is made at every resolution"
+      case .unresolvable(let module, let message):
+        "\(module) could not be made: "
+          + message.split(separator: "\n").map { $0.drop(while: \.isWhitespace) }
+          .joined(separator: "; ")
+      }
+    }
+  }
+
+  /// Every problem found, modules in registration order, then cycles.
+  public let problems: [Problem]
+
+  /// The problems, one per line.
+  public var description: String {
+    let count = problems.count == 1 ? "1 problem" : "\(problems.count) problems"
+    return (["Shank found \(count) in the dependency graph:"] + problems.map { "  - \($0)" })
+      .joined(separator: "\n")
+  }
+}

@@ -1,0 +1,163 @@
+import Shank
+import Testing
+
+@Suite struct VerificationTests {
+  @Test func correctGraphVerifies() throws {
+    try Dependencies { shopModules() }.verify()
+  }
+
+  @Test func optionalInjectionThatFindsNothingIsNotAProblem() throws {
+    // CartModule's `promotions` is optional and PromotionsModuleType is never registered.
+    try Dependencies { shopModules() }.verify()
+  }
+
+  @Test func reportsEveryProblemInOneError() throws {
+    let dependencies = Dependencies {
+      Module { CartModule() as CartModuleType }  // its ShopAppModuleType is missing
+      Module { PaymentsModule() as PaymentsModuleType }
+      Module("primary") { AuditedLedgerModule() as LedgerModuleType }
+      Module { AuditModule() as AuditModuleType }
+      Module(as: LedgerModuleType.self) { StrayModule() }
+      Module(scope: .weak) { PromotionsModule() as PromotionsModuleType }
+    }
+    let error = try #require(throws: VerificationError.self) { try dependencies.verify() }
+    #expect(
+      error.problems == [
+        .missing(
+          module: "CartModuleType", property: "app", requirement: "ShopAppModuleType",
+          declaredAt: "ShankTests/ShopFixtures.swift:22"),
+        .notConforming(
+          module: "LedgerModuleType", valueType: "StrayModule",
+          registeredAt: "ShankTests/VerificationTests.swift:20"),
+        .weakValueType(
+          module: "PromotionsModuleType", valueType: "PromotionsModule",
+          registeredAt: "ShankTests/VerificationTests.swift:21"),
+        .cycle(path: [
+          "LedgerModuleType named \"primary\"", "AuditModuleType", "LedgerModuleType named \"primary\"",
+        ]),
+      ])
+    #expect(
+      error.description == """
+        Shank found 4 problems in the dependency graph:
+          - CartModuleType needs ShopAppModuleType in property "app" (ShankTests/ShopFixtures.swift:22), and nothing registers it
+          - LedgerModuleType, registered at ShankTests/VerificationTests.swift:20, is made as StrayModule, which does not conform to it
+          - PromotionsModuleType, registered .weak at ShankTests/VerificationTests.swift:21, is made as PromotionsModule, a value type: .weak keeps only class instances, so it is made at every resolution
+          - cycle: LedgerModuleType named "primary" → AuditModuleType → LedgerModuleType named "primary"
+        """)
+  }
+
+  @Test func namedRequirementIsMissingWhenOnlyTheUnnamedOneExists() throws {
+    let dependencies = Dependencies {
+      shopModules().filter { $0.name == nil }
+      Module { LedgerModule() as LedgerModuleType }
+    }
+    let error = try #require(throws: VerificationError.self) { try dependencies.verify() }
+    #expect(
+      error.problems == [
+        .missing(
+          module: "PaymentsModuleType", property: "ledger",
+          requirement: "LedgerModuleType named \"primary\"",
+          declaredAt: "ShankTests/ShopFixtures.swift:29")
+      ])
+  }
+
+  @Test func verifiesOverrideLayersAgainstWhatTheyLayerOver() throws {
+    try Dependencies.withOverrides { shopModules() } operation: {
+      try Dependencies.withOverrides {
+        Module { CartModule() as CartModuleType }
+      } operation: {
+        try Dependencies.current.verify()
+      }
+      let problems = Dependencies.withOverrides {
+        Module { AuditModule() as AuditModuleType }
+        Module("primary") { AuditedLedgerModule() as LedgerModuleType }
+      } operation: { () -> [VerificationError.Problem] in
+        do throws(VerificationError) {
+          try Dependencies.current.verify()
+          return []
+        } catch {
+          return error.problems
+        }
+      }
+      #expect(
+        problems == [
+          .cycle(path: ["AuditModuleType", "LedgerModuleType named \"primary\"", "AuditModuleType"])
+        ])
+    }
+  }
+
+  @Test(arguments: 0..<5)
+  func generatedGraphsReportExactlyThePlantedProblems(seed: UInt64) throws {
+    var generator = SeededGenerator(seed: seed)
+    let graph = GeneratedGraph(nodes: 300, cycles: 4, missing: 6, using: &generator)
+    let error = try #require(throws: VerificationError.self) { try graph.dependencies.verify() }
+    #expect(Set(error.problems) == graph.expectedProblems)
+    #expect(error.problems.count == graph.expectedProblems.count)
+  }
+
+  @Test func generatedGraphWithoutPlantedProblemsVerifies() throws {
+    var generator = SeededGenerator(seed: 42)
+    try GeneratedGraph(nodes: 300, cycles: 0, missing: 0, using: &generator).dependencies.verify()
+  }
+}
+
+/// A random module graph of `NodeModule`s: a DAG, plus planted cycles among extra nodes and
+/// planted required injections of names that are not registered.
+struct GeneratedGraph {
+  let dependencies: Dependencies
+  let expectedProblems: Set<VerificationError.Problem>
+
+  init(nodes: Int, cycles: Int, missing: Int, using generator: inout SeededGenerator) {
+    var modules: [Module] = []
+    var problems: Set<VerificationError.Problem> = []
+    let missingNodes = Set((0..<nodes).shuffled(using: &generator).prefix(missing))
+    for index in 0..<nodes {
+      // Edges only go to lower indices, so the DAG part has no cycle.
+      let targets = index == 0 ? [] : (0..<Int.random(in: 0...3, using: &generator)).map { _ in
+        "n\(Int.random(in: 0..<index, using: &generator))"
+      }
+      let required = missingNodes.contains(index) ? "absent\(index)" : (index == 0 ? "n0-root" : targets.first ?? "n0")
+      modules.append(Module("n\(index)") { NodeModule(optional: targets, required: required) as NodeModuleType })
+      if missingNodes.contains(index) {
+        problems.insert(
+          .missing(
+            module: "NodeModuleType named \"n\(index)\"", property: "required",
+            requirement: "NodeModuleType named \"absent\(index)\"",
+            declaredAt: "ShankTests/ShopFixtures.swift:64"))
+      }
+    }
+    modules.append(Module("n0-root") { NodeModule(optional: [], required: "n0-root-leaf") as NodeModuleType })
+    modules.append(Module("n0-root-leaf") { LeafNode() as NodeModuleType })
+    for cycle in 0..<cycles {
+      // c0 → c1 → … → c0, each also reaching down into the DAG, which never reaches back.
+      let length = Int.random(in: 2...4, using: &generator)
+      let names = (0..<length).map { "c\(cycle)-\($0)" }
+      for (position, name) in names.enumerated() {
+        let next = names[(position + 1) % length]
+        let down = "n\(Int.random(in: 0..<nodes, using: &generator))"
+        modules.append(Module(name) { NodeModule(optional: [down], required: next) as NodeModuleType })
+      }
+      problems.insert(.cycle(path: (names + [names[0]]).map { "NodeModuleType named \"\($0)\"" }))
+    }
+    dependencies = Dependencies { modules }
+    expectedProblems = problems
+  }
+}
+
+/// A node that injects nothing, so the generated DAG has somewhere to end.
+struct LeafNode: NodeModuleType {}
+
+/// SplitMix64: the same graphs on every run and platform.
+struct SeededGenerator: RandomNumberGenerator {
+  private var state: UInt64
+
+  init(seed: UInt64) { state = seed }
+
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var mixed = state
+    mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+    return mixed ^ (mixed >> 31)
+  }
+}
