@@ -12,6 +12,12 @@ let package = Package(
     .target(name: "Shank"),
     .target(name: "ShankTesting", dependencies: ["Shank"]),
     .testTarget(name: "ShankTests", dependencies: ["Shank", "ShankTesting"]),
+    // The README's patterns as an app target with default main-actor isolation writes them.
+    .testTarget(
+      name: "MainActorTests",
+      dependencies: ["Shank", "ShankTesting"],
+      swiftSettings: [.defaultIsolation(MainActor.self)]
+    ),
     // The sample is built as a new app target would be: default main-actor isolation.
     .executableTarget(
       name: "WidgetApp",

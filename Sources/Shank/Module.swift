@@ -101,8 +101,8 @@ public struct Module: Sendable {
     _ type: Alias.Type, of shared: Provider<Value>
   ) -> Registration {
     Provider<Alias>(
-      name: shared.name, scope: shared.scope, keepsInstances: false, site: shared.site,
-      isolation: nil
+      name: shared.name, scope: shared.scope, readingThrough: shared, site: shared.site,
+      isolation: shared.isolation
     ) { site throws(ResolutionError) in
       let value = try shared.instance(at: site)
       guard let alias = value as? Alias else {

@@ -90,11 +90,12 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         "  cycle: \(path.joined(separator: " → "))",
       ]
     case .wrongIsolation(let actor, let registeredAt):
+      let place = actor == "MainActor" ? "the main actor" : actor
       lines = [
-        "Shank cannot resolve \(key) off the \(actor == "MainActor" ? "main actor" : actor)",
+        "Shank cannot resolve \(key) off \(place)",
         "  asked for at \(fileID):\(line)",
         "  it was registered at \(registeredAt) from code isolated to \(actor), so its factory runs only there",
-        "  resolve it on \(actor), or from async code with Dependencies.resolveAsync(\(typeName).self)",
+        "  resolve it on \(place), or from async code with Dependencies.resolveAsync(\(typeName).self)",
       ]
     case .notConforming(let valueType):
       lines = [

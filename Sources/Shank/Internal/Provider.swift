@@ -1,9 +1,3 @@
-#if canImport(Darwin)
-  import Darwin
-#elseif canImport(Foundation)
-  import class Foundation.Thread
-#endif
-
 /// Makes and, as its scope says, keeps the instances of one key.
 @usableFromInline
 final class Provider<Value>: Registration {
@@ -18,16 +12,19 @@ final class Provider<Value>: Registration {
   @exclusivity(unchecked) @usableFromInline var stored: Value?
   private weak var weakStored: AnyObject?
 
+  /// The provider an alias reads through to, which keeps the instances it shares.
+  private let upstream: Registration?
   /// The scope this provider keeps instances by: an alias keeps none of its own, it reads
   /// through to the provider it aliases.
   private let storage: Scope
 
   init(
-    type: Value.Type = Value.self, name: String?, scope: Scope, keepsInstances: Bool = true,
+    type: Value.Type = Value.self, name: String?, scope: Scope, readingThrough upstream: Registration? = nil,
     site: SourceSite, isolation: (any Actor)?, factory: @escaping Factory
   ) {
     self.factory = factory
-    self.storage = keepsInstances ? scope : .unique
+    self.upstream = upstream
+    self.storage = upstream == nil ? scope : .unique
     self.isSingleton = storage == .singleton
     self.lock = storage == .unique ? nil : Lock()
     super.init(type: type, name: name, scope: scope, site: site, isolation: isolation)
@@ -59,6 +56,7 @@ final class Provider<Value>: Registration {
   }
 
   override func reset() {
+    upstream?.reset()
     guard case .cached = storage.kind, let lock else { return }
     lock.withLock { stored = nil }
   }
@@ -98,24 +96,21 @@ final class Provider<Value>: Registration {
     }
   }
 
+  /// Lets the factory run only on the actor it was registered from.
+  ///
+  /// The main actor is checked without trapping, so the error can carry Shank's message;
+  /// another actor can only be asserted, by the runtime's own check.
   private func checkIsolation(at site: SourceSite) throws(ResolutionError) {
     guard let isolation else { return }
+    let actor = isolation === MainActor.shared ? "MainActor" : "\(Swift.type(of: isolation))"
+    let error = ResolutionError(
+      .wrongIsolation(actor: actor, registeredAt: self.site.description), key: keyDescription,
+      site: site)
     guard isolation === MainActor.shared else {
-      isolation.preconditionIsolated(
-        ResolutionError(.wrongIsolation(actor: String(describing: Swift.type(of: isolation)), registeredAt: self.site.description), key: keyDescription, site: site).description
-      )
+      isolation.preconditionIsolated(error.description, file: site.fileID, line: site.line)
       return
     }
-    guard !Self.isMainThread else { return }
-    throw ResolutionError(.wrongIsolation(actor: "MainActor", registeredAt: self.site.description), key: keyDescription, site: site)
-  }
-
-  private static var isMainThread: Bool {
-    #if canImport(Darwin)
-      pthread_main_np() != 0
-    #else
-      Thread.isMainThread
-    #endif
+    if !MainActorCheck.isOnMainActor { throw error }
   }
 }
 

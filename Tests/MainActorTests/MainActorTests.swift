@@ -1,0 +1,103 @@
+import Shank
+import ShankTesting
+import Testing
+
+@Suite struct MainActorTests {
+  @Test func readmePatternsWorkUnchanged() {
+    Dependencies.withOverrides { appModules(analytics: true) } operation: {
+      let controller = WidgetViewController()
+      #expect(controller.show() == "GET /widgets | SampleModule.test()123 | tracked show")
+    }
+  }
+
+  @Test func optionalInjectionIsNilWhenAbsent() {
+    Dependencies.withOverrides { appModules(analytics: false) } operation: {
+      #expect(WidgetViewController().show().hasSuffix("| no analytics"))
+    }
+  }
+
+  @Test func singletonModuleKeepsItsMainActorComponents() {
+    let dependencies = Dependencies { appModules(analytics: false) }
+    let first: AppModuleType = dependencies.resolve()
+    let second: AppModuleType = dependencies.resolve()
+    let shared = first.viewModels() === second.viewModels()
+    #expect(shared)
+    let loaded = Dependencies.withOverrides { appModules(analytics: false) } operation: {
+      Dependencies.resolve(WidgetModuleType.self).component().load()
+    }
+    #expect(loaded == "GET /widgets")
+  }
+
+  @Test func asyncResolutionOffTheMainActorHopsToIt() async {
+    await Dependencies.withOverrides {
+      Module(scope: .singleton) { SessionModule() as SessionModuleType }
+    } operation: {
+      let onMain = Dependencies.resolve(SessionModuleType.self)
+      let offMain = await resolveSessionOffTheMainActor()
+      #expect(offMain.isSame)
+      #expect(offMain.session == ObjectIdentifier(onMain))
+      #expect(onMain.user() == "ada")
+    }
+  }
+
+  @Test func asyncResolutionOfANonisolatedModuleDoesNotHop() async {
+    let now = await Dependencies.withOverrides { clockModules() } operation: {
+      await Dependencies.resolveAsync(ClockModuleType?.self)?.now()
+    }
+    #expect(now == 1_700_000_000)
+  }
+
+  @Test func nonSendableModuleRegistersResolvesAndInjects() {
+    let dependencies = Dependencies { counterModules() }
+    let counter: CounterModuleType = dependencies.resolve()
+    #expect(counter.next() == 1)
+    Dependencies.withOverrides { counterModules() } operation: {
+      let reader = CounterReader()
+      #expect(reader.counter.next() == 1)
+      #expect(reader.counter.next() == 2)
+    }
+  }
+
+  @Test(.dependencies { Module { AnalyticsModule() as AnalyticsModuleType } })
+  func traitOverridesInAMainActorTarget() {
+    #expect(Dependencies.resolve(AnalyticsModuleType.self).track("x") == "tracked x")
+  }
+
+  @Test func resolvingAMainActorModuleOffTheMainActorStopsWithAClearMessage() async {
+    let result = await #expect(
+      processExitsWith: .failure, observing: [\.standardErrorContent]
+    ) {
+      await resolveAppOffTheMainActorSynchronously()
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(message.contains("MainActorTests/MainActorTests.swift:"))
+    #expect(message.contains("Shank cannot resolve AppModuleType off the main actor"))
+    #expect(message.contains("  asked for at MainActorTests/MainActorTests.swift:"))
+    #expect(
+      message.contains(
+        "  it was registered at MainActorTests/Fixtures.swift:86 from code isolated to MainActor, so its factory runs only there"
+      ))
+    #expect(
+      message.contains(
+        "  resolve it on the main actor, or from async code with Dependencies.resolveAsync(AppModuleType.self)"
+      ))
+  }
+}
+
+/// Resolves from the global executor, in the same task, so the overrides still apply.
+@concurrent
+nonisolated func resolveSessionOffTheMainActor() async -> (
+  session: ObjectIdentifier, isSame: Bool
+) {
+  let first = await Dependencies.resolveAsync(SessionModuleType.self)
+  let second = await Dependencies.resolveAsync(SessionModuleType.self)
+  return (ObjectIdentifier(first), ObjectIdentifier(first) == ObjectIdentifier(second))
+}
+
+/// The mistake the message is for: a synchronous resolution on a background thread.
+nonisolated func resolveAppOffTheMainActorSynchronously() async {
+  let dependencies = await MainActor.run { Dependencies { appModules(analytics: false) } }
+  await Task.detached {
+    _ = dependencies.resolve(AppModuleType.self)
+  }.value
+}
