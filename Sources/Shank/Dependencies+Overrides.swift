@@ -58,6 +58,7 @@ extension Dependencies {
 
   /// A container of `modules` whose misses fall through to ``current``.
   static func layer(_ modules: [Module]) -> Dependencies {
-    Dependencies(modules: modules, over: current)
+    Root.shared.noteOverridesInstalled()
+    return Dependencies(modules: modules, over: current)
   }
 }

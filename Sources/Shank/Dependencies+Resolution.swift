@@ -84,8 +84,7 @@ extension Dependencies {
   /// The instance for `T` and `name`; the one path every resolution takes.
   @inlinable
   func value<T>(_ type: T.Type, name: String?, site: SourceSite) throws(ResolutionError) -> T {
-    let key = Key(T.self, name: name)
-    guard let registration = table[key] ?? parent?.registration(for: key) else {
+    guard let registration = registration(for: ObjectIdentifier(T.self), name: name) else {
       return try missing(T.self, name: name, site: site)
     }
     return try unsafeDowncast(registration, to: Provider<T>.self).instance(at: site)

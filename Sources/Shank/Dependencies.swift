@@ -15,7 +15,7 @@
 /// A container is immutable once made, so reading it takes no lock. Each container keeps its
 /// own ``Scope/singleton`` instances.
 public final class Dependencies: Sendable {
-  @usableFromInline let table: [Key: Registration]
+  @usableFromInline let table: RegistrationTable
   /// The container an override layer sits on; `nil` for a root.
   @usableFromInline let parent: Dependencies?
   /// The registrations that won their key, in registration order.
@@ -37,8 +37,8 @@ public final class Dependencies: Sendable {
       let key = registration.key
       if table.updateValue(registration, forKey: key) == nil { order.append(key) }
     }
-    self.table = table
     self.registrations = order.map { table[$0]! }
+    self.table = RegistrationTable(registrations)
     self.parent = parent
     self.isUnbuilt = isUnbuilt
   }
@@ -59,7 +59,9 @@ public final class Dependencies: Sendable {
   /// ``withOverrides(_:operation:)``, else the built root, else an empty container.
   @inlinable
   public static var current: Dependencies {
-    overrides ?? Root.shared.container ?? unbuilt
+    let root = Root.shared
+    if root.mayHaveOverrides, let layer = overrides { return layer }
+    return root.container ?? unbuilt
   }
 
   /// Drops the instances of every module registered with `scope`, here and in the
@@ -94,6 +96,14 @@ public final class Dependencies: Sendable {
   /// The registration for `key`, here or in the containers this one is layered over.
   @usableFromInline
   func registration(for key: Key) -> Registration? {
-    table[key] ?? parent?.registration(for: key)
+    registration(for: key.type, name: key.name)
+  }
+
+  /// The registration for `type` and `name`, here or in the containers this one is layered
+  /// over.
+  @inlinable
+  func registration(for type: ObjectIdentifier, name: String?) -> Registration? {
+    if let found = table.registration(for: type, name: name) { return found }
+    return parent?.registration(for: type, name: name)
   }
 }

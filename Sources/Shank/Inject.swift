@@ -34,7 +34,7 @@ public struct Inject<Value> {
   @inlinable
   public var wrappedValue: Value {
     get {
-      if cell.flag.isSet { return cell.value.unsafelyUnwrapped }
+      if cell.flag.isSet { return cell.value.unsafelyUnwrapped.pointee }
       return cell.resolve()
     }
     set {
@@ -52,8 +52,9 @@ final class InjectionCell<Value> {
   let name: String?
   let site: SourceSite
   @usableFromInline let flag: OnceFlag
-  // Written once by the thread that claimed `flag`, read only after `flag` is published.
-  @exclusivity(unchecked) @usableFromInline var value: Value?
+  /// Written once by the thread that claimed `flag`, read only after `flag` is published.
+  /// A pointer rather than a `Value?`, so a read copies the value and never an `Optional`.
+  @exclusivity(unchecked) @usableFromInline var value: UnsafeMutablePointer<Value>?
 
   init(name: String?, site: SourceSite) {
     self.name = name
@@ -64,8 +65,18 @@ final class InjectionCell<Value> {
   init(name: String?, site: SourceSite, value: Value) {
     self.name = name
     self.site = site
-    self.value = value
+    self.value = Self.boxed(value)
     self.flag = OnceFlag(published: true)
+  }
+
+  deinit {
+    value?.deinitialize(count: 1).deallocate()
+  }
+
+  private static func boxed(_ value: Value) -> UnsafeMutablePointer<Value> {
+    let pointer = UnsafeMutablePointer<Value>.allocate(capacity: 1)
+    pointer.initialize(to: value)
+    return pointer
   }
 
   /// A cell for the same property that already holds `newValue`.
@@ -84,12 +95,12 @@ final class InjectionCell<Value> {
       Dependencies.stop(error, at: site)
     }
     if flag.claim() {
-      value = resolved
+      value = Self.boxed(resolved)
       flag.publish()
       return resolved
     }
     flag.waitUntilPublished()
-    return value.unsafelyUnwrapped
+    return value.unsafelyUnwrapped.pointee
   }
 }
 

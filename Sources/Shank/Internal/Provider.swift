@@ -3,13 +3,18 @@
 final class Provider<Value>: Registration {
   @usableFromInline typealias Factory = (SourceSite) throws(ResolutionError) -> Value
 
-  private let factory: Factory
+  @usableFromInline let factory: Factory
   private let lock: Lock?
   /// Set once a `.singleton` is made; its instance is then read with no lock.
   @usableFromInline let made = OnceFlag()
   @usableFromInline let isSingleton: Bool
-  // Written once under `lock` before `made` is set, read after `made` is seen set.
-  @exclusivity(unchecked) @usableFromInline var stored: Value?
+  /// A unique, nonisolated module's own factory: nothing to keep, check or read through.
+  @usableFromInline let isPlain: Bool
+  /// A singleton's instance: written once under `lock` before `made` is published, read
+  /// with no lock after. A pointer, so the read copies the value and never an `Optional`.
+  @exclusivity(unchecked) @usableFromInline var singleton: UnsafeMutablePointer<Value>?
+  /// A `.cached` instance, read and written under `lock`.
+  private var stored: Value?
   private weak var weakStored: AnyObject?
 
   /// The provider an alias reads through to, which keeps the instances it shares.
@@ -26,6 +31,7 @@ final class Provider<Value>: Registration {
     self.upstream = upstream
     self.storage = upstream == nil ? scope : .unique
     self.isSingleton = storage == .singleton
+    self.isPlain = storage == .unique && isolation == nil && upstream == nil
     self.lock = storage == .unique ? nil : Lock()
     super.init(type: type, name: name, scope: scope, site: site, isolation: isolation)
   }
@@ -33,8 +39,12 @@ final class Provider<Value>: Registration {
   /// The instance for a resolution asked for at `site`.
   @inlinable
   func instance(at site: SourceSite) throws(ResolutionError) -> Value {
-    if isSingleton, made.isSet { return stored.unsafelyUnwrapped }
-    return try produce(at: site)
+    if isSingleton, made.isSet { return singleton.unsafelyUnwrapped.pointee }
+    guard isPlain else { return try produce(at: site) }
+    let trace = ResolutionTrace.current
+    try trace.enter(self, at: site)
+    defer { trace.leave() }
+    return try factory(site)
   }
 
   @usableFromInline
@@ -62,10 +72,10 @@ final class Provider<Value>: Registration {
   }
 
   private func run(at site: SourceSite, trace: ResolutionTrace) throws(ResolutionError) -> Value {
-    try trace.entering(self, site: site) { () throws(ResolutionError) -> Value in
-      try checkIsolation(at: site)
-      return try factory(site)
-    }
+    try trace.enter(self, at: site)
+    defer { trace.leave() }
+    try checkIsolation(at: site)
+    return try factory(site)
   }
 
   /// Takes the creation lock, or reports the cycle that waiting for it would deadlock on.
@@ -77,9 +87,16 @@ final class Provider<Value>: Registration {
     WaitGraph.shared.stopWaiting(trace)
   }
 
+  deinit {
+    singleton?.deinitialize(count: 1).deallocate()
+  }
+
   private func kept() -> Value? {
-    if case .weak = storage.kind { return weakStored.flatMap { $0 as? Value } }
-    return stored
+    switch storage.kind {
+    case .weak: weakStored.flatMap { $0 as? Value }
+    case .singleton: singleton?.pointee
+    case .unique, .cached: stored
+    }
   }
 
   private func keep(_ value: Value) {
@@ -89,7 +106,9 @@ final class Provider<Value>: Registration {
       // A value type has no identity to share: `.weak` then makes one per resolution.
       if Swift.type(of: value as Any) is AnyObject.Type { weakStored = value as AnyObject }
     case .singleton:
-      stored = value
+      let pointer = UnsafeMutablePointer<Value>.allocate(capacity: 1)
+      pointer.initialize(to: value)
+      singleton = pointer
       made.publish()
     case .cached:
       stored = value
@@ -102,18 +121,22 @@ final class Provider<Value>: Registration {
   /// another actor can only be asserted, by the runtime's own check.
   private func checkIsolation(at site: SourceSite) throws(ResolutionError) {
     guard let isolation else { return }
-    let actor = isolation === MainActor.shared ? "MainActor" : "\(Swift.type(of: isolation))"
-    let error = ResolutionError(
+    if isolation === MainActor.shared {
+      if !MainActorCheck.isOnMainActor { throw isolationError(actor: "MainActor", at: site) }
+    } else {
+      isolation.preconditionIsolated(
+        isolationError(actor: "\(Swift.type(of: isolation))", at: site).description,
+        file: site.fileID, line: site.line)
+    }
+  }
+
+  private func isolationError(actor: String, at site: SourceSite) -> ResolutionError {
+    ResolutionError(
       .wrongIsolation(actor: actor, registeredAt: self.site.description), key: keyDescription,
       site: site)
-    guard isolation === MainActor.shared else {
-      isolation.preconditionIsolated(error.description, file: site.fileID, line: site.line)
-      return
-    }
-    if !MainActorCheck.isOnMainActor { throw error }
   }
 }
 
-// `stored` and `weakStored` are written under `lock`; a singleton's `stored` is read without it
-// only after `made` publishes it. The factory runs only once `checkIsolation` has passed.
+// `stored`, `weakStored` and `singleton` are written under `lock`; `singleton` is read without
+// it only after `made` publishes it. The factory runs only once `checkIsolation` has passed.
 extension Provider: @unchecked Sendable {}

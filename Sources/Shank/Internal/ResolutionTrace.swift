@@ -10,11 +10,28 @@
 ///
 /// Factories are synchronous, so a thread-local stack sees every nested resolution; a key
 /// that is already on it is a cycle, reported as a path instead of recursing until the stack
-/// overflows.
+/// overflows. Every unique resolution passes through here, so the frames are a raw buffer of
+/// unretained references: each registration is kept alive by the resolution using it.
+@usableFromInline
 final class ResolutionTrace {
-  private(set) var stack: [Registration] = []
+  // Only this trace's own thread ever touches these, so no exclusivity checks are needed.
+  @exclusivity(unchecked) @usableFromInline var depth = 0
+  @exclusivity(unchecked) @usableFromInline var capacity = 16
+  @exclusivity(unchecked) @usableFromInline var frames: UnsafeMutablePointer<Unmanaged<Registration>>
+
+  private init() {
+    frames = .allocate(capacity: capacity)
+  }
+
+  deinit {
+    frames.deallocate()
+  }
+
+  /// The registrations on the stack, outermost first.
+  var stack: [Registration] { (0..<depth).map { frames[$0].takeUnretainedValue() } }
 
   /// This thread's trace, made on first use and released when the thread ends.
+  @usableFromInline
   static var current: ResolutionTrace {
     if let raw = pthread_getspecific(threadKey) {
       return Unmanaged<ResolutionTrace>.fromOpaque(raw).takeUnretainedValue()
@@ -24,22 +41,45 @@ final class ResolutionTrace {
     return trace
   }
 
-  /// Runs `body` with `registration` on the stack, or throws the cycle it would close.
-  func entering<Value>(
-    _ registration: Registration, site: SourceSite,
-    _ body: () throws(ResolutionError) -> Value
-  ) throws(ResolutionError) -> Value {
-    try checkNoCycle(closedBy: registration, site: site)
-    stack.append(registration)
-    defer { stack.removeLast() }
-    return try body()
+  /// Pushes `registration`, or throws the cycle it would close.
+  @inlinable
+  func enter(_ registration: Registration, at site: SourceSite) throws(ResolutionError) {
+    let frame = Unmanaged.passUnretained(registration)
+    for index in 0..<depth where frames[index].toOpaque() == frame.toOpaque() {
+      throw cycleError(closedBy: registration, from: index, at: site)
+    }
+    if depth == capacity { grow() }
+    frames[depth] = frame
+    depth += 1
+  }
+
+  /// Pops the innermost registration.
+  @inlinable
+  func leave() {
+    depth -= 1
   }
 
   /// Throws the cycle that resolving `registration` here would close, if any.
   func checkNoCycle(closedBy registration: Registration, site: SourceSite) throws(ResolutionError) {
     guard let start = stack.lastIndex(where: { $0 === registration }) else { return }
+    throw cycleError(closedBy: registration, from: start, at: site)
+  }
+
+  @usableFromInline
+  func cycleError(closedBy registration: Registration, from start: Int, at site: SourceSite)
+    -> ResolutionError
+  {
     let path = (stack[start...] + [registration]).map(\.description)
-    throw ResolutionError(.cycle(path: path), key: registration.keyDescription, site: site)
+    return ResolutionError(.cycle(path: path), key: registration.keyDescription, site: site)
+  }
+
+  @usableFromInline
+  func grow() {
+    let larger = UnsafeMutablePointer<Unmanaged<Registration>>.allocate(capacity: capacity * 2)
+    larger.moveInitialize(from: frames, count: depth)
+    frames.deallocate()
+    frames = larger
+    capacity *= 2
   }
 
   private static let threadKey: pthread_key_t = {
@@ -84,7 +124,7 @@ final class WaitGraph {
         if current === trace {
           return path
         }
-        guard let next = waits[ObjectIdentifier(current)] else { return nil }
+        guard let next = waits[ObjectIdentifier(current)] else { break }
         path.append(next)
         owner = owners[ObjectIdentifier(next)]
       }

@@ -16,7 +16,27 @@ final class Root {
     private var latest: Dependencies?
   #else
     @usableFromInline let latest = Atomic<Unmanaged<Dependencies>?>(nil)
+    /// Whether any task ever installed overrides; until then resolution skips the task-local
+    /// read. A task that inherits overrides was created after they were installed, so it sees
+    /// this set.
+    @usableFromInline let overridesInstalled = Atomic<Bool>(false)
   #endif
+
+  /// Whether ``Dependencies/overrides`` may hold a layer for some task.
+  @inlinable
+  var mayHaveOverrides: Bool {
+    #if canImport(Darwin)
+      true
+    #else
+      overridesInstalled.load(ordering: .relaxed)
+    #endif
+  }
+
+  func noteOverridesInstalled() {
+    #if !canImport(Darwin)
+      overridesInstalled.store(true, ordering: .relaxed)
+    #endif
+  }
 
   /// The built root, or `nil` when nothing was built.
   @inlinable
