@@ -1,1 +1,239 @@
+import Dispatch
+import Foundation
+import Shank
 import Testing
+
+// Shared fixtures for the core suites (ScenarioTests, ScopeTests, InjectTests, ResolutionTests,
+// DiagnosticsTests, BuilderTests, ConcurrencyTests). Types that only one file needs, and the
+// exit-test fixtures whose line numbers a test asserts, live beside their tests.
+
+// MARK: - Synchronisation helpers
+
+/// A lock-protected count, for counting factory calls from many threads.
+final class Counter: @unchecked Sendable {
+  private let lock = NSLock()
+  private var count = 0
+
+  /// Adds one and returns the new count.
+  @discardableResult
+  func increment() -> Int {
+    lock.lock()
+    defer { lock.unlock() }
+    count += 1
+    return count
+  }
+
+  var value: Int {
+    lock.lock()
+    defer { lock.unlock() }
+    return count
+  }
+}
+
+/// A lock-protected list that many threads append to.
+final class Collector<Element>: @unchecked Sendable {
+  private let lock = NSLock()
+  private var elements: [Element] = []
+
+  func append(_ element: Element) {
+    lock.lock()
+    defer { lock.unlock() }
+    elements.append(element)
+  }
+
+  var all: [Element] {
+    lock.lock()
+    defer { lock.unlock() }
+    return elements
+  }
+}
+
+/// Runs `body` on `count` new threads that all start at the same moment, and waits for them
+/// without blocking a thread of the cooperative pool.
+///
+/// Returns `false` when the threads did not finish within `timeout` seconds (a deadlock).
+func onThreads(
+  _ count: Int, timeout: Double = 20, _ body: @escaping @Sendable (Int) -> Void
+) async -> Bool {
+  await withCheckedContinuation { continuation in
+    Thread {
+      let ready = DispatchSemaphore(value: 0)
+      let gate = DispatchSemaphore(value: 0)
+      let done = DispatchGroup()
+      for index in 0..<count {
+        done.enter()
+        let thread = Thread {
+          ready.signal()
+          gate.wait()
+          body(index)
+          done.leave()
+        }
+        thread.stackSize = 1 << 20
+        thread.start()
+      }
+      for _ in 0..<count { ready.wait() }
+      for _ in 0..<count { gate.signal() }
+      continuation.resume(returning: done.wait(timeout: .now() + timeout) == .success)
+    }.start()
+  }
+}
+
+/// An object with a serial number, so that "a new instance" never depends on address reuse.
+class Numbered {
+  private static let serials = Counter()
+  let serial: Int
+
+  init() { serial = Numbered.serials.increment() }
+}
+
+// MARK: - A generic service for scope and resolution tests
+
+protocol Service: AnyObject {
+  var serial: Int { get }
+}
+
+final class ServiceImpl: Numbered, Service {}
+
+protocol OtherService: AnyObject {
+  var serial: Int { get }
+}
+
+final class OtherServiceImpl: Numbered, OtherService {}
+
+/// A value-type service: it has no identity, so it tells instances apart by its `serial`.
+protocol ValueService {
+  var serial: Int { get }
+}
+
+struct ValueServiceImpl: ValueService {
+  let serial: Int
+}
+
+/// A module type nothing ever registers, in any container, in any test.
+protocol NeverRegistered {}
+
+// MARK: - The original Shank's scenario
+
+protocol HTTPServiceType: AnyObject {
+  func get(_ path: String) -> String
+}
+
+final class HTTPService: HTTPServiceType {
+  func get(_ path: String) -> String { "|\(path)|" }
+}
+
+protocol WidgetRemoteStore {
+  func fetch(id: Int) -> String
+}
+
+struct WidgetRealmStore: WidgetRemoteStore {
+  func fetch(id: Int) -> String { "|MediaRealmStore.\(id)|" }
+}
+
+protocol WidgetRemote {
+  func fetch(id: Int) -> String
+}
+
+struct WidgetNetworkRemote: WidgetRemote {
+  let http: HTTPServiceType
+
+  func fetch(id: Int) -> String { http.get("MediaNetworkRemote.\(id)") }
+}
+
+protocol WidgetWorkerType {
+  func fetch(id: Int) -> String
+}
+
+struct WidgetWorker: WidgetWorkerType {
+  let store: WidgetRemoteStore
+  let remote: WidgetRemote
+
+  func fetch(id: Int) -> String { store.fetch(id: id) + remote.fetch(id: id) }
+}
+
+/// The parent module: registered `.singleton`, it keeps the HTTP client every feature shares.
+protocol AppModuleType {
+  func component() -> HTTPServiceType
+}
+
+struct AppModule: AppModuleType {
+  private let http = HTTPService()
+
+  func component() -> HTTPServiceType { http }
+}
+
+/// A feature module with overloaded `component()` functions that build on one another.
+protocol WidgetModuleType {
+  func component() -> WidgetWorkerType
+  func component() -> WidgetRemoteStore
+  func component() -> WidgetRemote
+  func component() -> HTTPServiceType
+}
+
+struct WidgetModule: WidgetModuleType {
+  /// A nested module injects its parent.
+  @Inject private var app: AppModuleType
+
+  func component() -> WidgetWorkerType { WidgetWorker(store: component(), remote: component()) }
+  func component() -> WidgetRemoteStore { WidgetRealmStore() }
+  func component() -> WidgetRemote { WidgetNetworkRemote(http: component()) }
+  func component() -> HTTPServiceType { app.component() }
+}
+
+protocol SampleModuleType {
+  func test() -> String
+}
+
+struct SampleModule: SampleModuleType {
+  var value: String = ""
+
+  func test() -> String { "SampleModule.test()" + value }
+}
+
+/// A module backed by a class, to tell instances apart.
+protocol SomeClassModuleType: AnyObject {}
+
+final class SomeClassModule: SomeClassModuleType {}
+
+/// The scenario's composition root, as a `[Module]` group.
+@ModuleBuilder
+var scenarioModules: [Module] {
+  Module(scope: .singleton) { AppModule() as AppModuleType }
+  Module { WidgetModule() as WidgetModuleType }
+  Module { SampleModule() as SampleModuleType }
+  Module("abc") { SampleModule(value: "123") as SampleModuleType }
+  Module { SomeClassModule() as SomeClassModuleType }
+}
+
+/// The consumer of the original scenario: it injects the module itself and builds its worker
+/// from it lazily.
+final class WidgetViewController {
+  @Inject private var widgets: WidgetModuleType
+  @Inject private var sample: SampleModuleType
+  @Inject("abc") private var namedSample: SampleModuleType
+  @Inject var someClass: SomeClassModuleType
+  lazy var worker: WidgetWorkerType = widgets.component()
+
+  func fetch(id: Int) -> String { worker.fetch(id: id) }
+  func sampleTest() -> String { sample.test() }
+  func namedSampleTest() -> String { namedSample.test() }
+}
+
+/// The error `body` throws, or `nil`.
+///
+/// Resolve outside `#expect(throws:)`: inside a macro's closure, a call's default `#line` is
+/// the macro's line, not the call's.
+func resolutionError<T>(_ body: () throws -> T) -> ResolutionError? {
+  do {
+    _ = try body()
+    return nil
+  } catch {
+    return error as? ResolutionError
+  }
+}
+
+/// Spins until `condition` holds, or `timeout` seconds pass.
+func waitUntil(timeout: Double = 2, _ condition: () -> Bool) {
+  let deadline = DispatchTime.now() + timeout
+  while !condition(), DispatchTime.now() < deadline { usleep(50) }
+}

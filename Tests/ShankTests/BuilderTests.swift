@@ -1,0 +1,194 @@
+import Shank
+import Testing
+
+/// `ModuleBuilder`: every statement form it takes, and which registration wins a key.
+@Suite struct BuilderTests {
+  private func sample(_ dependencies: Dependencies, name: String? = nil) -> String? {
+    dependencies.resolve(SampleModuleType?.self, name: name)?.test()
+  }
+
+  @Test func emptyBlockRegistersNothing() {
+    let dependencies = Dependencies {}
+    #expect(sample(dependencies) == nil)
+  }
+
+  @Test(arguments: [true, false])
+  func ifWithoutElseRegistersOnlyWhenTrue(condition: Bool) {
+    let dependencies = Dependencies {
+      Module { ServiceImpl() as Service }
+      if condition {
+        Module { SampleModule(value: "if") as SampleModuleType }
+      }
+    }
+    #expect(sample(dependencies) == (condition ? "SampleModule.test()if" : nil))
+    #expect(dependencies.resolve(Service?.self) != nil)
+  }
+
+  @Test(arguments: [true, false])
+  func ifElseRegistersOneBranch(useMocks: Bool) {
+    let dependencies = Dependencies {
+      if useMocks {
+        Module { SampleModule(value: "mock") as SampleModuleType }
+      } else {
+        Module { SampleModule(value: "live") as SampleModuleType }
+        Module("live") { SampleModule(value: "named") as SampleModuleType }
+      }
+    }
+    #expect(sample(dependencies) == (useMocks ? "SampleModule.test()mock" : "SampleModule.test()live"))
+    #expect(sample(dependencies, name: "live") == (useMocks ? nil : "SampleModule.test()named"))
+  }
+
+  enum Environment: CaseIterable { case development, staging, production }
+
+  @Test(arguments: Environment.allCases)
+  func switchRegistersTheMatchingCase(environment: Environment) {
+    let dependencies = Dependencies {
+      switch environment {
+      case .development:
+        Module { SampleModule(value: "dev") as SampleModuleType }
+      case .staging:
+        Module { SampleModule(value: "stage") as SampleModuleType }
+      case .production:
+        Module { SampleModule(value: "prod") as SampleModuleType }
+      }
+    }
+    let expected: String =
+      switch environment {
+      case .development: "SampleModule.test()dev"
+      case .staging: "SampleModule.test()stage"
+      case .production: "SampleModule.test()prod"
+      }
+    #expect(sample(dependencies) == expected)
+  }
+
+  @Test func compilationConditionsSelectModules() {
+    let dependencies = Dependencies {
+      #if os(Linux)
+        Module { SampleModule(value: "linux") as SampleModuleType }
+      #else
+        Module { SampleModule(value: "elsewhere") as SampleModuleType }
+      #endif
+      #if SHANK_NEVER_DEFINED
+        Module("never") { SampleModule() as SampleModuleType }
+      #endif
+    }
+    #if os(Linux)
+      #expect(sample(dependencies) == "SampleModule.test()linux")
+    #else
+      #expect(sample(dependencies) == "SampleModule.test()elsewhere")
+    #endif
+    #expect(sample(dependencies, name: "never") == nil)
+  }
+
+  @Test func forLoopRegistersEachIteration() {
+    let names = ["a", "b", "c"]
+    let dependencies = Dependencies {
+      for name in names {
+        Module(name) { SampleModule(value: name) as SampleModuleType }
+      }
+    }
+    for name in names {
+      #expect(sample(dependencies, name: name) == "SampleModule.test()\(name)")
+    }
+    #expect(sample(dependencies) == nil)
+  }
+
+  @Test func availabilityCheckRegistersTheAvailableBranch() {
+    let dependencies = Dependencies {
+      if #available(macOS 10.15, *) {
+        Module { SampleModule(value: "available") as SampleModuleType }
+      }
+    }
+    #expect(sample(dependencies) == "SampleModule.test()available")
+  }
+
+  @Test func availabilityCheckWithElseRegistersTheAvailableBranch() {
+    let dependencies = Dependencies {
+      if #available(macOS 10.15, iOS 13, tvOS 13, watchOS 6, *) {
+        Module { SampleModule(value: "new") as SampleModuleType }
+      } else {
+        Module { SampleModule(value: "old") as SampleModuleType }
+      }
+    }
+    #expect(sample(dependencies) == "SampleModule.test()new")
+  }
+
+  @Test func moduleGroupsRegisterEveryModule() {
+    let feature: [Module] = [
+      Module("one") { SampleModule(value: "1") as SampleModuleType },
+      Module("two") { SampleModule(value: "2") as SampleModuleType },
+    ]
+    let dependencies = Dependencies {
+      feature
+      scenarioModules
+    }
+    #expect(sample(dependencies, name: "one") == "SampleModule.test()1")
+    #expect(sample(dependencies, name: "two") == "SampleModule.test()2")
+    #expect(sample(dependencies, name: "abc") == "SampleModule.test()123")
+  }
+
+  @Test func controlFlowNests() {
+    let dependencies = Dependencies {
+      for index in 0..<4 {
+        if index.isMultiple(of: 2) {
+          Module("\(index)") { SampleModule(value: "even") as SampleModuleType }
+        } else {
+          switch index {
+          case 1: Module("\(index)") { SampleModule(value: "one") as SampleModuleType }
+          default: [Module("\(index)") { SampleModule(value: "odd") as SampleModuleType }]
+          }
+        }
+      }
+    }
+    #expect(sample(dependencies, name: "0") == "SampleModule.test()even")
+    #expect(sample(dependencies, name: "1") == "SampleModule.test()one")
+    #expect(sample(dependencies, name: "2") == "SampleModule.test()even")
+    #expect(sample(dependencies, name: "3") == "SampleModule.test()odd")
+  }
+
+  // MARK: Which registration wins
+
+  @Test func laterRegistrationOfTheSameKeyWins() {
+    let dependencies = Dependencies {
+      Module { SampleModule(value: "first") as SampleModuleType }
+      Module { SampleModule(value: "second") as SampleModuleType }
+    }
+    #expect(sample(dependencies) == "SampleModule.test()second")
+  }
+
+  @Test func laterRegistrationWinsWithADifferentScope() {
+    let dependencies = Dependencies {
+      Module(scope: .singleton) { ServiceImpl() as Service }
+      Module { ServiceImpl() as Service }
+    }
+    #expect(dependencies.resolve(Service.self) !== dependencies.resolve(Service.self))
+  }
+
+  @Test func anOverrideFollowingAGroupWins() {
+    let dependencies = Dependencies {
+      scenarioModules
+      Module("abc") { SampleModule(value: "override") as SampleModuleType }
+    }
+    #expect(sample(dependencies, name: "abc") == "SampleModule.test()override")
+    #expect(sample(dependencies) == "SampleModule.test()")
+  }
+
+  @Test func aLaterAliasReplacesAnEarlierModuleForItsTypes() {
+    let dependencies = Dependencies {
+      Module { ServiceImpl() as Service }
+      Module { OtherServiceImpl() as OtherService }
+      Module(scope: .singleton, as: Service.self) { ServiceAndOther() }
+    }
+    #expect(dependencies.resolve(Service.self) is ServiceAndOther)
+    #expect(dependencies.resolve(OtherService.self) is OtherServiceImpl)
+  }
+
+  @Test func namedAndUnnamedRegistrationsOfATypeDoNotReplaceEachOther() {
+    let dependencies = Dependencies {
+      Module { SampleModule(value: "unnamed") as SampleModuleType }
+      Module("abc") { SampleModule(value: "named") as SampleModuleType }
+    }
+    #expect(sample(dependencies) == "SampleModule.test()unnamed")
+    #expect(sample(dependencies, name: "abc") == "SampleModule.test()named")
+  }
+}

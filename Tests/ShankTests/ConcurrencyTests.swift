@@ -1,0 +1,395 @@
+import Dispatch
+import Foundation
+import Shank
+import Testing
+
+/// Stress: many tasks and raw threads resolving and reading `@Inject` at once. CI runs every
+/// suite whose name contains "Concurrency" under ThreadSanitizer.
+@Suite struct ConcurrencyTests {
+  // MARK: Singletons
+
+  @Test func singletonIsMadeOnceUnderContentionFromATaskGroup() async {
+    let made = Counter()
+    let asking = Counter()
+    let dependencies = Dependencies {
+      Module(scope: .singleton) { () -> Service in
+        made.increment()
+        // Hold the first maker until another task is asking too, so first resolutions overlap
+        // even on a two-thread cooperative pool.
+        waitUntil { asking.value >= 2 }
+        usleep(2_000)
+        return ServiceImpl()
+      }
+    }
+    let serials = await withTaskGroup(of: Int.self) { group in
+      for _ in 0..<400 {
+        group.addTask {
+          asking.increment()
+          return dependencies.resolve(Service.self).serial
+        }
+      }
+      return await group.reduce(into: [Int]()) { $0.append($1) }
+    }
+    #expect(serials.count == 400)
+    #expect(Set(serials).count == 1)
+    #expect(made.value == 1)
+  }
+
+  @Test func singletonIsMadeOnceUnderContentionFromRawThreads() async {
+    let threads = 200
+    let containers = 20
+    let made = (0..<containers).map { _ in Counter() }
+    let asking = (0..<containers).map { _ in Counter() }
+    let dependencies = (0..<containers).map { index in
+      Dependencies {
+        Module(scope: .singleton) { () -> Service in
+          made[index].increment()
+          // Hold the first maker until every thread is asking for this container.
+          waitUntil { asking[index].value == threads }
+          return ServiceImpl()
+        }
+      }
+    }
+    let seen = (0..<containers).map { _ in Collector<Int>() }
+    let finished = await onThreads(threads) { _ in
+      for index in 0..<containers {
+        asking[index].increment()
+        seen[index].append(dependencies[index].resolve(Service.self).serial)
+      }
+    }
+    #expect(finished)
+    for index in 0..<containers {
+      #expect(made[index].value == 1, "container \(index) made its singleton \(made[index].value) times")
+      #expect(seen[index].all.count == threads)
+      #expect(Set(seen[index].all).count == 1)
+    }
+  }
+
+  @Test func singletonAliasIsMadeOnceUnderContention() async {
+    let made = Counter()
+    let asking = Counter()
+    let dependencies = Dependencies {
+      Module(scope: .singleton, as: Service.self, OtherService.self) { () -> ServiceAndOther in
+        made.increment()
+        waitUntil { asking.value == 100 }
+        return ServiceAndOther()
+      }
+    }
+    let seen = Collector<Int>()
+    let finished = await onThreads(100) { index in
+      asking.increment()
+      if index.isMultiple(of: 2) {
+        seen.append(dependencies.resolve(Service.self).serial)
+      } else {
+        seen.append(dependencies.resolve(OtherService.self).serial)
+      }
+    }
+    #expect(finished)
+    #expect(made.value == 1)
+    #expect(Set(seen.all).count == 1)
+  }
+
+  // MARK: Other scopes
+
+  @Test func uniqueMakesOneInstancePerResolutionUnderContention() async {
+    let made = Counter()
+    let dependencies = Dependencies {
+      Module { () -> Service in
+        made.increment()
+        return ServiceImpl()
+      }
+    }
+    let seen = Collector<Int>()
+    let finished = await onThreads(100) { _ in
+      for _ in 0..<10 { seen.append(dependencies.resolve(Service.self).serial) }
+    }
+    #expect(finished)
+    #expect(made.value == 1_000)
+    #expect(Set(seen.all).count == 1_000)
+  }
+
+  @Test func weakIsMadeOnceWhileEveryoneHoldsIt() async {
+    let made = Counter()
+    let asking = Counter()
+    let dependencies = Dependencies {
+      Module(scope: .weak) { () -> Service in
+        made.increment()
+        waitUntil { asking.value == 100 }
+        return ServiceImpl()
+      }
+    }
+    let held = Collector<Service>()
+    let finished = await onThreads(100) { _ in
+      asking.increment()
+      held.append(dependencies.resolve(Service.self))
+    }
+    #expect(finished)
+    #expect(made.value == 1)
+    #expect(Set(held.all.map(\.serial)).count == 1)
+  }
+
+  @Test func cachedMakesAtMostOneInstancePerResetUnderContention() async {
+    let made = Counter()
+    let resets = Counter()
+    let asking = Counter()
+    let dependencies = Dependencies {
+      Module(scope: .cached("stress")) { () -> Service in
+        // Hold the first maker until every thread is asking.
+        if made.increment() == 1 { waitUntil { asking.value == 64 } }
+        return ServiceImpl()
+      }
+      Module(scope: .singleton) { OtherServiceImpl() as OtherService }
+    }
+    let singleton = dependencies.resolve(OtherService.self)
+    let finished = await onThreads(64) { index in
+      asking.increment()
+      for round in 0..<50 {
+        if index.isMultiple(of: 8), round > 0, round.isMultiple(of: 10) {
+          dependencies.reset(.cached("stress"))
+          resets.increment()
+        }
+        _ = dependencies.resolve(Service.self)
+      }
+    }
+    #expect(finished)
+    #expect(resets.value == 32)
+    #expect(made.value >= 1)
+    #expect(made.value <= resets.value + 1, "made \(made.value) instances for \(resets.value) resets")
+    #expect(dependencies.resolve(OtherService.self) === singleton)
+  }
+
+  // MARK: @Inject
+
+  @Test func injectFirstReadFromManyTasksGivesEveryoneOneInstance() async {
+    let tasks = 8
+    let objects = (0..<20).map { _ in SharedConsumer() }
+    let asking = (0..<objects.count).map { _ in Counter() }
+    let made = Counter()
+    let mismatches = await withTaskGroup(of: [Int].self) { group in
+      for _ in 0..<tasks {
+        group.addTask {
+          // Each task layers its own `.unique` factory, which holds its first read of an
+          // object until another task reads that object too: first reads overlap, and only
+          // `@Inject`'s cell can make them agree.
+          let cursor = ReadCursor()
+          return Dependencies.withOverrides {
+            Module { () -> Service in
+              made.increment()
+              waitUntil(timeout: 0.2) { asking[cursor.index].value >= 2 }
+              return ServiceImpl()
+            }
+          } operation: {
+            objects.indices.map { index in
+              cursor.index = index
+              asking[index].increment()
+              return objects[index].service.serial
+            }
+          }
+        }
+      }
+      var first: [Int]?
+      var mismatches = 0
+      for await serials in group {
+        if let first { mismatches += zip(first, serials).filter { $0 != $1 }.count } else { first = serials }
+      }
+      return mismatches
+    }
+    #expect(mismatches == 0)
+    #expect(made.value >= objects.count)
+    for object in objects {
+      #expect(object.service === object.service)
+    }
+  }
+
+  @Test func injectFirstReadFromRawThreadsGivesEveryoneOneInstance() async {
+    let threads = 100
+    let objects = (0..<20).map { _ in SharedConsumer() }
+    let asking = (0..<objects.count).map { _ in Counter() }
+    let seen = (0..<objects.count).map { _ in Collector<Int>() }
+    // Threads started by hand inherit no overrides: each layers its own over the root, with a
+    // `.unique` factory that holds a first read until every thread reads that object. The
+    // reads overlap, and only `@Inject`'s cell can make them agree.
+    let finished = await onThreads(threads) { _ in
+      let cursor = ReadCursor()
+      Dependencies.withOverrides {
+        Module { () -> Service in
+          waitUntil { asking[cursor.index].value == threads }
+          return ServiceImpl()
+        }
+      } operation: {
+        for (index, object) in objects.enumerated() {
+          cursor.index = index
+          asking[index].increment()
+          seen[index].append(object.service.serial)
+        }
+      }
+    }
+    #expect(finished)
+    for (index, object) in objects.enumerated() {
+      #expect(seen[index].all.count == threads)
+      #expect(Set(seen[index].all) == [object.service.serial])
+    }
+  }
+
+  @Test func injectFirstReadFromRawThreadsSharesASingleton() async {
+    let made = Counter()
+    let dependencies = Dependencies {
+      Module(scope: .singleton) { () -> Service in
+        made.increment()
+        return ServiceImpl()
+      }
+    }
+    let objects = (0..<20).map { _ in SharedConsumer() }
+    let seen = Collector<Int>()
+    let finished = await onThreads(100) { _ in
+      Dependencies.withOverrides {
+        Module { dependencies.resolve(Service.self) }
+      } operation: {
+        for object in objects { seen.append(object.service.serial) }
+      }
+    }
+    #expect(finished)
+    #expect(made.value == 1)
+    #expect(Set(seen.all).count == 1)
+  }
+
+  // MARK: Cycles across threads
+
+  @Test func crossThreadSingletonCycleIsReportedInsteadOfDeadlocking() async throws {
+    let xStarted = DispatchSemaphore(value: 0)
+    let yStarted = DispatchSemaphore(value: 0)
+    let errors = Collector<ResolutionError>()
+    let box = ContainerBox()
+    box.dependencies = Dependencies {
+      Module(scope: .singleton) { () -> ThreadX in
+        xStarted.signal()
+        yStarted.wait()
+        do throws(ResolutionError) {
+          return ThreadXImpl(try box.dependencies!.resolveOrThrow(ThreadY.self))
+        } catch {
+          errors.append(error)
+          return ThreadXImpl(nil)
+        }
+      }
+      Module(scope: .singleton) { () -> ThreadY in
+        yStarted.signal()
+        do throws(ResolutionError) {
+          return ThreadYImpl(try box.dependencies!.resolveOrThrow(ThreadX.self))
+        } catch {
+          errors.append(error)
+          return ThreadYImpl(nil)
+        }
+      }
+    }
+    let dependencies = box.dependencies!
+    let finished = await onThreads(2, timeout: 5) { index in
+      if index == 0 {
+        _ = dependencies.resolve(ThreadX.self)
+      } else {
+        xStarted.wait()
+        _ = dependencies.resolve(ThreadY.self)
+      }
+    }
+    // On a deadlock both creation locks stay held for good: stop before touching them again.
+    try #require(finished, "the two threads deadlocked")
+    #expect(errors.all.count == 1)
+    let paths = errors.all.map(\.reason)
+    #expect(
+      paths == [.cycle(path: ["ThreadY", "ThreadX", "ThreadY"])]
+        || paths == [.cycle(path: ["ThreadX", "ThreadY", "ThreadX"])])
+    // Both singletons were made, once, and are shared from now on.
+    #expect(dependencies.resolve(ThreadX.self) === dependencies.resolve(ThreadX.self))
+    #expect(dependencies.resolve(ThreadY.self) === dependencies.resolve(ThreadY.self))
+  }
+}
+
+/// The process-global root swapped by `build()` while others resolve and read `@Inject`.
+///
+/// It is the only in-process test that calls `build()`. It asserts only what holds whatever
+/// root another test builds meanwhile, and puts the previous root back when nobody else built.
+@Suite(.serialized) struct ConcurrencyRootTests {
+  @Test func buildingRootsWhileResolvingIsRaceFree() async {
+    let previous = Dependencies.current
+    let built = Collector<ObjectIdentifier>()
+    let objects = (0..<40).map { _ in RootConsumer() }
+
+    let (resolvedWrong, injectedDisagreements) = await withTaskGroup(
+      of: (wrong: Int, injected: [ObjectIdentifier?]?).self
+    ) { group in
+      for _ in 0..<2 {
+        group.addTask {
+          for _ in 0..<100 {
+            let dependencies = Dependencies {
+              Module(scope: .singleton) { RootServiceImpl() as RootService }
+            }
+            built.append(ObjectIdentifier(dependencies))
+            dependencies.build()
+          }
+          return (0, nil)
+        }
+      }
+      for _ in 0..<6 {
+        group.addTask {
+          var wrong = 0
+          for _ in 0..<200 {
+            // Optional: another test's root may hold no `RootService`.
+            if let service = Dependencies.resolve(RootService?.self), service.marker != "root" { wrong += 1 }
+          }
+          return (wrong, objects.map { $0.service.map(ObjectIdentifier.init) })
+        }
+      }
+      var wrong = 0
+      var injected: [[ObjectIdentifier?]] = []
+      for await result in group {
+        wrong += result.wrong
+        if let values = result.injected { injected.append(values) }
+      }
+      // Every reader of one object must have seen the one value it published.
+      let disagreements = injected.dropFirst().reduce(0) { count, values in
+        count + zip(injected[0], values).filter { $0 != $1 }.count
+      }
+      return (wrong, disagreements)
+    }
+
+    #expect(resolvedWrong == 0)
+    #expect(injectedDisagreements == 0)
+    #expect(built.all.count == 200)
+    if built.all.contains(ObjectIdentifier(Dependencies.current)) {
+      previous.build()
+    }
+  }
+}
+
+// MARK: - Fixtures
+
+/// An object that several threads read for the first time at once.
+final class SharedConsumer: @unchecked Sendable {
+  @Inject var service: Service
+}
+
+protocol RootService: AnyObject {
+  var marker: String { get }
+}
+
+final class RootServiceImpl: RootService {
+  let marker = "root"
+}
+
+final class RootConsumer: @unchecked Sendable {
+  @Inject var service: RootService?
+}
+
+/// Which object one thread or task is reading; only that thread or task touches it.
+final class ReadCursor: @unchecked Sendable {
+  var index = 0
+}
+
+/// Lets factories reach the container they are registered in.
+final class ContainerBox: @unchecked Sendable {
+  var dependencies: Dependencies?
+}
+
+protocol ThreadX: AnyObject {}
+protocol ThreadY: AnyObject {}
+final class ThreadXImpl: ThreadX { init(_ y: ThreadY?) {} }
+final class ThreadYImpl: ThreadY { init(_ x: ThreadX?) {} }

@@ -1,0 +1,516 @@
+import Foundation
+import Shank
+import Testing
+
+/// What `ResolutionError` says, field by field and verbatim, on local containers.
+@Suite struct ResolutionErrorTests {
+  private let fileID = "ShankTests/DiagnosticsTests.swift"
+
+  @Test func notRegisteredListsEveryKindOfNearMiss() throws {
+    let dependencies = Dependencies {
+      Module { SampleModule() as SampleModuleType }
+      Module("staging") { ServiceImpl() as Service }
+      Module("production") { SampleModule() as SampleModuleType }
+      Module("staging") { SampleModule() as SampleModuleType? }
+      Module { OtherServiceImpl() as OtherService }
+    }
+    let line = #line + 1
+    let error = try #require(resolutionError { try dependencies.resolveOrThrow(SampleModuleType.self, name: "staging") })
+    #expect(error.reason == .notRegistered)
+    #expect(error.typeName == "SampleModuleType")
+    #expect(error.name == "staging")
+    #expect(error.fileID == fileID)
+    #expect(error.line == line)
+    #expect(error.noContainerBuilt == false)
+    #expect(
+      error.nearMisses == [
+        "SampleModuleType: the same type with no name",
+        #"Service named "staging": the same name, another type"#,
+        #"SampleModuleType named "production": the same type under another name"#,
+        #"Optional<SampleModuleType> named "staging": the type registered as an Optional; register it as SampleModuleType"#,
+      ])
+    #expect(
+      error.registered == [
+        #"Optional<SampleModuleType> named "staging""#,
+        "OtherService",
+        "SampleModuleType",
+        #"SampleModuleType named "production""#,
+        #"Service named "staging""#,
+      ])
+    #expect(error.registeredCount == 5)
+    #expect(
+      error.description == """
+        Shank cannot resolve SampleModuleType named "staging"
+          asked for at \(fileID):\(line)
+          near misses:
+            SampleModuleType: the same type with no name
+            Service named "staging": the same name, another type
+            SampleModuleType named "production": the same type under another name
+            Optional<SampleModuleType> named "staging": the type registered as an Optional; register it as SampleModuleType
+          registered (5):
+            Optional<SampleModuleType> named "staging"
+            OtherService
+            SampleModuleType
+            SampleModuleType named "production"
+            Service named "staging"
+        """)
+  }
+
+  @Test func anOptionalRegistrationIsANearMissForTheUnnamedWrappedType() throws {
+    let dependencies = Dependencies { Module { ServiceImpl() as Service? } }
+    let line = #line + 1
+    let error = try #require(resolutionError { try dependencies.resolveOrThrow(Service.self) })
+    #expect(error.nearMisses == ["Optional<Service>: the type registered as an Optional; register it as Service"])
+    #expect(
+      error.description == """
+        Shank cannot resolve Service
+          asked for at \(fileID):\(line)
+          near misses:
+            Optional<Service>: the type registered as an Optional; register it as Service
+          registered (1):
+            Optional<Service>
+        """)
+  }
+
+  @Test func anUnnamedRequestHasNoNearMissesAmongOtherTypes() throws {
+    let dependencies = Dependencies {
+      Module { ServiceImpl() as Service }
+      Module("abc") { OtherServiceImpl() as OtherService }
+    }
+    let line = #line + 1
+    let error = try #require(resolutionError { try dependencies.resolveOrThrow(SampleModuleType.self) })
+    #expect(error.nearMisses == [])
+    #expect(error.registered == [#"OtherService named "abc""#, "Service"])
+    #expect(
+      error.description == """
+        Shank cannot resolve SampleModuleType
+          asked for at \(fileID):\(line)
+          registered (2):
+            OtherService named "abc"
+            Service
+        """)
+  }
+
+  @Test func notRegisteredSaysWhenNothingIsRegistered() throws {
+    let dependencies = Dependencies {}
+    let line = #line + 1
+    let error = try #require(resolutionError { try dependencies.resolveOrThrow(Service.self) })
+    #expect(error.reason == .notRegistered)
+    #expect(error.typeName == "Service")
+    #expect(error.name == nil)
+    #expect(error.fileID == fileID)
+    #expect(error.line == line)
+    #expect(error.noContainerBuilt == false, "a local container is not the missing root")
+    #expect(error.nearMisses == [])
+    #expect(error.registered == [])
+    #expect(error.registeredCount == 0)
+    #expect(
+      error.description == """
+        Shank cannot resolve Service
+          asked for at \(fileID):\(line)
+          nothing is registered
+        """)
+  }
+
+  @Test func notRegisteredListsTheFirstTwentyOfMore() throws {
+    let dependencies = Dependencies {
+      for index in (0..<25).reversed() {
+        Module(String(format: "n%02d", index)) { SampleModule() as SampleModuleType }
+      }
+    }
+    let line = #line + 1
+    let error = try #require(resolutionError { try dependencies.resolveOrThrow(Service.self) })
+    let firstTwenty = (0..<20).map { String(format: #"SampleModuleType named "n%02d""#, $0) }
+    #expect(error.registered == firstTwenty)
+    #expect(error.registeredCount == 25)
+    #expect(error.nearMisses == [])
+    #expect(
+      error.description == """
+        Shank cannot resolve Service
+          asked for at \(fileID):\(line)
+          registered (25, first 20):
+
+        """ + firstTwenty.map { "    \($0)" }.joined(separator: "\n"))
+  }
+
+  @Test func exactlyTwentyRegisteredAreAllListedWithoutFirst() throws {
+    let dependencies = Dependencies {
+      for index in 0..<20 {
+        Module(String(format: "n%02d", index)) { SampleModule() as SampleModuleType }
+      }
+    }
+    let error = try #require(resolutionError { try dependencies.resolveOrThrow(Service.self) })
+    #expect(error.registered.count == 20)
+    #expect(error.registeredCount == 20)
+    #expect(error.description.contains("  registered (20):\n") == true)
+  }
+
+  @Test func aCycleReportsItsWholePath() throws {
+    let errors = Collector<ResolutionError>()
+    let line = Collector<Int>()
+    Dependencies.withOverrides {
+      Module { CycleAImpl(b: Dependencies.resolve()) as CycleA }
+      Module { () -> CycleB in
+        line.append(#line + 2)
+        do throws(ResolutionError) {
+          return CycleBImpl(a: try Dependencies.resolveOrThrow(CycleA.self))
+        } catch {
+          errors.append(error)
+          return CycleBImpl(a: nil)
+        }
+      }
+    } operation: {
+      _ = Dependencies.resolve(CycleA.self)
+    }
+    #expect(errors.all.count == 1)
+    let error = try #require(errors.all.first)
+    #expect(error.reason == .cycle(path: ["CycleA", "CycleB", "CycleA"]))
+    #expect(error.typeName == "CycleA")
+    #expect(error.name == nil)
+    #expect(error.fileID == fileID)
+    #expect(error.line == line.all.first)
+    #expect(
+      error.description == """
+        Shank found a dependency cycle resolving CycleA
+          asked for at \(fileID):\(line.all.first ?? 0)
+          cycle: CycleA → CycleB → CycleA
+        """)
+  }
+
+  @Test func aSingletonAskingForItselfIsACycle() {
+    let errors = Collector<ResolutionError>()
+    Dependencies.withOverrides {
+      Module("self", scope: .singleton) { () -> Service in
+        do throws(ResolutionError) {
+          _ = try Dependencies.resolveOrThrow(Service.self, name: "self")
+        } catch {
+          errors.append(error)
+        }
+        return ServiceImpl()
+      }
+    } operation: {
+      let first = Dependencies.resolve(Service.self, name: "self")
+      #expect(Dependencies.resolve(Service.self, name: "self") === first)
+    }
+    #expect(errors.all.count == 1)
+    #expect(errors.all.first?.reason == .cycle(path: [#"Service named "self""#, #"Service named "self""#]))
+    #expect(errors.all.first?.description.hasSuffix(#"cycle: Service named "self" → Service named "self""#) == true)
+  }
+
+  @Test func anAliasTheValueDoesNotConformToIsReported() throws {
+    let dependencies = Dependencies {
+      Module(as: Service.self, Unrelated.self) { ServiceImpl() }
+    }
+    #expect(dependencies.resolve(Service?.self) != nil)
+    let line = #line + 1
+    let error = try #require(resolutionError { try dependencies.resolveOrThrow(Unrelated.self) })
+    #expect(error.reason == .notConforming(valueType: "ServiceImpl"))
+    #expect(error.typeName == "Unrelated")
+    #expect(error.fileID == fileID)
+    #expect(error.line == line)
+    #expect(
+      error.description == """
+        Shank cannot resolve Unrelated: the module's value, a ServiceImpl, does not conform to Unrelated
+          asked for at \(fileID):\(line)
+          remove Unrelated.self from the module's as: list, or make ServiceImpl conform to it
+        """)
+  }
+}
+
+/// Every trap, each in a child process: the message and the line it points at.
+@Suite struct TrapTests {
+  private let fileID = "ShankTests/DiagnosticsTests.swift"
+
+  @Test func missingInjectNamesTheTypeAndTheDeclaration() async throws {
+    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      Dependencies { Module { ServiceImpl() as Service } }.build()
+      _ = MissingInjectHolder().missing
+    }
+    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    #expect(
+      stderr.contains(
+        """
+        Shank cannot resolve NeverRegistered named "nowhere"
+          asked for at \(fileID):\(missingInjectLine)
+          registered (1):
+            Service
+        """), "\(stderr)")
+  }
+
+  @Test func missingStaticResolveNamesTheCallSite() async throws {
+    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      Dependencies { Module("abc") { ServiceImpl() as Service } }.build()
+      resolveMissingService()
+    }
+    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    #expect(
+      stderr.contains(
+        """
+        Shank cannot resolve Service
+          asked for at \(fileID):\(resolveMissingServiceLine)
+          near misses:
+            Service named "abc": the same type under another name
+          registered (1):
+            Service named "abc"
+        """), "\(stderr)")
+  }
+
+  @Test func missingInstanceResolveNamesTheCallSite() async throws {
+    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      _ = Dependencies {}.resolve(Service.self)
+    }
+    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    #expect(stderr.contains("Shank cannot resolve Service\n  asked for at \(fileID):"), "\(stderr)")
+    #expect(stderr.contains("  nothing is registered"), "\(stderr)")
+    #expect(!stderr.contains("did you call build()"), "\(stderr)")
+  }
+
+  @Test func neverBuiltAsksWhetherBuildWasCalled() async throws {
+    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      resolveServiceWithNoRoot()
+    }
+    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    #expect(
+      stderr.contains(
+        """
+        Shank cannot resolve Service
+          asked for at \(fileID):\(resolveServiceWithNoRootLine)
+          no container was built: did you call build() on your Dependencies at launch?
+        """), "\(stderr)")
+  }
+
+  @Test func neverBuiltInjectAsksWhetherBuildWasCalled() async throws {
+    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      _ = MissingInjectHolder().missing
+    }
+    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    #expect(
+      stderr.contains(
+        """
+        Shank cannot resolve NeverRegistered named "nowhere"
+          asked for at \(fileID):\(missingInjectLine)
+          no container was built: did you call build() on your Dependencies at launch?
+        """), "\(stderr)")
+  }
+
+  @Test func neverBuiltIsReportedByResolveOrThrow() async {
+    await #expect(processExitsWith: .success) {
+      guard let error = resolveOrThrowService() else { preconditionFailure("resolved with no root") }
+      precondition(error.reason == .notRegistered)
+      precondition(error.noContainerBuilt)
+      precondition(error.registeredCount == 0)
+      precondition(
+        error.description == """
+          Shank cannot resolve Service
+            asked for at ShankTests/DiagnosticsTests.swift:\(resolveOrThrowServiceLine)
+            no container was built: did you call build() on your Dependencies at launch?
+          """, error.description)
+    }
+  }
+
+  @Test func neverBuiltIsReportedUnderOverrides() async {
+    await #expect(processExitsWith: .success) {
+      Dependencies.withOverrides { Module { OtherServiceImpl() as OtherService } } operation: {
+        guard let error = resolveOrThrowService() else { preconditionFailure("resolved with no root") }
+        precondition(error.noContainerBuilt)
+        precondition(
+          error.description == """
+            Shank cannot resolve Service
+              asked for at ShankTests/DiagnosticsTests.swift:\(resolveOrThrowServiceLine)
+              no container was built: did you call build() on your Dependencies at launch?
+              registered (1):
+                OtherService
+            """, error.description)
+      }
+    }
+  }
+
+  @Test func builtRootIsNotReportedAsNeverBuilt() async {
+    await #expect(processExitsWith: .success) {
+      Dependencies {}.build()
+      do throws(ResolutionError) {
+        _ = try Dependencies.resolveOrThrow(Service.self)
+        preconditionFailure("resolved a missing key")
+      } catch {
+        precondition(!error.noContainerBuilt)
+        precondition(error.description.hasSuffix("\n  nothing is registered"), error.description)
+      }
+    }
+  }
+
+  @Test func aFactoryCycleStopsWithItsPath() async throws {
+    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      Dependencies {
+        Module { TrapCycleAImpl(b: Dependencies.resolve()) as TrapCycleA }
+        Module { makeTrapCycleB() }
+      }.build()
+      _ = Dependencies.resolve(TrapCycleA.self)
+    }
+    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    #expect(
+      stderr.contains(
+        """
+        Shank found a dependency cycle resolving TrapCycleA
+          asked for at \(fileID):\(makeTrapCycleBLine)
+          cycle: TrapCycleA → TrapCycleB → TrapCycleA
+        """), "\(stderr)")
+  }
+
+  @Test func aSingletonAskingForItselfStopsWithItsPath() async throws {
+    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      Dependencies {
+        Module(scope: .singleton) { makeSelfCycle() }
+      }.build()
+      _ = Dependencies.resolve(SelfCycle.self)
+    }
+    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    #expect(
+      stderr.contains(
+        """
+        Shank found a dependency cycle resolving SelfCycle
+          asked for at \(fileID):\(makeSelfCycleLine)
+          cycle: SelfCycle → SelfCycle
+        """), "\(stderr)")
+  }
+
+  @Test func aCrossThreadSingletonCycleStopsInsteadOfHanging() async throws {
+    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      runCrossThreadCycle()
+    }
+    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    // Which thread closes the cycle depends on which of the two asks last.
+    let closedByY = """
+      Shank found a dependency cycle resolving CrossX
+        asked for at \(fileID):\(crossYAsksForXLine)
+        cycle: CrossY → CrossX → CrossY
+      """
+    let closedByX = """
+      Shank found a dependency cycle resolving CrossY
+        asked for at \(fileID):\(crossXAsksForYLine)
+        cycle: CrossX → CrossY → CrossX
+      """
+    #expect(stderr.contains(closedByY) || stderr.contains(closedByX), "\(stderr)")
+    #expect(!stderr.contains("deadlock"), "\(stderr)")
+  }
+
+  @Test func anAliasTheValueDoesNotConformToStops() async throws {
+    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      resolveNonConformingAlias()
+    }
+    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    #expect(
+      stderr.contains(
+        """
+        Shank cannot resolve Unrelated: the module's value, a ServiceImpl, does not conform to Unrelated
+          asked for at \(fileID):\(resolveNonConformingAliasLine)
+          remove Unrelated.self from the module's as: list, or make ServiceImpl conform to it
+        """), "\(stderr)")
+  }
+
+  @Test func resettingTheSingletonScopeStops() async throws {
+    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      Dependencies { Module(scope: .singleton) { ServiceImpl() as Service } }.reset(.singleton)
+    }
+    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    #expect(
+      stderr.contains(
+        "Shank: reset(_:) takes a .cached(name) scope, not .singleton; only cached instances can be dropped"),
+      "\(stderr)")
+  }
+
+  @Test func resettingTheUniqueScopeStops() async throws {
+    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      Dependencies {}.reset(.unique)
+    }
+    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    #expect(
+      stderr.contains(
+        "Shank: reset(_:) takes a .cached(name) scope, not .unique; only cached instances can be dropped"),
+      "\(stderr)")
+  }
+}
+
+// MARK: - Fixtures
+
+protocol CycleA {}
+protocol CycleB {}
+struct CycleAImpl: CycleA { let b: CycleB }
+struct CycleBImpl: CycleB { let a: CycleA? }
+
+/// Registered in an `as:` list that `ServiceImpl` does not conform to.
+protocol Unrelated {}
+
+final class MissingInjectHolder {
+  @Inject("nowhere") var missing: NeverRegistered
+}
+let missingInjectLine = #line - 2
+
+func resolveMissingService() { _ = Dependencies.resolve(Service.self) }
+let resolveMissingServiceLine = #line - 1
+
+func resolveOrThrowService() -> ResolutionError? { resolutionError { try Dependencies.resolveOrThrow(Service.self) } }
+let resolveOrThrowServiceLine = #line - 1
+
+func resolveServiceWithNoRoot() { _ = Dependencies.resolve(Service.self) }
+let resolveServiceWithNoRootLine = #line - 1
+
+func resolveNonConformingAlias() {
+  let dependencies = Dependencies { Module(as: Unrelated.self) { ServiceImpl() } }
+  _ = dependencies.resolve(Unrelated.self)
+}
+let resolveNonConformingAliasLine = #line - 2
+
+protocol TrapCycleA {}
+protocol TrapCycleB {}
+struct TrapCycleAImpl: TrapCycleA { let b: TrapCycleB }
+struct TrapCycleBImpl: TrapCycleB { let a: TrapCycleA }
+
+/// B's factory: asks for A, which is making B.
+func makeTrapCycleB() -> TrapCycleB { TrapCycleBImpl(a: Dependencies.resolve()) }
+let makeTrapCycleBLine = #line - 1
+
+protocol SelfCycle: AnyObject {}
+final class SelfCycleImpl: SelfCycle { init(_ other: SelfCycle) {} }
+
+/// A singleton's factory that asks for the singleton it is making.
+func makeSelfCycle() -> SelfCycle { SelfCycleImpl(Dependencies.resolve()) }
+let makeSelfCycleLine = #line - 1
+
+// Two singletons on two threads, each asking for the other while making itself.
+protocol CrossX: AnyObject {}
+protocol CrossY: AnyObject {}
+final class CrossXImpl: CrossX { init(_ y: CrossY) {} }
+final class CrossYImpl: CrossY { init(_ x: CrossX) {} }
+let crossXStarted = DispatchSemaphore(value: 0)
+let crossYStarted = DispatchSemaphore(value: 0)
+
+/// X's factory, on thread 1: waits until thread 2 is making Y, then asks for Y.
+func makeCrossX() -> CrossX {
+  crossXStarted.signal()
+  crossYStarted.wait()
+  return CrossXImpl(Dependencies.resolve())
+}
+let crossXAsksForYLine = #line - 2
+
+/// Y's factory, on thread 2: tells thread 1 it has started, then asks for X.
+func makeCrossY() -> CrossY {
+  crossYStarted.signal()
+  return CrossYImpl(Dependencies.resolve())
+}
+let crossYAsksForXLine = #line - 2
+
+/// Makes X on one thread and Y on another, then waits; a hang ends in a "deadlock" exit.
+func runCrossThreadCycle() {
+  Dependencies {
+    Module(scope: .singleton) { makeCrossX() }
+    Module(scope: .singleton) { makeCrossY() }
+  }.build()
+  Thread { _ = Dependencies.resolve(CrossX.self) }.start()
+  Thread {
+    crossXStarted.wait()
+    _ = Dependencies.resolve(CrossY.self)
+  }.start()
+  Thread.sleep(forTimeInterval: 5)
+  FileHandle.standardError.write(Data("deadlock: no cycle was reported\n".utf8))
+  exit(3)
+}

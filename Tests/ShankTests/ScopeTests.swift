@@ -1,0 +1,284 @@
+import Shank
+import Testing
+
+/// How each scope shares instances, on local containers (no root is built).
+@Suite struct ScopeTests {
+  // MARK: .unique
+
+  @Test func uniqueMakesANewInstanceAtEveryResolution() {
+    let made = Counter()
+    let dependencies = Dependencies {
+      Module(scope: .unique) { () -> Service in
+        made.increment()
+        return ServiceImpl()
+      }
+    }
+    let first = dependencies.resolve(Service.self)
+    let second = dependencies.resolve(Service.self)
+    let third = dependencies.resolve(Service.self)
+    #expect(first !== second)
+    #expect(second !== third)
+    #expect(first !== third)
+    #expect(made.value == 3)
+  }
+
+  @Test func uniqueIsTheDefaultScope() {
+    let made = Counter()
+    let module = Module { () -> Service in
+      made.increment()
+      return ServiceImpl()
+    }
+    #expect(module.scope == .unique)
+    let dependencies = Dependencies { module }
+    #expect(dependencies.resolve(Service.self) !== dependencies.resolve(Service.self))
+    #expect(made.value == 2)
+  }
+
+  // MARK: .singleton
+
+  @Test func singletonIsSharedAndMadeOnce() {
+    let made = Counter()
+    let dependencies = Dependencies {
+      Module(scope: .singleton) { () -> Service in
+        made.increment()
+        return ServiceImpl()
+      }
+    }
+    #expect(made.value == 0, "a singleton is made on first use, not when registered")
+    let first = dependencies.resolve(Service.self)
+    let second = dependencies.resolve(Service.self)
+    #expect(first === second)
+    #expect(made.value == 1)
+  }
+
+  @Test func namedSingletonIsSharedUnderItsName() {
+    let dependencies = Dependencies {
+      Module("a", scope: .singleton) { ServiceImpl() as Service }
+      Module("b", scope: .singleton) { ServiceImpl() as Service }
+    }
+    #expect(dependencies.resolve(Service.self, name: "a") === dependencies.resolve(Service.self, name: "a"))
+    #expect(dependencies.resolve(Service.self, name: "a") !== dependencies.resolve(Service.self, name: "b"))
+  }
+
+  @Test func singletonsArePerContainer() {
+    let made = Counter()
+    let modules = [
+      Module(scope: .singleton) { () -> Service in
+        made.increment()
+        return ServiceImpl()
+      }
+    ]
+    let one = Dependencies { modules }
+    let two = Dependencies { modules }
+    let fromOne = one.resolve(Service.self)
+    let fromTwo = two.resolve(Service.self)
+    #expect(fromOne !== fromTwo)
+    #expect(one.resolve(Service.self) === fromOne)
+    #expect(two.resolve(Service.self) === fromTwo)
+    #expect(made.value == 2)
+  }
+
+  // MARK: .weak
+
+  @Test func weakIsSharedWhileHeld() {
+    let made = Counter()
+    let dependencies = Dependencies {
+      Module(scope: .weak) { () -> Service in
+        made.increment()
+        return ServiceImpl()
+      }
+    }
+    let held = dependencies.resolve(Service.self)
+    let again = dependencies.resolve(Service.self)
+    #expect(held === again)
+    #expect(made.value == 1)
+  }
+
+  @Test func weakIsMadeAgainAfterRelease() {
+    let made = Counter()
+    let dependencies = Dependencies {
+      Module(scope: .weak) { () -> Service in
+        made.increment()
+        return ServiceImpl()
+      }
+    }
+    var held: Service? = dependencies.resolve(Service.self)
+    let firstSerial = held?.serial
+    held = nil
+    #expect(held == nil)
+    let remade = dependencies.resolve(Service.self)
+    #expect(remade.serial != firstSerial)
+    #expect(made.value == 2)
+    #expect(dependencies.resolve(Service.self) === remade)
+    #expect(made.value == 2)
+  }
+
+  @Test func weakValueTypeBehavesLikeUnique() {
+    let made = Counter()
+    let dependencies = Dependencies {
+      Module(scope: .weak) { ValueServiceImpl(serial: made.increment()) as ValueService }
+    }
+    let first = dependencies.resolve(ValueService.self)
+    let second = dependencies.resolve(ValueService.self)
+    #expect(first.serial == 1)
+    #expect(second.serial == 2)
+    #expect(made.value == 2)
+  }
+
+  // MARK: .cached
+
+  @Test func cachedIsSharedUntilReset() {
+    let made = Counter()
+    let dependencies = Dependencies {
+      Module(scope: .cached("x")) { () -> Service in
+        made.increment()
+        return ServiceImpl()
+      }
+    }
+    let first = dependencies.resolve(Service.self)
+    #expect(dependencies.resolve(Service.self) === first)
+    #expect(made.value == 1)
+
+    dependencies.reset(.cached("x"))
+    let afterReset = dependencies.resolve(Service.self)
+    #expect(afterReset !== first)
+    #expect(dependencies.resolve(Service.self) === afterReset)
+    #expect(made.value == 2)
+  }
+
+  @Test func resetLeavesOtherCachedScopesAndSingletonsAlone() {
+    let dependencies = Dependencies {
+      Module("x", scope: .cached("x")) { ServiceImpl() as Service }
+      Module("y", scope: .cached("y")) { ServiceImpl() as Service }
+      Module("single", scope: .singleton) { ServiceImpl() as Service }
+      Module("weak", scope: .weak) { ServiceImpl() as Service }
+    }
+    let x = dependencies.resolve(Service.self, name: "x")
+    let y = dependencies.resolve(Service.self, name: "y")
+    let single = dependencies.resolve(Service.self, name: "single")
+    let weak = dependencies.resolve(Service.self, name: "weak")
+
+    dependencies.reset(.cached("x"))
+
+    #expect(dependencies.resolve(Service.self, name: "x") !== x)
+    #expect(dependencies.resolve(Service.self, name: "y") === y)
+    #expect(dependencies.resolve(Service.self, name: "single") === single)
+    #expect(dependencies.resolve(Service.self, name: "weak") === weak)
+  }
+
+  @Test func resetOnlyTouchesItsOwnContainer() {
+    let modules = [Module(scope: .cached("x")) { ServiceImpl() as Service }]
+    let one = Dependencies { modules }
+    let two = Dependencies { modules }
+    let fromOne = one.resolve(Service.self)
+    let fromTwo = two.resolve(Service.self)
+    one.reset(.cached("x"))
+    #expect(one.resolve(Service.self) !== fromOne)
+    #expect(two.resolve(Service.self) === fromTwo)
+  }
+
+  @Test func resetInAnOverrideLayerReachesTheLayersUnderneath() {
+    Dependencies.withOverrides {
+      Module(scope: .cached("session")) { ServiceImpl() as Service }
+    } operation: {
+      let before: Service = Dependencies.resolve()
+      Dependencies.withOverrides {
+        Module { OtherServiceImpl() as OtherService }
+      } operation: {
+        #expect(Dependencies.resolve(Service.self) === before)
+        Dependencies.current.reset(.cached("session"))
+        #expect(Dependencies.resolve(Service.self) !== before)
+      }
+    }
+  }
+
+  // MARK: Aliases
+
+  @Test func singletonAliasSharesOneInstanceBetweenItsTypes() {
+    let made = Counter()
+    let dependencies = Dependencies {
+      Module(scope: .singleton, as: Service.self, OtherService.self) { () -> ServiceAndOther in
+        made.increment()
+        return ServiceAndOther()
+      }
+    }
+    let service = dependencies.resolve(Service.self)
+    let other = dependencies.resolve(OtherService.self)
+    #expect(service === other)
+    #expect(dependencies.resolve(Service.self) === service)
+    #expect(made.value == 1)
+  }
+
+  @Test func uniqueAliasMakesANewInstanceForEachResolution() {
+    let made = Counter()
+    let dependencies = Dependencies {
+      Module(as: Service.self, OtherService.self) { () -> ServiceAndOther in
+        made.increment()
+        return ServiceAndOther()
+      }
+    }
+    let service = dependencies.resolve(Service.self)
+    let other = dependencies.resolve(OtherService.self)
+    #expect(service !== other)
+    #expect(dependencies.resolve(Service.self) !== service)
+    #expect(made.value == 3)
+  }
+
+  @Test func namedAliasIsRegisteredUnderItsName() throws {
+    let dependencies = Dependencies {
+      Module("main", scope: .singleton, as: Service.self, OtherService.self) { ServiceAndOther() }
+    }
+    let service = dependencies.resolve(Service.self, name: "main")
+    #expect(dependencies.resolve(OtherService.self, name: "main") === service)
+    #expect(dependencies.resolve(Service?.self) == nil)
+    #expect(throws: ResolutionError.self) { try dependencies.resolveOrThrow(OtherService.self) }
+  }
+
+  @Test func weakAliasIsSharedWhileHeldAndRemadeAfterRelease() {
+    let made = Counter()
+    let dependencies = Dependencies {
+      Module(scope: .weak, as: Service.self, OtherService.self) { () -> ServiceAndOther in
+        made.increment()
+        return ServiceAndOther()
+      }
+    }
+    var service: Service? = dependencies.resolve(Service.self)
+    #expect(dependencies.resolve(OtherService.self) === service)
+    #expect(made.value == 1)
+    service = nil
+    #expect(service == nil)
+    _ = dependencies.resolve(OtherService.self)
+    #expect(made.value == 2)
+  }
+
+  @Test func cachedAliasIsDroppedByReset() {
+    let dependencies = Dependencies {
+      Module(scope: .cached("session"), as: Service.self, OtherService.self) { ServiceAndOther() }
+    }
+    let before = dependencies.resolve(Service.self)
+    #expect(dependencies.resolve(OtherService.self) === before)
+    dependencies.reset(.cached("session"))
+    let after = dependencies.resolve(Service.self)
+    #expect(after !== before, "reset(.cached(\"session\")) must drop an aliased module's instance too")
+    #expect(dependencies.resolve(OtherService.self) === after)
+  }
+
+  // MARK: Scope values
+
+  @Test func scopesCompareByKindAndCacheName() {
+    #expect(Scope.cached("a") == .cached("a"))
+    #expect(Scope.cached("a") != .cached("b"))
+    #expect(Scope.singleton != .unique)
+    #expect(Set([Scope.unique, .singleton, .weak, .cached("a"), .cached("a")]).count == 4)
+  }
+
+  @Test func scopesDescribeThemselvesAsWrittenInCode() {
+    #expect(Scope.unique.description == ".unique")
+    #expect(Scope.singleton.description == ".singleton")
+    #expect(Scope.weak.description == ".weak")
+    #expect(Scope.cached("session").description == #".cached("session")"#)
+  }
+}
+
+/// A class that conforms to both alias types.
+final class ServiceAndOther: Numbered, Service, OtherService {}
