@@ -1,0 +1,47 @@
+import Shank
+
+/// The command line: reads the arguments, puts the composition root in place, runs the command.
+///
+/// `main.swift` runs it with the terminal; tests run it in-process with a recording console.
+struct WidgetCLI {
+  /// How the composition root is put in place.
+  enum Root {
+    /// `build()`: the process-wide root, as an app makes once at launch.
+    case processWide
+    /// A task-local layer with `overrides` after the app's modules, so they win. Tests use it:
+    /// they run in parallel, so each needs a root of its own.
+    case taskLocal(overrides: [Module])
+  }
+
+  let console: Console
+  var root: Root = .processWide
+
+  /// Runs one command line and returns the process's exit code; never traps on bad input.
+  func run(_ arguments: [String]) -> Int32 {
+    let invocation: Invocation
+    do {
+      invocation = try Invocation(parsing: arguments)
+    } catch {
+      console.printError("WidgetApp: \(error.message) (see WidgetApp --help)")
+      return ExitCode.usage
+    }
+    if invocation.command == .help {
+      console.print(HelpText.text)
+      return ExitCode.success
+    }
+    let runner = CommandRunner(console: console)
+    let modules = CompositionRoot.modules(for: invocation)
+    switch root {
+    case .processWide:
+      Dependencies { modules }.build()
+      return runner.run(invocation)
+    case .taskLocal(let overrides):
+      return Dependencies.withOverrides {
+        modules
+        overrides
+      } operation: {
+        runner.run(invocation)
+      }
+    }
+  }
+}
