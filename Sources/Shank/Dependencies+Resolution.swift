@@ -87,7 +87,7 @@ extension Dependencies {
     guard let registration = registration(for: ObjectIdentifier(T.self), name: name) else {
       return try missing(T.self, name: name, site: site)
     }
-    return try unsafeDowncast(registration, to: Provider<T>.self).instance(at: site)
+    return try unsafeDowncast(registration, to: Provider<T>.self).instance(at: site, from: self)
   }
 
   /// Stops the program with `error`'s message, pointing the report at the asking line.

@@ -10,7 +10,10 @@
 /// ```
 ///
 /// The first read resolves from ``Dependencies/current``, so it sees the overrides of the task
-/// it runs in; later reads return the kept value and take no lock. When several threads read
+/// it runs in; later reads return the kept value and take no lock. A module made by a
+/// container (its factory declares the module's `@Inject` properties) resolves them from that
+/// same container, so `dependencies.resolve(…)` on a container that was never built works
+/// all the way down. When several threads read
 /// first at once, they all get the same instance. A module struct `@Inject`s the modules it
 /// needs the same way, and its `component()` functions read them.
 ///
@@ -51,6 +54,8 @@ extension Inject: @unchecked Sendable where Value: Sendable {}
 final class InjectionCell<Value> {
   let name: String?
   let site: SourceSite
+  /// The container whose factory was running when the property was declared, if any.
+  let container: Dependencies?
   @usableFromInline let flag: OnceFlag
   /// Written once by the thread that claimed `flag`, read only after `flag` is published.
   /// A pointer rather than a `Value?`, so a read copies the value and never an `Optional`.
@@ -59,12 +64,14 @@ final class InjectionCell<Value> {
   init(name: String?, site: SourceSite) {
     self.name = name
     self.site = site
+    self.container = ResolutionTrace.resolvingContainer
     self.flag = OnceFlag()
   }
 
-  init(name: String?, site: SourceSite, value: Value) {
+  init(name: String?, site: SourceSite, container: Dependencies?, value: Value) {
     self.name = name
     self.site = site
+    self.container = container
     self.value = Self.boxed(value)
     self.flag = OnceFlag(published: true)
   }
@@ -82,7 +89,7 @@ final class InjectionCell<Value> {
   /// A cell for the same property that already holds `newValue`.
   @usableFromInline
   func replacing(with newValue: Value) -> InjectionCell {
-    InjectionCell(name: name, site: site, value: newValue)
+    InjectionCell(name: name, site: site, container: container, value: newValue)
   }
 
   /// The first read: resolves outside any lock, then publishes, or takes the winner's value.
@@ -90,7 +97,7 @@ final class InjectionCell<Value> {
   func resolve() -> Value {
     let resolved: Value
     do {
-      resolved = try Dependencies.current.value(Value.self, name: name, site: site)
+      resolved = try (container ?? Dependencies.current).value(Value.self, name: name, site: site)
     } catch {
       Dependencies.stop(error, at: site)
     }

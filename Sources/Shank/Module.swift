@@ -46,7 +46,7 @@ public struct Module: Sendable {
   ) {
     let site = SourceSite(fileID: fileID, line: line)
     self.init(name: name, scope: scope, site: site) {
-      [Provider<Value>(name: name, scope: scope, site: site, isolation: isolation) { _ in factory() }]
+      [Provider<Value>(name: name, scope: scope, site: site, isolation: isolation) { _, _ in factory() }]
     }
   }
 
@@ -82,8 +82,8 @@ public struct Module: Sendable {
     let site = SourceSite(fileID: fileID, line: line)
     let types = [type] + more
     self.init(name: name, scope: scope, site: site) {
-      let shared = Provider<Value>(name: name, scope: scope, site: site, isolation: isolation) { _ in
-        factory()
+      let shared = Provider<Value>(name: name, scope: scope, site: site, isolation: isolation) {
+        _, _ in factory()
       }
       return types.map { Self.alias($0, of: shared) }
     }
@@ -103,8 +103,8 @@ public struct Module: Sendable {
     Provider<Alias>(
       name: shared.name, scope: shared.scope, readingThrough: shared, site: shared.site,
       isolation: shared.isolation
-    ) { site throws(ResolutionError) in
-      let value = try shared.instance(at: site)
+    ) { site, container throws(ResolutionError) in
+      let value = try shared.instance(at: site, from: container)
       guard let alias = value as? Alias else {
         let valueType = KeyDescription.typeName(of: Swift.type(of: value as Any))
         throw ResolutionError(

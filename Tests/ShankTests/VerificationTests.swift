@@ -161,3 +161,23 @@ struct SeededGenerator: RandomNumberGenerator {
     return mixed ^ (mixed >> 31)
   }
 }
+
+@Suite struct ContainerBindingTests {
+  @Test func moduleResolvesItsInjectionsFromTheContainerThatMadeIt() {
+    // Never built and never current: CartModule's @Inject must still find ShopAppModuleType.
+    let dependencies = Dependencies { shopModules() }
+    #expect(dependencies.resolve(CartModuleType.self).total() == "12 EUR")
+    #expect(dependencies.resolve(PaymentsModuleType.self).pay() == "paid 12 EUR")
+  }
+
+  @Test func moduleMadeInsideAnOverrideSeesTheOverride() {
+    Dependencies.withOverrides { shopModules() } operation: {
+      Dependencies.withOverrides {
+        Module { MockShopAppModule(code: "GBP") as ShopAppModuleType }
+      } operation: {
+        // CartModule is registered below the override, but resolution started above it.
+        #expect(Dependencies.resolve(CartModuleType.self).total() == "12 GBP")
+      }
+    }
+  }
+}

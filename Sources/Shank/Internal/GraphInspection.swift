@@ -25,7 +25,7 @@ struct GraphInspection {
     let module = registration.keyDescription.description
     let instance: Any
     do {
-      instance = try registration.inspectedInstance(at: registration.site)
+      instance = try registration.inspectedInstance(at: registration.site, from: dependencies)
     } catch {
       problems.append(Self.problem(error, module: module, registeredAt: registration.site))
       return

@@ -1,7 +1,8 @@
 /// Makes and, as its scope says, keeps the instances of one key.
 @usableFromInline
 final class Provider<Value>: Registration {
-  @usableFromInline typealias Factory = (SourceSite) throws(ResolutionError) -> Value
+  /// Makes an instance for a resolution asked for at a site and started in a container.
+  @usableFromInline typealias Factory = (SourceSite, Dependencies) throws(ResolutionError) -> Value
 
   @usableFromInline let factory: Factory
   private let lock: Lock?
@@ -36,33 +37,35 @@ final class Provider<Value>: Registration {
     super.init(type: type, name: name, scope: scope, site: site, isolation: isolation)
   }
 
-  /// The instance for a resolution asked for at `site`.
+  /// The instance for a resolution asked for at `site` and started in `container`.
   @inlinable
-  func instance(at site: SourceSite) throws(ResolutionError) -> Value {
+  func instance(at site: SourceSite, from container: Dependencies) throws(ResolutionError) -> Value {
     if isSingleton, made.isSet { return singleton.unsafelyUnwrapped.pointee }
-    guard isPlain else { return try produce(at: site) }
+    guard isPlain else { return try produce(at: site, from: container) }
     let trace = ResolutionTrace.current
-    try trace.enter(self, at: site)
+    try trace.enter(self, from: container, at: site)
     defer { trace.leave() }
-    return try factory(site)
+    return try factory(site, container)
   }
 
   @usableFromInline
-  func produce(at site: SourceSite) throws(ResolutionError) -> Value {
-    guard let lock else { return try run(at: site, trace: .current) }
+  func produce(at site: SourceSite, from container: Dependencies) throws(ResolutionError) -> Value {
+    guard let lock else { return try run(at: site, from: container, trace: .current) }
     let trace = ResolutionTrace.current
     try acquire(lock, trace: trace, site: site)
     defer { lock.unlock() }
     if let kept = kept() { return kept }
     WaitGraph.shared.own(self, by: trace)
     defer { WaitGraph.shared.own(self, by: nil) }
-    let value = try run(at: site, trace: trace)
+    let value = try run(at: site, from: container, trace: trace)
     keep(value)
     return value
   }
 
-  override func inspectedInstance(at site: SourceSite) throws(ResolutionError) -> Any {
-    try instance(at: site)
+  override func inspectedInstance(
+    at site: SourceSite, from container: Dependencies
+  ) throws(ResolutionError) -> Any {
+    try instance(at: site, from: container)
   }
 
   override func reset() {
@@ -71,11 +74,13 @@ final class Provider<Value>: Registration {
     lock.withLock { stored = nil }
   }
 
-  private func run(at site: SourceSite, trace: ResolutionTrace) throws(ResolutionError) -> Value {
-    try trace.enter(self, at: site)
+  private func run(
+    at site: SourceSite, from container: Dependencies, trace: ResolutionTrace
+  ) throws(ResolutionError) -> Value {
+    try trace.enter(self, from: container, at: site)
     defer { trace.leave() }
     try checkIsolation(at: site)
-    return try factory(site)
+    return try factory(site, container)
   }
 
   /// Takes the creation lock, or reports the cycle that waiting for it would deadlock on.

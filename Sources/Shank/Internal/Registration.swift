@@ -25,7 +25,9 @@ class Registration: CustomStringConvertible {
   @usableFromInline var description: String { keyDescription.description }
 
   /// An instance as `Any`, for verification and the graph.
-  func inspectedInstance(at site: SourceSite) throws(ResolutionError) -> Any {
+  func inspectedInstance(at site: SourceSite, from container: Dependencies) throws(ResolutionError)
+    -> Any
+  {
     preconditionFailure("Provider overrides inspectedInstance(at:)")
   }
 

@@ -11,13 +11,27 @@
 /// Factories are synchronous, so a thread-local stack sees every nested resolution; a key
 /// that is already on it is a cycle, reported as a path instead of recursing until the stack
 /// overflows. Every unique resolution passes through here, so the frames are a raw buffer of
-/// unretained references: each registration is kept alive by the resolution using it.
+/// unretained references: each registration and container is kept alive by the resolution
+/// using it.
 @usableFromInline
 final class ResolutionTrace {
+  /// A factory running on this thread: what it makes, and the container resolution started in.
+  @usableFromInline
+  struct Frame {
+    @usableFromInline let registration: Unmanaged<Registration>
+    @usableFromInline let container: Unmanaged<Dependencies>
+
+    @inlinable
+    init(_ registration: Registration, _ container: Dependencies) {
+      self.registration = .passUnretained(registration)
+      self.container = .passUnretained(container)
+    }
+  }
+
   // Only this trace's own thread ever touches these, so no exclusivity checks are needed.
   @exclusivity(unchecked) @usableFromInline var depth = 0
   @exclusivity(unchecked) @usableFromInline var capacity = 16
-  @exclusivity(unchecked) @usableFromInline var frames: UnsafeMutablePointer<Unmanaged<Registration>>
+  @exclusivity(unchecked) @usableFromInline var frames: UnsafeMutablePointer<Frame>
 
   private init() {
     frames = .allocate(capacity: capacity)
@@ -28,7 +42,18 @@ final class ResolutionTrace {
   }
 
   /// The registrations on the stack, outermost first.
-  var stack: [Registration] { (0..<depth).map { frames[$0].takeUnretainedValue() } }
+  var stack: [Registration] { (0..<depth).map { frames[$0].registration.takeUnretainedValue() } }
+
+  /// The container the innermost running factory was resolved from, if a factory is running.
+  ///
+  /// An ``Inject`` property declared while a factory runs binds to it, so a module resolves
+  /// its own injections from the container that made it.
+  static var resolvingContainer: Dependencies? {
+    guard let raw = pthread_getspecific(threadKey) else { return nil }
+    let trace = Unmanaged<ResolutionTrace>.fromOpaque(raw).takeUnretainedValue()
+    guard trace.depth > 0 else { return nil }
+    return trace.frames[trace.depth - 1].container.takeUnretainedValue()
+  }
 
   /// This thread's trace, made on first use and released when the thread ends.
   @usableFromInline
@@ -41,11 +66,14 @@ final class ResolutionTrace {
     return trace
   }
 
-  /// Pushes `registration`, or throws the cycle it would close.
+  /// Pushes `registration`, resolved from `container`, or throws the cycle it would close.
   @inlinable
-  func enter(_ registration: Registration, at site: SourceSite) throws(ResolutionError) {
-    let frame = Unmanaged.passUnretained(registration)
-    for index in 0..<depth where frames[index].toOpaque() == frame.toOpaque() {
+  func enter(
+    _ registration: Registration, from container: Dependencies, at site: SourceSite
+  ) throws(ResolutionError) {
+    let frame = Frame(registration, container)
+    for index in 0..<depth
+    where frames[index].registration.toOpaque() == frame.registration.toOpaque() {
       throw cycleError(closedBy: registration, from: index, at: site)
     }
     if depth == capacity { grow() }
@@ -75,7 +103,7 @@ final class ResolutionTrace {
 
   @usableFromInline
   func grow() {
-    let larger = UnsafeMutablePointer<Unmanaged<Registration>>.allocate(capacity: capacity * 2)
+    let larger = UnsafeMutablePointer<Frame>.allocate(capacity: capacity * 2)
     larger.moveInitialize(from: frames, count: depth)
     frames.deallocate()
     frames = larger
