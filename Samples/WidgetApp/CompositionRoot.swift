@@ -9,7 +9,8 @@ enum CompositionRoot {
   static func modules(for invocation: Invocation) -> [Module] {
     // One AppModule for the whole run: every feature shares its client, clock and configuration.
     Module(scope: .singleton) {
-      AppModule(configuration: AppConfiguration(storeFolder: invocation.storeFolder)) as AppModuleType
+      AppModule(configuration: AppConfiguration(storeFolder: invocation.storeFolder))
+        as AppModuleType
     }
     // The default widget module and a named one beside it; `--staging` picks the name.
     Module { WidgetModule(environment: .production) as WidgetModuleType }

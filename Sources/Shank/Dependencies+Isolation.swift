@@ -20,6 +20,8 @@ extension Dependencies {
   ///   - type: The type to resolve; inferred from the context when left out. It crosses from
   ///     the module's actor to this code, so it must be `Sendable`, as a main-actor class is.
   ///   - name: The name the module was registered under, or `nil` for the unnamed one.
+  ///   - fileID: The file that asks, for diagnostics; leave it to its default.
+  ///   - line: The line that asks, for diagnostics; leave it to its default.
   /// - Returns: The module's instance, made or shared as its ``Scope`` says.
   public static func resolveAsync<T: Sendable>(
     _ type: T.Type = T.self, name: String? = nil, fileID: StaticString = #fileID, line: UInt = #line
@@ -32,6 +34,8 @@ extension Dependencies {
   /// - Parameters:
   ///   - type: The type to resolve; it must be `Sendable` to cross from the module's actor.
   ///   - name: The name the module was registered under, or `nil` for the unnamed one.
+  ///   - fileID: The file that asks, for diagnostics; leave it to its default.
+  ///   - line: The line that asks, for diagnostics; leave it to its default.
   /// - Returns: The module's instance, made or shared as its ``Scope`` says.
   public func resolveAsync<T: Sendable>(
     _ type: T.Type = T.self, name: String? = nil, fileID: StaticString = #fileID, line: UInt = #line

@@ -14,6 +14,8 @@ extension Dependencies {
   /// - Parameters:
   ///   - type: The type to resolve; inferred from the context when left out.
   ///   - name: The name the module was registered under, or `nil` for the unnamed one.
+  ///   - fileID: The file that asks, for diagnostics; leave it to its default.
+  ///   - line: The line that asks, for diagnostics; leave it to its default.
   /// - Returns: The module's instance, made or shared as its ``Scope`` says.
   @inlinable
   public static func resolve<T>(
@@ -35,6 +37,8 @@ extension Dependencies {
   /// - Parameters:
   ///   - type: The type to resolve; inferred from the context when left out.
   ///   - name: The name the module was registered under, or `nil` for the unnamed one.
+  ///   - fileID: The file that asks, for diagnostics; leave it to its default.
+  ///   - line: The line that asks, for diagnostics; leave it to its default.
   /// - Returns: The module's instance, made or shared as its ``Scope`` says.
   /// - Throws: ``ResolutionError`` when the key is missing, a factory closes a cycle, or the
   ///   module is bound to an actor this code is not on.
@@ -53,6 +57,8 @@ extension Dependencies {
   /// - Parameters:
   ///   - type: The type to resolve; inferred from the context when left out.
   ///   - name: The name the module was registered under, or `nil` for the unnamed one.
+  ///   - fileID: The file that asks, for diagnostics; leave it to its default.
+  ///   - line: The line that asks, for diagnostics; leave it to its default.
   /// - Returns: The module's instance, made or shared as its ``Scope`` says.
   @inlinable
   public func resolve<T>(
@@ -71,6 +77,8 @@ extension Dependencies {
   /// - Parameters:
   ///   - type: The type to resolve; inferred from the context when left out.
   ///   - name: The name the module was registered under, or `nil` for the unnamed one.
+  ///   - fileID: The file that asks, for diagnostics; leave it to its default.
+  ///   - line: The line that asks, for diagnostics; leave it to its default.
   /// - Returns: The module's instance, made or shared as its ``Scope`` says.
   /// - Throws: ``ResolutionError`` when the key is missing, a factory closes a cycle, or the
   ///   module is bound to an actor this code is not on.

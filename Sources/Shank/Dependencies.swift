@@ -1,7 +1,7 @@
 /// The composition root: the modules an app is made of, registered by type and name.
 ///
 /// Make one at launch with a ``ModuleBuilder`` block and promote it with ``build()``; from then
-/// on ``Inject`` and ``resolve(_:name:fileID:line:)`` read from it.
+/// on ``Inject`` and ``resolve(_:name:fileID:line:)-swift.type.method`` read from it.
 ///
 /// ```swift
 /// let dependencies = Dependencies {
@@ -43,8 +43,8 @@ public final class Dependencies: Sendable {
     self.isUnbuilt = isUnbuilt
   }
 
-  /// Promotes this container to the root that ``Inject`` and ``resolve(_:name:fileID:line:)``
-  /// read from.
+  /// Promotes this container to the root that ``Inject`` and
+  /// ``resolve(_:name:fileID:line:)-swift.type.method`` read from.
   ///
   /// Call it once at launch. Calling it on another container later replaces the root
   /// atomically; values that an ``Inject`` property already read stay as they are.
@@ -76,7 +76,8 @@ public final class Dependencies: Sendable {
   public func reset(_ scope: Scope) {
     guard case .cached = scope.kind else {
       preconditionFailure(
-        "Shank: reset(_:) takes a .cached(name) scope, not \(scope); only cached instances can be dropped")
+        "Shank: reset(_:) takes a .cached(name) scope, not \(scope); only cached instances can be dropped"
+      )
     }
     var container: Dependencies? = self
     while let current = container {

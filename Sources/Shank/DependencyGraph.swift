@@ -65,7 +65,9 @@ public struct DependencyGraph: Sendable, Hashable {
   public var dot: String {
     var lines = ["digraph Dependencies {", "  rankdir=LR;", "  node [shape=box];"]
     lines += nodes.map { "  \($0.id) [label=\"\(Self.escapedForDOT($0.label))\"];" }
-    lines += edges.map { "  \($0.from) -> \($0.to) [label=\"\(Self.escapedForDOT($0.property))\"];" }
+    lines += edges.map {
+      "  \($0.from) -> \($0.to) [label=\"\(Self.escapedForDOT($0.property))\"];"
+    }
     lines.append("}")
     return lines.joined(separator: "\n") + "\n"
   }

@@ -27,8 +27,11 @@ public struct Inject<Value> {
 
   /// Declares a module to resolve on first read.
   ///
-  /// - Parameter name: The name the module was registered under, as in `Module("abc") { … }`;
-  ///   `nil` for the unnamed one.
+  /// - Parameters:
+  ///   - name: The name the module was registered under, as in `Module("abc") { … }`; `nil`
+  ///     for the unnamed one.
+  ///   - fileID: The file that declares the property, for diagnostics; leave it to its default.
+  ///   - line: The line that declares the property, for diagnostics; leave it to its default.
   public init(_ name: String? = nil, fileID: StaticString = #fileID, line: UInt = #line) {
     cell = InjectionCell(name: name, site: SourceSite(fileID: fileID, line: line))
   }

@@ -34,6 +34,8 @@ public struct Module: Sendable {
   ///     `@Inject("abc")`; `nil` for the unnamed one.
   ///   - scope: How instances are shared; ``Scope/unique`` by default.
   ///   - isolation: The isolation the factory runs on. Leave it to its default, the caller's.
+  ///   - fileID: The file that registers the module, for diagnostics; leave it to its default.
+  ///   - line: The line that registers the module, for diagnostics; leave it to its default.
   ///   - factory: Makes the module. Its static result type, usually written `X() as P`, is the
   ///     type the module is resolved by.
   public init<Value>(
@@ -46,7 +48,11 @@ public struct Module: Sendable {
   ) {
     let site = SourceSite(fileID: fileID, line: line)
     self.init(name: name, scope: scope, site: site) {
-      [Provider<Value>(name: name, scope: scope, site: site, isolation: isolation) { _, _ in factory() }]
+      [
+        Provider<Value>(name: name, scope: scope, site: site, isolation: isolation) { _, _ in
+          factory()
+        }
+      ]
     }
   }
 
@@ -68,6 +74,8 @@ public struct Module: Sendable {
   ///   - type: The first type the value is resolved as.
   ///   - more: Further types the value is resolved as.
   ///   - isolation: The isolation the factory runs on. Leave it to its default, the caller's.
+  ///   - fileID: The file that registers the module, for diagnostics; leave it to its default.
+  ///   - line: The line that registers the module, for diagnostics; leave it to its default.
   ///   - factory: Makes the value.
   public init<Value>(
     _ name: String? = nil,
@@ -89,7 +97,8 @@ public struct Module: Sendable {
     }
   }
 
-  private init(name: String?, scope: Scope, site: SourceSite, make: @escaping () -> [Registration]) {
+  private init(name: String?, scope: Scope, site: SourceSite, make: @escaping () -> [Registration])
+  {
     self.name = name
     self.scope = scope
     self.site = site

@@ -1,8 +1,9 @@
 /// Why a module could not be resolved, and what to do about it.
 ///
-/// ``Dependencies/resolveOrThrow(_:name:fileID:line:)`` throws it; ``Dependencies/resolve(_:name:fileID:line:)``
-/// and ``Inject`` stop the program with its ``description``, which names the type and name,
-/// where it was asked for, near misses, and what is registered:
+/// ``Dependencies/resolveOrThrow(_:name:fileID:line:)-swift.type.method`` throws it;
+/// ``Dependencies/resolve(_:name:fileID:line:)-swift.type.method`` and ``Inject`` stop the
+/// program with its ``description``, which names the type and name, where it was asked for,
+/// near misses, and what is registered:
 ///
 /// ```
 /// Shank cannot resolve WidgetModuleType named "staging"
@@ -70,7 +71,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     case .notRegistered:
       lines = ["Shank cannot resolve \(key)", "  asked for at \(fileID):\(line)"]
       if noContainerBuilt {
-        lines.append("  no container was built: did you call build() on your Dependencies at launch?")
+        lines.append(
+          "  no container was built: did you call build() on your Dependencies at launch?")
       }
       if !nearMisses.isEmpty {
         lines.append("  near misses:")

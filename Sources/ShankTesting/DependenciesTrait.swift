@@ -22,6 +22,8 @@ public struct DependenciesTrait: TestTrait, SuiteTrait, TestScoping {
   /// Applies to every test in a suite, not once around the suite.
   public var isRecursive: Bool { true }
 
+  /// Runs each test case inside ``Shank/Dependencies/withOverrides(_:isolation:operation:)``
+  /// with this trait's modules.
   public func provideScope(
     for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
   ) async throws {
@@ -30,7 +32,9 @@ public struct DependenciesTrait: TestTrait, SuiteTrait, TestScoping {
       try await function()
       return
     }
-    try await Dependencies.withOverrides { modules } operation: {
+    try await Dependencies.withOverrides {
+      modules
+    } operation: {
       try await function()
     }
   }

@@ -4,14 +4,18 @@ import Testing
 
 @Suite struct MainActorTests {
   @Test func readmePatternsWorkUnchanged() {
-    Dependencies.withOverrides { appModules(analytics: true) } operation: {
+    Dependencies.withOverrides {
+      appModules(analytics: true)
+    } operation: {
       let controller = WidgetViewController()
       #expect(controller.show() == "GET /widgets | SampleModule.test()123 | tracked show")
     }
   }
 
   @Test func optionalInjectionIsNilWhenAbsent() {
-    Dependencies.withOverrides { appModules(analytics: false) } operation: {
+    Dependencies.withOverrides {
+      appModules(analytics: false)
+    } operation: {
       #expect(WidgetViewController().show().hasSuffix("| no analytics"))
     }
   }
@@ -22,7 +26,9 @@ import Testing
     let second: AppModuleType = dependencies.resolve()
     let shared = first.viewModels() === second.viewModels()
     #expect(shared)
-    let loaded = Dependencies.withOverrides { appModules(analytics: false) } operation: {
+    let loaded = Dependencies.withOverrides {
+      appModules(analytics: false)
+    } operation: {
       Dependencies.resolve(WidgetModuleType.self).component().load()
     }
     #expect(loaded == "GET /widgets")
@@ -41,7 +47,9 @@ import Testing
   }
 
   @Test func asyncResolutionOfANonisolatedModuleDoesNotHop() async {
-    let now = await Dependencies.withOverrides { clockModules() } operation: {
+    let now = await Dependencies.withOverrides {
+      clockModules()
+    } operation: {
       await Dependencies.resolveAsync(ClockModuleType?.self)?.now()
     }
     #expect(now == 1_700_000_000)
@@ -51,7 +59,9 @@ import Testing
     let dependencies = Dependencies { counterModules() }
     let counter: CounterModuleType = dependencies.resolve()
     #expect(counter.next() == 1)
-    Dependencies.withOverrides { counterModules() } operation: {
+    Dependencies.withOverrides {
+      counterModules()
+    } operation: {
       let reader = CounterReader()
       #expect(reader.counter.next() == 1)
       #expect(reader.counter.next() == 2)

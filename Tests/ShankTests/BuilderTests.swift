@@ -34,7 +34,8 @@ import Testing
         Module("live") { SampleModule(value: "named") as SampleModuleType }
       }
     }
-    #expect(sample(dependencies) == (useMocks ? "SampleModule.test()mock" : "SampleModule.test()live"))
+    #expect(
+      sample(dependencies) == (useMocks ? "SampleModule.test()mock" : "SampleModule.test()live"))
     #expect(sample(dependencies, name: "live") == (useMocks ? nil : "SampleModule.test()named"))
   }
 

@@ -59,7 +59,8 @@ import Testing
     }
     #expect(finished)
     for index in 0..<containers {
-      #expect(made[index].value == 1, "container \(index) made its singleton \(made[index].value) times")
+      #expect(
+        made[index].value == 1, "container \(index) made its singleton \(made[index].value) times")
       #expect(seen[index].all.count == threads)
       #expect(Set(seen[index].all).count == 1)
     }
@@ -154,7 +155,8 @@ import Testing
     #expect(finished)
     #expect(resets.value == 32)
     #expect(made.value >= 1)
-    #expect(made.value <= resets.value + 1, "made \(made.value) instances for \(resets.value) resets")
+    #expect(
+      made.value <= resets.value + 1, "made \(made.value) instances for \(resets.value) resets")
     #expect(dependencies.resolve(OtherService.self) === singleton)
   }
 
@@ -190,7 +192,11 @@ import Testing
       var first: [Int]?
       var mismatches = 0
       for await serials in group {
-        if let first { mismatches += zip(first, serials).filter { $0 != $1 }.count } else { first = serials }
+        if let first {
+          mismatches += zip(first, serials).filter { $0 != $1 }.count
+        } else {
+          first = serials
+        }
       }
       return mismatches
     }
@@ -333,7 +339,9 @@ import Testing
           var wrong = 0
           for _ in 0..<200 {
             // Optional: another test's root may hold no `RootService`.
-            if let service = Dependencies.resolve(RootService?.self), service.marker != "root" { wrong += 1 }
+            if let service = Dependencies.resolve(RootService?.self), service.marker != "root" {
+              wrong += 1
+            }
           }
           return (wrong, objects.map { $0.service.map(ObjectIdentifier.init) })
         }

@@ -15,7 +15,8 @@ import Testing
       Module { OtherServiceImpl() as OtherService }
     }
     let line = #line + 1
-    let error = try #require(resolutionError { try dependencies.resolveOrThrow(SampleModuleType.self, name: "staging") })
+    let error = try #require(
+      resolutionError { try dependencies.resolveOrThrow(SampleModuleType.self, name: "staging") })
     #expect(error.reason == .notRegistered)
     #expect(error.typeName == "SampleModuleType")
     #expect(error.name == "staging")
@@ -60,7 +61,10 @@ import Testing
     let dependencies = Dependencies { Module { ServiceImpl() as Service? } }
     let line = #line + 1
     let error = try #require(resolutionError { try dependencies.resolveOrThrow(Service.self) })
-    #expect(error.nearMisses == ["Optional<Service>: the type registered as an Optional; register it as Service"])
+    #expect(
+      error.nearMisses == [
+        "Optional<Service>: the type registered as an Optional; register it as Service"
+      ])
     #expect(
       error.description == """
         Shank cannot resolve Service
@@ -78,7 +82,8 @@ import Testing
       Module("abc") { OtherServiceImpl() as OtherService }
     }
     let line = #line + 1
-    let error = try #require(resolutionError { try dependencies.resolveOrThrow(SampleModuleType.self) })
+    let error = try #require(
+      resolutionError { try dependencies.resolveOrThrow(SampleModuleType.self) })
     #expect(error.nearMisses == [])
     #expect(error.registered == [#"OtherService named "abc""#, "Service"])
     #expect(
@@ -193,8 +198,12 @@ import Testing
       #expect(Dependencies.resolve(Service.self, name: "self") === first)
     }
     #expect(errors.all.count == 1)
-    #expect(errors.all.first?.reason == .cycle(path: [#"Service named "self""#, #"Service named "self""#]))
-    #expect(errors.all.first?.description.hasSuffix(#"cycle: Service named "self" → Service named "self""#) == true)
+    #expect(
+      errors.all.first?.reason
+        == .cycle(path: [#"Service named "self""#, #"Service named "self""#]))
+    #expect(
+      errors.all.first?.description.hasSuffix(
+        #"cycle: Service named "self" → Service named "self""#) == true)
   }
 
   @Test func anAliasTheValueDoesNotConformToIsReported() throws {
@@ -222,7 +231,8 @@ import Testing
   private let fileID = "ShankTests/DiagnosticsTests.swift"
 
   @Test func missingInjectNamesTheTypeAndTheDeclaration() async throws {
-    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
+    {
       Dependencies { Module { ServiceImpl() as Service } }.build()
       _ = MissingInjectHolder().missing
     }
@@ -238,7 +248,8 @@ import Testing
   }
 
   @Test func missingStaticResolveNamesTheCallSite() async throws {
-    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
+    {
       Dependencies { Module("abc") { ServiceImpl() as Service } }.build()
       resolveMissingService()
     }
@@ -256,7 +267,8 @@ import Testing
   }
 
   @Test func missingInstanceResolveNamesTheCallSite() async throws {
-    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
+    {
       _ = Dependencies {}.resolve(Service.self)
     }
     let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
@@ -266,7 +278,8 @@ import Testing
   }
 
   @Test func neverBuiltAsksWhetherBuildWasCalled() async throws {
-    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
+    {
       resolveServiceWithNoRoot()
     }
     let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
@@ -280,7 +293,8 @@ import Testing
   }
 
   @Test func neverBuiltInjectAsksWhetherBuildWasCalled() async throws {
-    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
+    {
       _ = MissingInjectHolder().missing
     }
     let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
@@ -295,7 +309,9 @@ import Testing
 
   @Test func neverBuiltIsReportedByResolveOrThrow() async {
     await #expect(processExitsWith: .success) {
-      guard let error = resolveOrThrowService() else { preconditionFailure("resolved with no root") }
+      guard let error = resolveOrThrowService() else {
+        preconditionFailure("resolved with no root")
+      }
       precondition(error.reason == .notRegistered)
       precondition(error.noContainerBuilt)
       precondition(error.registeredCount == 0)
@@ -310,8 +326,12 @@ import Testing
 
   @Test func neverBuiltIsReportedUnderOverrides() async {
     await #expect(processExitsWith: .success) {
-      Dependencies.withOverrides { Module { OtherServiceImpl() as OtherService } } operation: {
-        guard let error = resolveOrThrowService() else { preconditionFailure("resolved with no root") }
+      Dependencies.withOverrides {
+        Module { OtherServiceImpl() as OtherService }
+      } operation: {
+        guard let error = resolveOrThrowService() else {
+          preconditionFailure("resolved with no root")
+        }
         precondition(error.noContainerBuilt)
         precondition(
           error.description == """
@@ -339,7 +359,8 @@ import Testing
   }
 
   @Test func aFactoryCycleStopsWithItsPath() async throws {
-    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
+    {
       Dependencies {
         Module { TrapCycleAImpl(b: Dependencies.resolve()) as TrapCycleA }
         Module { makeTrapCycleB() }
@@ -357,7 +378,8 @@ import Testing
   }
 
   @Test func aSingletonAskingForItselfStopsWithItsPath() async throws {
-    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
+    {
       Dependencies {
         Module(scope: .singleton) { makeSelfCycle() }
       }.build()
@@ -374,7 +396,8 @@ import Testing
   }
 
   @Test func aCrossThreadSingletonCycleStopsInsteadOfHanging() async throws {
-    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
+    {
       runCrossThreadCycle()
     }
     let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
@@ -394,7 +417,8 @@ import Testing
   }
 
   @Test func anAliasTheValueDoesNotConformToStops() async throws {
-    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
+    {
       resolveNonConformingAlias()
     }
     let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
@@ -408,24 +432,28 @@ import Testing
   }
 
   @Test func resettingTheSingletonScopeStops() async throws {
-    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
+    {
       Dependencies { Module(scope: .singleton) { ServiceImpl() as Service } }.reset(.singleton)
     }
     let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
     #expect(
       stderr.contains(
-        "Shank: reset(_:) takes a .cached(name) scope, not .singleton; only cached instances can be dropped"),
+        "Shank: reset(_:) takes a .cached(name) scope, not .singleton; only cached instances can be dropped"
+      ),
       "\(stderr)")
   }
 
   @Test func resettingTheUniqueScopeStops() async throws {
-    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
+    {
       Dependencies {}.reset(.unique)
     }
     let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
     #expect(
       stderr.contains(
-        "Shank: reset(_:) takes a .cached(name) scope, not .unique; only cached instances can be dropped"),
+        "Shank: reset(_:) takes a .cached(name) scope, not .unique; only cached instances can be dropped"
+      ),
       "\(stderr)")
   }
 }
@@ -448,8 +476,10 @@ let missingInjectLine = #line - 2
 func resolveMissingService() { _ = Dependencies.resolve(Service.self) }
 let resolveMissingServiceLine = #line - 1
 
-func resolveOrThrowService() -> ResolutionError? { resolutionError { try Dependencies.resolveOrThrow(Service.self) } }
-let resolveOrThrowServiceLine = #line - 1
+func resolveOrThrowService() -> ResolutionError? {
+  resolutionError { try Dependencies.resolveOrThrow(Service.self) }
+}
+let resolveOrThrowServiceLine = #line - 2  // the `resolveOrThrow` call, two lines up
 
 func resolveServiceWithNoRoot() { _ = Dependencies.resolve(Service.self) }
 let resolveServiceWithNoRootLine = #line - 1

@@ -4,7 +4,9 @@ import Testing
 
 @Suite struct OverridesTests {
   @Test func overrideIsSeenInsideAndTheRestComesFromBelow() {
-    Dependencies.withOverrides { shopModules() } operation: {
+    Dependencies.withOverrides {
+      shopModules()
+    } operation: {
       Dependencies.withOverrides {
         Module { MockShopAppModule(code: "USD") as ShopAppModuleType }
       } operation: {
@@ -19,7 +21,9 @@ import Testing
   }
 
   @Test func overridesNestInnermostFirst() {
-    Dependencies.withOverrides { shopModules() } operation: {
+    Dependencies.withOverrides {
+      shopModules()
+    } operation: {
       Dependencies.withOverrides {
         Module { MockShopAppModule(code: "USD") as ShopAppModuleType }
       } operation: {
@@ -36,10 +40,16 @@ import Testing
 
   @Test func returnsTheOperationsValueAndRethrows() throws {
     struct Expected: Error {}
-    let value = Dependencies.withOverrides {} operation: { 42 }
+    let value = Dependencies.withOverrides {
+    } operation: {
+      42
+    }
     #expect(value == 42)
     #expect(throws: Expected.self) {
-      try Dependencies.withOverrides {} operation: { throw Expected() }
+      try Dependencies.withOverrides {
+      } operation: {
+        throw Expected()
+      }
     }
   }
 

@@ -26,8 +26,12 @@ import Testing
     }
     #expect(dependencies.resolve(SampleModuleType.self).test() == "SampleModule.test()none")
     #expect(dependencies.resolve(SampleModuleType.self, name: "a").test() == "SampleModule.test()a")
-    #expect(try dependencies.resolveOrThrow(SampleModuleType.self, name: "b").test() == "SampleModule.test()b")
-    #expect(throws: ResolutionError.self) { try dependencies.resolveOrThrow(SampleModuleType.self, name: "c") }
+    #expect(
+      try dependencies.resolveOrThrow(SampleModuleType.self, name: "b").test()
+        == "SampleModule.test()b")
+    #expect(throws: ResolutionError.self) {
+      try dependencies.resolveOrThrow(SampleModuleType.self, name: "c")
+    }
   }
 
   @Test func aNamedModuleDoesNotAnswerForTheUnnamedKey() {
@@ -88,10 +92,14 @@ import Testing
     Dependencies.withOverrides {
       Module("resolution") { SampleModule(value: "override") as SampleModuleType }
     } operation: {
-      #expect(Dependencies.resolve(SampleModuleType.self, name: "resolution").test() == "SampleModule.test()override")
+      #expect(
+        Dependencies.resolve(SampleModuleType.self, name: "resolution").test()
+          == "SampleModule.test()override")
       let inferred: SampleModuleType = Dependencies.resolve(name: "resolution")
       #expect(inferred.test() == "SampleModule.test()override")
-      #expect((try? Dependencies.resolveOrThrow(SampleModuleType.self, name: "resolution"))?.test() == "SampleModule.test()override")
+      #expect(
+        (try? Dependencies.resolveOrThrow(SampleModuleType.self, name: "resolution"))?.test()
+          == "SampleModule.test()override")
     }
   }
 
@@ -118,7 +126,8 @@ import Testing
 
   @Test func staticResolveOrThrowThrowsForAMissingKey() throws {
     let line = #line + 1
-    let error = try #require(resolutionError { try Dependencies.resolveOrThrow(NeverRegistered.self, name: "nowhere") })
+    let error = try #require(
+      resolutionError { try Dependencies.resolveOrThrow(NeverRegistered.self, name: "nowhere") })
     #expect(error.reason == .notRegistered)
     #expect(error.typeName == "NeverRegistered")
     #expect(error.name == "nowhere")
@@ -177,7 +186,8 @@ import Testing
       Dependencies.withOverrides {
         Module { SampleModule(value: "mock") as SampleModuleType }
       } operation: {
-        precondition(Dependencies.resolve(SampleModuleType.self).test() == "SampleModule.test()mock")
+        precondition(
+          Dependencies.resolve(SampleModuleType.self).test() == "SampleModule.test()mock")
         precondition(Dependencies.resolve(Service.self) === rootService)
       }
       precondition(Dependencies.resolve(SampleModuleType.self).test() == "SampleModule.test()root")

@@ -9,7 +9,11 @@ import Testing
 /// process.
 @Suite struct ScenarioTests {
   private func withScenario<Result>(_ body: () throws -> Result) rethrows -> Result {
-    try Dependencies.withOverrides { scenarioModules } operation: { try body() }
+    try Dependencies.withOverrides {
+      scenarioModules
+    } operation: {
+      try body()
+    }
   }
 
   @Test func workerCombinesStoreAndRemote() {
@@ -33,14 +37,16 @@ import Testing
   @Test func sampleModuleIsRegisteredUnnamedAndNamed() {
     withScenario {
       #expect(Dependencies.resolve(SampleModuleType.self).test() == "SampleModule.test()")
-      #expect(Dependencies.resolve(SampleModuleType.self, name: "abc").test() == "SampleModule.test()123")
+      #expect(
+        Dependencies.resolve(SampleModuleType.self, name: "abc").test() == "SampleModule.test()123")
     }
   }
 
   @Test func aLocalContainerResolvesTheScenarioWithoutBeingBuilt() {
     let dependencies = Dependencies { scenarioModules }
     #expect(dependencies.resolve(SampleModuleType.self).test() == "SampleModule.test()")
-    #expect(dependencies.resolve(SampleModuleType.self, name: "abc").test() == "SampleModule.test()123")
+    #expect(
+      dependencies.resolve(SampleModuleType.self, name: "abc").test() == "SampleModule.test()123")
   }
 
   @Test func consumerInjectsTheModuleAndBuildsItsWorkerLazily() {
@@ -59,7 +65,9 @@ import Testing
       let second = controller.someClass
       #expect(first === second)
       // The module is registered `.unique`: the sameness comes from `@Inject`'s cache.
-      #expect(Dependencies.resolve(SomeClassModuleType.self) !== Dependencies.resolve(SomeClassModuleType.self))
+      #expect(
+        Dependencies.resolve(SomeClassModuleType.self)
+          !== Dependencies.resolve(SomeClassModuleType.self))
     }
   }
 

@@ -56,8 +56,12 @@ import Testing
       Module("a", scope: .singleton) { ServiceImpl() as Service }
       Module("b", scope: .singleton) { ServiceImpl() as Service }
     }
-    #expect(dependencies.resolve(Service.self, name: "a") === dependencies.resolve(Service.self, name: "a"))
-    #expect(dependencies.resolve(Service.self, name: "a") !== dependencies.resolve(Service.self, name: "b"))
+    #expect(
+      dependencies.resolve(Service.self, name: "a")
+        === dependencies.resolve(Service.self, name: "a"))
+    #expect(
+      dependencies.resolve(Service.self, name: "a")
+        !== dependencies.resolve(Service.self, name: "b"))
   }
 
   @Test func singletonsArePerContainer() {
@@ -259,7 +263,8 @@ import Testing
     #expect(dependencies.resolve(OtherService.self) === before)
     dependencies.reset(.cached("session"))
     let after = dependencies.resolve(Service.self)
-    #expect(after !== before, "reset(.cached(\"session\")) must drop an aliased module's instance too")
+    #expect(
+      after !== before, "reset(.cached(\"session\")) must drop an aliased module's instance too")
     #expect(dependencies.resolve(OtherService.self) === after)
   }
 

@@ -33,7 +33,8 @@ import Testing
           module: "PromotionsModuleType", valueType: "PromotionsModule",
           registeredAt: "ShankTests/VerificationTests.swift:21"),
         .cycle(path: [
-          "LedgerModuleType named \"primary\"", "AuditModuleType", "LedgerModuleType named \"primary\"",
+          "LedgerModuleType named \"primary\"", "AuditModuleType",
+          "LedgerModuleType named \"primary\"",
         ]),
       ])
     #expect(
@@ -62,7 +63,9 @@ import Testing
   }
 
   @Test func verifiesOverrideLayersAgainstWhatTheyLayerOver() throws {
-    try Dependencies.withOverrides { shopModules() } operation: {
+    try Dependencies.withOverrides {
+      shopModules()
+    } operation: {
       try Dependencies.withOverrides {
         Module { CartModule() as CartModuleType }
       } operation: {
@@ -113,11 +116,17 @@ struct GeneratedGraph {
     let missingNodes = Set((0..<nodes).shuffled(using: &generator).prefix(missing))
     for index in 0..<nodes {
       // Edges only go to lower indices, so the DAG part has no cycle.
-      let targets = index == 0 ? [] : (0..<Int.random(in: 0...3, using: &generator)).map { _ in
-        "n\(Int.random(in: 0..<index, using: &generator))"
-      }
-      let required = missingNodes.contains(index) ? "absent\(index)" : (index == 0 ? "n0-root" : targets.first ?? "n0")
-      modules.append(Module("n\(index)") { NodeModule(optional: targets, required: required) as NodeModuleType })
+      let targets =
+        index == 0
+        ? []
+        : (0..<Int.random(in: 0...3, using: &generator)).map { _ in
+          "n\(Int.random(in: 0..<index, using: &generator))"
+        }
+      let required =
+        missingNodes.contains(index)
+        ? "absent\(index)" : (index == 0 ? "n0-root" : targets.first ?? "n0")
+      modules.append(
+        Module("n\(index)") { NodeModule(optional: targets, required: required) as NodeModuleType })
       if missingNodes.contains(index) {
         problems.insert(
           .missing(
@@ -126,7 +135,8 @@ struct GeneratedGraph {
             declaredAt: "ShankTests/ShopFixtures.swift:64"))
       }
     }
-    modules.append(Module("n0-root") { NodeModule(optional: [], required: "n0-root-leaf") as NodeModuleType })
+    modules.append(
+      Module("n0-root") { NodeModule(optional: [], required: "n0-root-leaf") as NodeModuleType })
     modules.append(Module("n0-root-leaf") { LeafNode() as NodeModuleType })
     for cycle in 0..<cycles {
       // c0 → c1 → … → c0, each also reaching down into the DAG, which never reaches back.
@@ -135,7 +145,8 @@ struct GeneratedGraph {
       for (position, name) in names.enumerated() {
         let next = names[(position + 1) % length]
         let down = "n\(Int.random(in: 0..<nodes, using: &generator))"
-        modules.append(Module(name) { NodeModule(optional: [down], required: next) as NodeModuleType })
+        modules.append(
+          Module(name) { NodeModule(optional: [down], required: next) as NodeModuleType })
       }
       problems.insert(.cycle(path: (names + [names[0]]).map { "NodeModuleType named \"\($0)\"" }))
     }
@@ -171,7 +182,9 @@ struct SeededGenerator: RandomNumberGenerator {
   }
 
   @Test func moduleMadeInsideAnOverrideSeesTheOverride() {
-    Dependencies.withOverrides { shopModules() } operation: {
+    Dependencies.withOverrides {
+      shopModules()
+    } operation: {
       Dependencies.withOverrides {
         Module { MockShopAppModule(code: "GBP") as ShopAppModuleType }
       } operation: {

@@ -1,6 +1,7 @@
 import Foundation
 import Shank
 import Testing
+
 @testable import WidgetApp
 
 @Suite("add")
@@ -25,7 +26,8 @@ struct AddCommandTests {
     let store = MockWidgetStore()
     app.run("add", "Dated") {
       Module(scope: .singleton) {
-        AppModule(configuration: AppConfiguration(storeFolder: app.folder), clock: FixedClock(date: date))
+        AppModule(
+          configuration: AppConfiguration(storeFolder: app.folder), clock: FixedClock(date: date))
           as AppModuleType
       }
       Module { MockWidgetModule(store: store) as WidgetModuleType }

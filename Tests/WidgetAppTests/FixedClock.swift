@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import WidgetApp
 
 /// A clock that always says the same time, so a test can check the date `add` records.

@@ -1,6 +1,7 @@
 import Foundation
 import Shank
 import Testing
+
 @testable import WidgetApp
 
 @Suite("flags")
@@ -8,7 +9,10 @@ struct FlagTests {
   @Test("--mock swaps in the mock widget module: canned catalog, nothing written")
   func mock() {
     let app = TestApp()
-    #expect(app.run("--mock", "list").output == ["Widgets (production, mock)", "  m1  Mock gear", "  m2  Mock sprocket"])
+    #expect(
+      app.run("--mock", "list").output == [
+        "Widgets (production, mock)", "  m1  Mock gear", "  m2  Mock sprocket",
+      ])
     #expect(app.run("add", "Kept nowhere", "--mock").exitCode == 0)
     #expect(!FileManager.default.fileExists(atPath: app.folder.path))
   }
@@ -17,8 +21,11 @@ struct FlagTests {
   func staging() {
     let app = TestApp()
     #expect(app.run("--staging", "list").output.last == "  w9  Prototype lever (beta)")
-    #expect(app.run("--staging", "add", "Trial").output.first?.hasPrefix(#"Added w10 "Trial""#) == true)
-    #expect(FileManager.default.fileExists(atPath: app.folder.appendingPathComponent("widgets-staging.json").path))
+    #expect(
+      app.run("--staging", "add", "Trial").output.first?.hasPrefix(#"Added w10 "Trial""#) == true)
+    #expect(
+      FileManager.default.fileExists(
+        atPath: app.folder.appendingPathComponent("widgets-staging.json").path))
     #expect(app.run("list").output.last == "  w3  Flywheel")
   }
 
@@ -39,6 +46,10 @@ struct FlagTests {
   @Test("flags combine and may come after the command")
   func combined() {
     let run = TestApp().run("list", "--staging", "--mock", "--analytics")
-    #expect(run.output == ["Widgets (staging, mock)", "  m1  Mock gear", "  m2  Mock sprocket", "analytics: widgets_listed"])
+    #expect(
+      run.output == [
+        "Widgets (staging, mock)", "  m1  Mock gear", "  m2  Mock sprocket",
+        "analytics: widgets_listed",
+      ])
   }
 }

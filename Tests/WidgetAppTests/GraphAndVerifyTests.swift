@@ -1,5 +1,6 @@
 import Shank
 import Testing
+
 @testable import WidgetApp
 
 @Suite("graph and verify")
@@ -19,9 +20,11 @@ struct GraphAndVerifyTests {
     #expect(TestApp().run("--analytics", "graph").text.contains("AnalyticsModuleType"))
   }
 
-  @Test("verify passes for the app as shipped, with every flag", arguments: [
-    [], ["--mock"], ["--analytics"], ["--staging", "--mock", "--analytics"],
-  ])
+  @Test(
+    "verify passes for the app as shipped, with every flag",
+    arguments: [
+      [], ["--mock"], ["--analytics"], ["--staging", "--mock", "--analytics"],
+    ])
   func verify(flags: [String]) {
     let run = TestApp().run(arguments: ["verify"] + flags)
     #expect(run.exitCode == 0)
@@ -35,7 +38,8 @@ struct GraphAndVerifyTests {
     }
     #expect(run.exitCode == 1)
     #expect(run.output.isEmpty)
-    #expect(run.errors.first?.contains("ReportsModuleType needs PrinterModuleType in property") == true)
+    #expect(
+      run.errors.first?.contains("ReportsModuleType needs PrinterModuleType in property") == true)
   }
 }
 
@@ -45,4 +49,3 @@ protocol PrinterModuleType {}
 struct ReportsModule: ReportsModuleType {
   @Inject private var printer: PrinterModuleType
 }
-

@@ -1,6 +1,7 @@
 import Foundation
 import Shank
 import Testing
+
 @testable import WidgetApp
 
 @Suite("list")
@@ -9,14 +10,15 @@ struct ListCommandTests {
   func noArguments() {
     let run = TestApp().run()
     #expect(run.exitCode == 0)
-    #expect(run.output == [
-      "Widgets (production)",
-      "  w1  Gear",
-      "  w2  Sprocket",
-      "  w3  Flywheel",
-      "",
-      "Try `swift run WidgetApp show w1`, or: add NAME · graph · verify · --help",
-    ])
+    #expect(
+      run.output == [
+        "Widgets (production)",
+        "  w1  Gear",
+        "  w2  Sprocket",
+        "  w3  Flywheel",
+        "",
+        "Try `swift run WidgetApp show w1`, or: add NAME · graph · verify · --help",
+      ])
     #expect(run.errors.isEmpty)
   }
 
@@ -42,8 +44,9 @@ struct ListCommandTests {
     let run = TestApp().run("list") {
       // Swap the client the shared AppModule holds; the real WidgetModule fetches through it.
       Module(scope: .singleton) {
-        AppModule(configuration: AppConfiguration(storeFolder: Invocation.defaultStoreFolder),
-                  client: LocalHTTPClient(routes: [:])) as AppModuleType
+        AppModule(
+          configuration: AppConfiguration(storeFolder: Invocation.defaultStoreFolder),
+          client: LocalHTTPClient(routes: [:])) as AppModuleType
       }
     }
     #expect(run.exitCode == 1)

@@ -1,6 +1,7 @@
 import Foundation
 import Shank
 import Testing
+
 @testable import WidgetApp
 
 @Suite("show")
@@ -25,10 +26,13 @@ struct ShowCommandTests {
     let added = Date(timeIntervalSince1970: 1_700_000_000)
     let store = MockWidgetStore(widgets: [Widget(id: "w4", name: "Blue gear", added: added)])
     let run = TestApp().run("show", "w4") {
-      Module { MockWidgetModule(store: store, remote: MockWidgetRemote(widgets: [])) as WidgetModuleType }
+      Module {
+        MockWidgetModule(store: store, remote: MockWidgetRemote(widgets: [])) as WidgetModuleType
+      }
     }
-    #expect(run.output == [
-      "w4  Blue gear", "    added 2023-11-14T22:13:20Z, kept in memory (--mock keeps nothing)",
-    ])
+    #expect(
+      run.output == [
+        "w4  Blue gear", "    added 2023-11-14T22:13:20Z, kept in memory (--mock keeps nothing)",
+      ])
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Shank
+
 @testable import WidgetApp
 
 /// Runs the app in-process, as `swift run WidgetApp` would, with a store folder of its own.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import WidgetApp
 
 @Suite("WidgetFileStore")
@@ -15,7 +16,9 @@ struct WidgetFileStoreTests {
   @Test("what it saves, it loads, dates included")
   func roundTrip() throws {
     let store = WidgetFileStore(file: file)
-    let widgets = [Widget(id: "w4", name: "Blue gear", added: Date(timeIntervalSince1970: 1_700_000_000))]
+    let widgets = [
+      Widget(id: "w4", name: "Blue gear", added: Date(timeIntervalSince1970: 1_700_000_000))
+    ]
     try store.save(widgets)
     #expect(try store.load() == widgets)
   }

@@ -2,6 +2,7 @@ import Foundation
 import Shank
 import ShankTesting
 import Testing
+
 @testable import WidgetApp
 
 /// The widget module's wiring, resolved the way app code resolves it.
@@ -13,7 +14,8 @@ struct WidgetModuleTests {
   @Test("the default module and the one named \"staging\" serve different catalogs")
   func namedModules() throws {
     let production: WidgetRemoteType = Dependencies.resolve(WidgetModuleType.self).component()
-    let staging: WidgetRemoteType = Dependencies.resolve(WidgetModuleType.self, name: "staging").component()
+    let staging: WidgetRemoteType = Dependencies.resolve(WidgetModuleType.self, name: "staging")
+      .component()
     #expect(try production.catalog().count == 3)
     #expect(try staging.catalog().last == Widget(id: "w9", name: "Prototype lever (beta)"))
   }
@@ -40,10 +42,13 @@ struct WidgetModuleTests {
 
   @Test("the real module keeps its JSON file where the shared AppModule's configuration says")
   func realStore() throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("WidgetModuleTests-\(UUID())")
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "WidgetModuleTests-\(UUID())")
     defer { try? FileManager.default.removeItem(at: folder) }
     try Dependencies.withOverrides {
-      Module(scope: .singleton) { AppModule(configuration: AppConfiguration(storeFolder: folder)) as AppModuleType }
+      Module(scope: .singleton) {
+        AppModule(configuration: AppConfiguration(storeFolder: folder)) as AppModuleType
+      }
     } operation: {
       let worker: WidgetWorkerType = Dependencies.resolve(WidgetModuleType.self).component()
       let added = try worker.add(name: "Filed")

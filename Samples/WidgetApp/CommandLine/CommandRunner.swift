@@ -39,7 +39,8 @@ struct CommandRunner {
 
   /// The widget module the flags select: the default one, or the one named "staging".
   private func worker(_ invocation: Invocation) -> WidgetWorkerType {
-    let widgets = Dependencies.resolve(WidgetModuleType.self, name: invocation.environment.moduleName)
+    let widgets = Dependencies.resolve(
+      WidgetModuleType.self, name: invocation.environment.moduleName)
     return widgets.component()
   }
 
@@ -55,7 +56,8 @@ struct CommandRunner {
     if !invocation.namesCommand {
       console.print("")
       let example = widgets.first?.id ?? "ID"
-      console.print("Try `swift run WidgetApp show \(example)`, or: add NAME · graph · verify · --help")
+      console.print(
+        "Try `swift run WidgetApp show \(example)`, or: add NAME · graph · verify · --help")
     }
     analytics?.component().track("widgets_listed")
   }
@@ -67,7 +69,8 @@ struct CommandRunner {
     }
     console.print("\(widget.id)  \(widget.name)")
     if let added = widget.added {
-      console.print("    added \(ISO8601DateFormatter().string(from: added)), kept in \(worker.storeLocation)")
+      console.print(
+        "    added \(ISO8601DateFormatter().string(from: added)), kept in \(worker.storeLocation)")
     } else {
       console.print("    from the \(invocation.environment.rawValue) catalog")
     }

@@ -31,7 +31,8 @@ struct Invocation: Equatable {
       case "--mock": usesMocks = true
       case "--analytics": tracksAnalytics = true
       case "--store": storeFolder = try Self.folder(remaining.popFirst())
-      case _ where argument.hasPrefix("--store="): storeFolder = try Self.folder(String(argument.dropFirst(8)))
+      case _ where argument.hasPrefix("--store="):
+        storeFolder = try Self.folder(String(argument.dropFirst(8)))
       case _ where argument.hasPrefix("-") && argument.count > 1:
         throw UsageError(message: "unknown flag \(argument)")
       default: words.append(argument)
@@ -52,12 +53,22 @@ struct Invocation: Equatable {
 
   private static func command(_ name: String, arguments: [String]) throws(UsageError) -> Command {
     switch name {
-    case "list": try none(arguments, after: name); return .list
-    case "graph": try none(arguments, after: name); return .graph
-    case "verify": try none(arguments, after: name); return .verify
+    case "list":
+      try none(arguments, after: name)
+      return .list
+    case "graph":
+      try none(arguments, after: name)
+      return .graph
+    case "verify":
+      try none(arguments, after: name)
+      return .verify
     case "help": return .help
-    case "show": return .show(id: try one(arguments, after: name, usage: "show needs a widget ID, as in: show w1"))
-    case "add": return .add(name: try one(arguments, after: name, usage: "add needs a NAME, as in: add \"Blue gear\""))
+    case "show":
+      return .show(
+        id: try one(arguments, after: name, usage: "show needs a widget ID, as in: show w1"))
+    case "add":
+      return .add(
+        name: try one(arguments, after: name, usage: "add needs a NAME, as in: add \"Blue gear\""))
     default: throw UsageError(message: "unknown command \"\(name)\"")
     }
   }
@@ -68,12 +79,16 @@ struct Invocation: Equatable {
     }
   }
 
-  private static func one(_ arguments: [String], after command: String, usage: String) throws(UsageError) -> String {
+  private static func one(_ arguments: [String], after command: String, usage: String)
+    throws(UsageError) -> String
+  {
     guard let value = arguments.first?.trimmingCharacters(in: .whitespaces), !value.isEmpty else {
       throw UsageError(message: usage)
     }
     if arguments.count > 1 {
-      throw UsageError(message: "\(command) takes one argument, but got \(arguments.count); quote a name with spaces")
+      throw UsageError(
+        message:
+          "\(command) takes one argument, but got \(arguments.count); quote a name with spaces")
     }
     return value
   }

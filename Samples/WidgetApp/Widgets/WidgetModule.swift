@@ -23,7 +23,8 @@ struct WidgetModule: WidgetModuleType {
 
   func component() -> WidgetStoreType {
     let configuration: AppConfiguration = app.component()
-    return WidgetFileStore(file: configuration.storeFolder.appendingPathComponent(environment.storeFileName))
+    return WidgetFileStore(
+      file: configuration.storeFolder.appendingPathComponent(environment.storeFileName))
   }
 
   func component() -> WidgetRemoteType {

@@ -15,7 +15,9 @@ extension Dependencies {
         let nameNote = key.name == nil ? "with no name" : "under another name"
         nearMisses.append("\(described): the same type \(nameNote)")
       } else if key.type == optional, key.name == name {
-        nearMisses.append("\(described): the type registered as an Optional; register it as \(KeyDescription(T.self, name: nil))")
+        nearMisses.append(
+          "\(described): the type registered as an Optional; register it as \(KeyDescription(T.self, name: nil))"
+        )
       } else if let name, key.name == name {
         nearMisses.append("\(described): the same name, another type")
       }

@@ -25,7 +25,8 @@ final class Provider<Value>: Registration {
   private let storage: Scope
 
   init(
-    type: Value.Type = Value.self, name: String?, scope: Scope, readingThrough upstream: Registration? = nil,
+    type: Value.Type = Value.self, name: String?, scope: Scope,
+    readingThrough upstream: Registration? = nil,
     site: SourceSite, isolation: (any Actor)?, factory: @escaping Factory
   ) {
     self.factory = factory
@@ -39,7 +40,8 @@ final class Provider<Value>: Registration {
 
   /// The instance for a resolution asked for at `site` and started in `container`.
   @inlinable
-  func instance(at site: SourceSite, from container: Dependencies) throws(ResolutionError) -> Value {
+  func instance(at site: SourceSite, from container: Dependencies) throws(ResolutionError) -> Value
+  {
     if isSingleton, made.isSet { return singleton.unsafelyUnwrapped.pointee }
     guard isPlain else { return try produce(at: site, from: container) }
     let trace = ResolutionTrace.current
@@ -84,7 +86,9 @@ final class Provider<Value>: Registration {
   }
 
   /// Takes the creation lock, or reports the cycle that waiting for it would deadlock on.
-  private func acquire(_ lock: Lock, trace: ResolutionTrace, site: SourceSite) throws(ResolutionError) {
+  private func acquire(_ lock: Lock, trace: ResolutionTrace, site: SourceSite)
+    throws(ResolutionError)
+  {
     if lock.tryLock() { return }
     try trace.checkNoCycle(closedBy: self, site: site)
     try WaitGraph.shared.wait(for: self, by: trace, site: site)
