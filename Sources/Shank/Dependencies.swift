@@ -12,8 +12,8 @@
 /// dependencies.build()
 /// ```
 ///
-/// A container is immutable once made, so reading it takes no lock. Each container keeps its
-/// own ``Scope/singleton`` instances.
+/// A container is immutable once made, so resolving from it takes no exclusive lock. Each
+/// container keeps its own ``Scope/singleton`` instances.
 public final class Dependencies: Sendable {
   @usableFromInline let table: RegistrationTable
   /// The container an override layer sits on; `nil` for a root.
@@ -41,6 +41,7 @@ public final class Dependencies: Sendable {
     self.table = RegistrationTable(registrations)
     self.parent = parent
     self.isUnbuilt = isUnbuilt
+    for registration in registrations { registration.adopt(by: self) }
   }
 
   /// Promotes this container to the root that ``Inject`` and
@@ -73,6 +74,9 @@ public final class Dependencies: Sendable {
   ///
   /// - Parameter scope: A ``Scope/cached(_:)`` scope. Any other scope stops the program:
   ///   singletons live as long as their container, and other scopes keep nothing to drop.
+  ///
+  /// > Note: Call it outside factories: a factory that resets the scope of the instance it is
+  /// > making waits for itself.
   public func reset(_ scope: Scope) {
     guard case .cached = scope.kind else {
       preconditionFailure(

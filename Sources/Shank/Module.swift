@@ -15,7 +15,12 @@
 /// The factory runs where it was registered: registered from main-actor code (an app target
 /// with default `MainActor` isolation, say), it may call main-actor initializers, and Shank
 /// runs it only on the main actor. Registered from nonisolated code, it runs on whichever
-/// thread resolves it.
+/// thread resolves it, possibly on several threads at once.
+///
+/// > Important: A factory is not `@Sendable`, so that main-actor initializers compile in it.
+/// > A factory written in nonisolated code must therefore not mutate state it captures: Swift
+/// > cannot check that for you. Build the module in the factory; keep shared state in a
+/// > ``Scope/singleton`` module.
 ///
 /// > Note: Registering the same type and name twice is allowed: the later module wins, so test
 /// > and preview overrides can follow the production modules.
@@ -124,16 +129,3 @@ public struct Module: Sendable {
     }
   }
 }
-
-/// Makes a module's registrations afresh for each container, so instances are per container.
-final class Recipe {
-  private let make: () -> [Registration]
-
-  init(_ make: @escaping () -> [Registration]) { self.make = make }
-
-  func registrations() -> [Registration] { make() }
-}
-
-// `make` only builds providers; the user's factory inside them runs on the isolation it was
-// registered from, which `Provider` checks before every call.
-extension Recipe: @unchecked Sendable {}

@@ -46,6 +46,15 @@ import Testing
     }
   }
 
+  @Test func madeMainActorSingletonIsStillRefusedOffTheMainActor() async {
+    let dependencies = Dependencies { appModules(analytics: false) }
+    _ = dependencies.resolve(AppModuleType.self)  // made here, on the main actor
+    let reason = await reasonResolvingAppOffTheMainActor(dependencies)
+    #expect(
+      reason
+        == .wrongIsolation(actor: "MainActor", registeredAt: "MainActorTests/Fixtures.swift:86"))
+  }
+
   @Test func asyncResolutionOfANonisolatedModuleDoesNotHop() async {
     let now = await Dependencies.withOverrides {
       clockModules()
@@ -110,4 +119,17 @@ nonisolated func resolveAppOffTheMainActorSynchronously() async {
   await Task.detached {
     _ = dependencies.resolve(AppModuleType.self)
   }.value
+}
+
+/// Why resolving the app module from a background thread fails, or `nil` if it succeeds.
+@concurrent
+nonisolated func reasonResolvingAppOffTheMainActor(
+  _ dependencies: Dependencies
+) async -> ResolutionError.Reason? {
+  do {
+    _ = try dependencies.resolveOrThrow(AppModuleType.self)
+    return nil
+  } catch {
+    return error.reason
+  }
 }

@@ -194,3 +194,49 @@ struct SeededGenerator: RandomNumberGenerator {
     }
   }
 }
+
+@Suite struct SharedInstanceOwnershipTests {
+  @Test func sharedModuleDoesNotKeepItsContainerAlive() throws {
+    weak var released: Dependencies?
+    do {
+      let dependencies = Dependencies {
+        shopModules()
+        Module(scope: .singleton) { CartModule() as CartModuleType }
+      }
+      released = dependencies
+      #expect(dependencies.resolve(CartModuleType.self).total() == "12 EUR")
+      try dependencies.verify()
+    }
+    #expect(released == nil)
+  }
+
+  @Test func singletonMadeDuringAnOverrideIsMadeByItsOwner() {
+    Dependencies.withOverrides {
+      shopModules()
+      Module(scope: .singleton) { CartModule() as CartModuleType }
+    } operation: {
+      let insideOverride = Dependencies.withOverrides {
+        Module { MockShopAppModule(code: "USD") as ShopAppModuleType }
+      } operation: {
+        Dependencies.resolve(CartModuleType.self).total()
+      }
+      // The singleton belongs to the layer that registers it, so the override that happened
+      // to be active when it was first made never gets inside it.
+      #expect(insideOverride == "12 EUR")
+      #expect(Dependencies.resolve(CartModuleType.self).total() == "12 EUR")
+    }
+  }
+
+  @Test func uniqueModuleMadeDuringAnOverrideSeesIt() {
+    Dependencies.withOverrides {
+      shopModules()
+    } operation: {
+      let total = Dependencies.withOverrides {
+        Module { MockShopAppModule(code: "USD") as ShopAppModuleType }
+      } operation: {
+        Dependencies.resolve(CartModuleType.self).total()
+      }
+      #expect(total == "12 USD")
+    }
+  }
+}

@@ -27,7 +27,7 @@ struct GraphInspection {
     do {
       instance = try registration.inspectedInstance(at: registration.site, from: dependencies)
     } catch {
-      problems.append(Self.problem(error, module: module, registeredAt: registration.site))
+      problems.append(Self.problem(error, making: registration))
       return
     }
     if case .weak = registration.scope.kind, !(type(of: instance as Any) is AnyObject.Type) {
@@ -49,15 +49,19 @@ struct GraphInspection {
     }
   }
 
+  /// The problem `error` is: this registration's own alias, or something it depends on.
   private static func problem(
-    _ error: ResolutionError, module: String, registeredAt site: SourceSite
+    _ error: ResolutionError, making registration: Registration
   ) -> VerificationError.Problem {
-    switch error.reason {
-    case .notConforming(let valueType):
-      .notConforming(module: module, valueType: valueType, registeredAt: site.description)
-    default:
-      .unresolvable(module: module, message: error.description)
+    let module = registration.keyDescription
+    if case .notConforming(let valueType) = error.reason, error.typeName == module.typeName,
+      error.name == module.name
+    {
+      return .notConforming(
+        module: module.description, valueType: valueType,
+        registeredAt: registration.site.description)
     }
+    return .unresolvable(module: module.description, message: error.description)
   }
 
   /// Every cycle of module injections, each once, starting from its earliest registration.

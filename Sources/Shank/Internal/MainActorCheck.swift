@@ -26,8 +26,11 @@ enum MainActorCheck {
   private static var isMainThread: Bool {
     #if canImport(Darwin)
       pthread_main_np() != 0
-    #else
+    #elseif canImport(Foundation)
       Thread.isMainThread
+    #else
+      // No portable main-thread test here: only main-queue blocks count as the main actor.
+      false
     #endif
   }
 }

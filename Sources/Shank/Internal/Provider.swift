@@ -8,7 +8,8 @@ final class Provider<Value>: Registration {
   private let lock: Lock?
   /// Set once a `.singleton` is made; its instance is then read with no lock.
   @usableFromInline let made = OnceFlag()
-  @usableFromInline let isSingleton: Bool
+  /// A made singleton that may be read from any thread with no check: nonisolated.
+  @usableFromInline let isFreeSingleton: Bool
   /// A unique, nonisolated module's own factory: nothing to keep, check or read through.
   @usableFromInline let isPlain: Bool
   /// A singleton's instance: written once under `lock` before `made` is published, read
@@ -32,17 +33,17 @@ final class Provider<Value>: Registration {
     self.factory = factory
     self.upstream = upstream
     self.storage = upstream == nil ? scope : .unique
-    self.isSingleton = storage == .singleton
+    self.isFreeSingleton = storage == .singleton && isolation == nil
     self.isPlain = storage == .unique && isolation == nil && upstream == nil
     self.lock = storage == .unique ? nil : Lock()
-    super.init(type: type, name: name, scope: scope, site: site, isolation: isolation)
+    super.init(type: Value.self, name: name, scope: scope, site: site, isolation: isolation)
   }
 
   /// The instance for a resolution asked for at `site` and started in `container`.
   @inlinable
   func instance(at site: SourceSite, from container: Dependencies) throws(ResolutionError) -> Value
   {
-    if isSingleton, made.isSet { return singleton.unsafelyUnwrapped.pointee }
+    if isFreeSingleton, made.isSet { return singleton.unsafelyUnwrapped.pointee }
     guard isPlain else { return try produce(at: site, from: container) }
     let trace = ResolutionTrace.current
     try trace.enter(self, from: container, at: site)
@@ -50,16 +51,23 @@ final class Provider<Value>: Registration {
     return try factory(site, container)
   }
 
+  /// Everything but the plain path: checks the isolation on every resolution, and makes a
+  /// shared instance once, in the container that owns it.
   @usableFromInline
   func produce(at site: SourceSite, from container: Dependencies) throws(ResolutionError) -> Value {
-    guard let lock else { return try run(at: site, from: container, trace: .current) }
+    try checkIsolation(at: site)
+    guard let lock, let owner else { return try run(at: site, from: container, trace: .current) }
     let trace = ResolutionTrace.current
     try acquire(lock, trace: trace, site: site)
     defer { lock.unlock() }
     if let kept = kept() { return kept }
     WaitGraph.shared.own(self, by: trace)
     defer { WaitGraph.shared.own(self, by: nil) }
-    let value = try run(at: site, from: container, trace: trace)
+    // Made by its owner with the owner as `current`, so an override layer that happened to be
+    // active at the first resolution never ends up inside a shared instance.
+    let value = try Dependencies.making(in: owner) { () throws(ResolutionError) in
+      try run(at: site, from: owner, trace: trace)
+    }
     keep(value)
     return value
   }
@@ -68,6 +76,11 @@ final class Provider<Value>: Registration {
     at site: SourceSite, from container: Dependencies
   ) throws(ResolutionError) -> Any {
     try instance(at: site, from: container)
+  }
+
+  override func adopt(by container: Dependencies) {
+    super.adopt(by: container)
+    upstream?.adopt(by: container)
   }
 
   override func reset() {
@@ -81,7 +94,6 @@ final class Provider<Value>: Registration {
   ) throws(ResolutionError) -> Value {
     try trace.enter(self, from: container, at: site)
     defer { trace.leave() }
-    try checkIsolation(at: site)
     return try factory(site, container)
   }
 

@@ -9,6 +9,9 @@ class Registration: CustomStringConvertible {
   let scope: Scope
   let site: SourceSite
   let isolation: (any Actor)?
+  /// The container whose table holds this registration. Unowned and unchecked because the
+  /// container owns its registrations and every resolution holds the container it runs in.
+  unowned(unsafe) var owner: Dependencies?
 
   init(type: Any.Type, name: String?, scope: Scope, site: SourceSite, isolation: (any Actor)?) {
     self.type = type
@@ -29,6 +32,11 @@ class Registration: CustomStringConvertible {
     -> Any
   {
     preconditionFailure("Provider overrides inspectedInstance(at:)")
+  }
+
+  /// Records `container` as the owner, before the container is shared with anyone.
+  func adopt(by container: Dependencies) {
+    owner = container
   }
 
   /// Drops a `.cached` instance so the next resolution makes a new one.
