@@ -31,14 +31,15 @@ public final class Dependencies: Sendable {
   }
 
   init(modules: [Module], over parent: Dependencies?, isUnbuilt: Bool = false) {
-    var table: [Key: Registration] = [:]
-    var order: [Key] = []
-    for registration in modules.flatMap({ $0.recipe.registrations() }) {
-      let key = registration.key
-      if table.updateValue(registration, forKey: key) == nil { order.append(key) }
+    var all: [Registration] = []
+    all.reserveCapacity(modules.count)
+    for module in modules { module.recipe.register(into: &all) }
+    // The table keeps the later of two registrations with the same key.
+    let table = RegistrationTable(all)
+    self.registrations = all.filter {
+      table.registration(for: ObjectIdentifier($0.type), name: $0.name) === $0
     }
-    self.registrations = order.map { table[$0]! }
-    self.table = RegistrationTable(registrations)
+    self.table = table
     self.parent = parent
     self.isUnbuilt = isUnbuilt
     for registration in registrations { registration.adopt(by: self) }

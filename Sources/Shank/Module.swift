@@ -25,12 +25,13 @@
 /// > Note: Registering the same type and name twice is allowed: the later module wins, so test
 /// > and preview overrides can follow the production modules.
 public struct Module: Sendable {
-  /// The name the module is registered under, or `nil`.
-  public let name: String?
-  /// How instances are shared.
-  public let scope: Scope
-  let site: SourceSite
   let recipe: Recipe
+
+  /// The name the module is registered under, or `nil`.
+  public var name: String? { recipe.name }
+
+  /// How instances are shared.
+  public var scope: Scope { recipe.scope }
 
   /// Registers `factory` under its result type and `name`.
   ///
@@ -52,13 +53,8 @@ public struct Module: Sendable {
     _ factory: @escaping () -> Value
   ) {
     let site = SourceSite(fileID: fileID, line: line)
-    self.init(name: name, scope: scope, site: site) {
-      [
-        Provider<Value>(name: name, scope: scope, site: site, isolation: isolation) { _, _ in
-          factory()
-        }
-      ]
-    }
+    self.init(
+      FactoryRecipe(name: name, scope: scope, site: site, isolation: isolation, factory: factory))
   }
 
   /// Registers one factory under several types, sharing the instance when the scope shares.
@@ -93,39 +89,13 @@ public struct Module: Sendable {
     _ factory: @escaping () -> Value
   ) {
     let site = SourceSite(fileID: fileID, line: line)
-    let types = [type] + more
-    self.init(name: name, scope: scope, site: site) {
-      let shared = Provider<Value>(name: name, scope: scope, site: site, isolation: isolation) {
-        _, _ in factory()
-      }
-      return types.map { Self.alias($0, of: shared) }
-    }
+    self.init(
+      AliasRecipe(
+        name: name, scope: scope, site: site, isolation: isolation, types: [type] + more,
+        factory: factory))
   }
 
-  private init(name: String?, scope: Scope, site: SourceSite, make: @escaping () -> [Registration])
-  {
-    self.name = name
-    self.scope = scope
-    self.site = site
-    self.recipe = Recipe(make)
-  }
-
-  /// A provider of `Alias` that reads through to `shared` and casts its value.
-  private static func alias<Alias, Value>(
-    _ type: Alias.Type, of shared: Provider<Value>
-  ) -> Registration {
-    Provider<Alias>(
-      name: shared.name, scope: shared.scope, readingThrough: shared, site: shared.site,
-      isolation: shared.isolation
-    ) { site, container throws(ResolutionError) in
-      let value = try shared.instance(at: site, from: container)
-      guard let alias = value as? Alias else {
-        let valueType = KeyDescription.typeName(of: Swift.type(of: value as Any))
-        throw ResolutionError(
-          .notConforming(valueType: valueType), key: KeyDescription(Alias.self, name: shared.name),
-          site: site)
-      }
-      return alias
-    }
+  private init(_ recipe: Recipe) {
+    self.recipe = recipe
   }
 }

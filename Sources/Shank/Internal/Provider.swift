@@ -1,13 +1,18 @@
 /// Makes and, as its scope says, keeps the instances of one key.
 @usableFromInline
 final class Provider<Value>: Registration {
-  /// Makes an instance for a resolution asked for at a site and started in a container.
-  @usableFromInline typealias Factory = (SourceSite, Dependencies) throws(ResolutionError) -> Value
+  /// Makes an alias's instance from what it reads through to, for a resolution asked for at a
+  /// site and started in a container.
+  typealias Conversion = (SourceSite, Dependencies) throws(ResolutionError) -> Value
 
-  @usableFromInline let factory: Factory
+  /// The module's own factory, called directly: a wrapping closure would cost a call, and its
+  /// context would be retained and released by every thread on every resolution.
+  @usableFromInline let make: (() -> Value)?
+  private let conversion: Conversion?
   private let lock: Lock?
-  /// Set once a `.singleton` is made; its instance is then read with no lock.
-  @usableFromInline let made = OnceFlag()
+  /// Published once a `.singleton` is made; its instance is then read with no lock. Only
+  /// singletons have one.
+  @usableFromInline let made: OnceFlag?
   /// A made singleton that may be read from any thread with no check: nonisolated.
   @usableFromInline let isFreeSingleton: Bool
   /// A unique, nonisolated module's own factory: nothing to keep, check or read through.
@@ -25,14 +30,35 @@ final class Provider<Value>: Registration {
   /// through to the provider it aliases.
   private let storage: Scope
 
-  init(
-    type: Value.Type = Value.self, name: String?, scope: Scope,
-    readingThrough upstream: Registration? = nil,
-    site: SourceSite, isolation: (any Actor)?, factory: @escaping Factory
+  /// A provider that makes instances with the module's own factory.
+  convenience init(
+    name: String?, scope: Scope, site: SourceSite, isolation: (any Actor)?,
+    factory: @escaping () -> Value
   ) {
-    self.factory = factory
+    self.init(
+      name: name, scope: scope, upstream: nil, site: site, isolation: isolation, make: factory,
+      conversion: nil)
+  }
+
+  /// An alias: a provider that converts what `upstream` makes and keeps nothing itself.
+  convenience init(
+    readingThrough upstream: Registration, site: SourceSite,
+    conversion: @escaping Conversion
+  ) {
+    self.init(
+      name: upstream.name, scope: upstream.scope, upstream: upstream, site: site,
+      isolation: upstream.isolation, make: nil, conversion: conversion)
+  }
+
+  private init(
+    name: String?, scope: Scope, upstream: Registration?, site: SourceSite,
+    isolation: (any Actor)?, make: (() -> Value)?, conversion: Conversion?
+  ) {
+    self.make = make
+    self.conversion = conversion
     self.upstream = upstream
     self.storage = upstream == nil ? scope : .unique
+    self.made = storage == .singleton ? OnceFlag() : nil
     self.isFreeSingleton = storage == .singleton && isolation == nil
     self.isPlain = storage == .unique && isolation == nil && upstream == nil
     self.lock = storage == .unique ? nil : Lock()
@@ -43,12 +69,12 @@ final class Provider<Value>: Registration {
   @inlinable
   func instance(at site: SourceSite, from container: Dependencies) throws(ResolutionError) -> Value
   {
-    if isFreeSingleton, made.isSet { return singleton.unsafelyUnwrapped.pointee }
+    if isFreeSingleton, made.unsafelyUnwrapped.isSet { return singleton.unsafelyUnwrapped.pointee }
     guard isPlain else { return try produce(at: site, from: container) }
     let trace = ResolutionTrace.current
     try trace.enter(self, from: container, at: site)
     defer { trace.leave() }
-    return try factory(site, container)
+    return make.unsafelyUnwrapped()
   }
 
   /// Everything but the plain path: checks the isolation on every resolution, and makes a
@@ -94,7 +120,8 @@ final class Provider<Value>: Registration {
   ) throws(ResolutionError) -> Value {
     try trace.enter(self, from: container, at: site)
     defer { trace.leave() }
-    return try factory(site, container)
+    if let make { return make() }
+    return try conversion.unsafelyUnwrapped(site, container)
   }
 
   /// Takes the creation lock, or reports the cycle that waiting for it would deadlock on.
@@ -130,7 +157,7 @@ final class Provider<Value>: Registration {
       let pointer = UnsafeMutablePointer<Value>.allocate(capacity: 1)
       pointer.initialize(to: value)
       singleton = pointer
-      made.publish()
+      made.unsafelyUnwrapped.publish()
     case .cached:
       stored = value
     }

@@ -1,13 +1,84 @@
 /// Makes a module's registrations afresh for each container, so instances are per container.
-final class Recipe {
-  private let make: () -> [Registration]
+class Recipe {
+  let name: String?
+  let scope: Scope
+  let site: SourceSite
+  let isolation: (any Actor)?
 
-  init(_ make: @escaping () -> [Registration]) { self.make = make }
+  init(name: String?, scope: Scope, site: SourceSite, isolation: (any Actor)?) {
+    self.name = name
+    self.scope = scope
+    self.site = site
+    self.isolation = isolation
+  }
 
-  func registrations() -> [Registration] { make() }
+  /// Appends this module's new registrations, in the order they were written.
+  func register(into registrations: inout [Registration]) {
+    preconditionFailure("every Recipe subclass overrides register(into:)")
+  }
 }
 
-// `make` only builds providers. The user's factory inside them, when registered from an actor,
-// runs only on that actor (`Provider` checks every call); registered from nonisolated code, it
-// may run on several threads at once, which `Module`'s documentation tells its author.
+/// A factory registered under its own result type.
+final class FactoryRecipe<Value>: Recipe {
+  private let factory: () -> Value
+
+  init(
+    name: String?, scope: Scope, site: SourceSite, isolation: (any Actor)?,
+    factory: @escaping () -> Value
+  ) {
+    self.factory = factory
+    super.init(name: name, scope: scope, site: site, isolation: isolation)
+  }
+
+  override func register(into registrations: inout [Registration]) {
+    registrations.append(
+      Provider(name: name, scope: scope, site: site, isolation: isolation, factory: factory))
+  }
+}
+
+/// A factory registered under several types that share its instances.
+final class AliasRecipe<Value>: Recipe {
+  private let factory: () -> Value
+  private let types: [Any.Type]
+
+  init(
+    name: String?, scope: Scope, site: SourceSite, isolation: (any Actor)?,
+    types: [Any.Type], factory: @escaping () -> Value
+  ) {
+    self.factory = factory
+    self.types = types
+    super.init(name: name, scope: scope, site: site, isolation: isolation)
+  }
+
+  override func register(into registrations: inout [Registration]) {
+    let shared = Provider(
+      name: name, scope: scope, site: site, isolation: isolation, factory: factory)
+    for type in types { registrations.append(Self.alias(type, of: shared)) }
+  }
+
+  /// A provider of `Alias` that reads through to `shared` and casts its value.
+  private static func alias<Alias>(_ type: Alias.Type, of shared: Provider<Value>) -> Registration {
+    Provider<Alias>(readingThrough: shared, site: shared.site) {
+      site, container throws(ResolutionError) in
+      let value = try shared.instance(at: site, from: container)
+      guard let alias = value as? Alias else {
+        let valueType = KeyDescription.typeName(of: Swift.type(of: value as Any))
+        throw ResolutionError(
+          .notConforming(valueType: valueType),
+          key: KeyDescription(Alias.self, name: shared.name), site: site)
+      }
+      return alias
+    }
+  }
+}
+
+// A recipe only builds providers. The user's factory inside them, when registered from an
+// actor, runs only on that actor (`Provider` checks every call); registered from nonisolated
+// code, it may run on several threads at once, which `Module`'s documentation tells its author.
 extension Recipe: @unchecked Sendable {}
+
+// As for `Recipe`: their stored properties are constants.
+extension FactoryRecipe: @unchecked Sendable {}
+
+// As for `Recipe`: their stored properties are constants.
+extension AliasRecipe: @unchecked Sendable {}
