@@ -92,10 +92,18 @@ extension Dependencies {
   /// The instance for `T` and `name`; the one path every resolution takes.
   @inlinable
   func value<T>(_ type: T.Type, name: String?, site: SourceSite) throws(ResolutionError) -> T {
-    guard let registration = registration(for: ObjectIdentifier(T.self), name: name) else {
-      return try missing(T.self, name: name, site: site)
+    let type = ObjectIdentifier(T.self)
+    guard let registration = table.unretainedRegistration(for: type, name: name) else {
+      guard let registration = parent?.registration(for: type, name: name) else {
+        return try missing(T.self, name: name, site: site)
+      }
+      return try unsafeDowncast(registration, to: Provider<T>.self).instance(at: site, from: self)
     }
-    return try unsafeDowncast(registration, to: Provider<T>.self).instance(at: site, from: self)
+    // Borrowed, not retained: this container's table keeps the registration alive.
+    return try Unmanaged<Provider<T>>.fromOpaque(registration.toOpaque())
+      ._withUnsafeGuaranteedRef { provider in
+        Result { () throws(ResolutionError) in try provider.instance(at: site, from: self) }
+      }.get()
   }
 
   /// Stops the program with `error`'s message, pointing the report at the asking line.

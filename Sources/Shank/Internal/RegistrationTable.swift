@@ -56,12 +56,22 @@ final class RegistrationTable {
   /// The registration for `type` and `name`, if this table has one.
   @inlinable
   func registration(for type: ObjectIdentifier, name: String?) -> Registration? {
+    unretainedRegistration(for: type, name: name)?.takeUnretainedValue()
+  }
+
+  /// The registration for `type` and `name`, if this table has one, unretained: the table
+  /// keeps it alive, and retaining it on every resolution makes threads contend for it.
+  @inlinable
+  func unretainedRegistration(for type: ObjectIdentifier, name: String?) -> Unmanaged<Registration>?
+  {
     let wanted = UInt(bitPattern: type)
     var index = Self.slot(type: wanted, name: name, mask: mask)
     while true {
       let found = types[index]
       if found == 0 { return nil }
-      if found == wanted, names[index] == name { return registrations[index] }
+      if found == wanted, names[index] == name {
+        return UnsafeRawPointer(registrations + index).load(as: Unmanaged<Registration>?.self)
+      }
       index = (index + 1) & mask
     }
   }
