@@ -10,15 +10,15 @@ final class Provider<Value>: Registration {
   @usableFromInline let make: (() -> Value)?
   private let conversion: Conversion?
   private let lock: Lock?
-  /// Published once a `.singleton` is made; its instance is then read with no lock. Only
-  /// singletons have one.
+  /// Published once a `.singleton` is made; its instance is then read without the creation
+  /// lock (see `OnceFlag` for what that costs per platform). Only singletons have one.
   @usableFromInline let made: OnceFlag?
   /// A made singleton that may be read from any thread with no check: nonisolated.
   @usableFromInline let isFreeSingleton: Bool
   /// A unique, nonisolated module's own factory: nothing to keep, check or read through.
   @usableFromInline let isPlain: Bool
   /// A singleton's instance: written once under `lock` before `made` is published, read
-  /// with no lock after. A pointer, so the read copies the value and never an `Optional`.
+  /// without `lock` after. A pointer, so the read copies the value and never an `Optional`.
   @exclusivity(unchecked) @usableFromInline var singleton: UnsafeMutablePointer<Value>?
   /// A `.cached` instance, read and written under `lock`.
   private var stored: Value?

@@ -5,7 +5,8 @@
 /// The container that ``Dependencies/build()`` promoted, swapped atomically.
 ///
 /// Every container ever built is kept alive, so a reader that loaded the old root a moment
-/// before a swap can never hold a released one; that is what lets the read take no lock.
+/// before a swap can never hold a released one; that is what lets the read be a single atomic
+/// load (on Apple platforms, where `Atomic` needs macOS 15, an uncontended lock).
 @usableFromInline
 final class Root {
   @usableFromInline static let shared = Root()
