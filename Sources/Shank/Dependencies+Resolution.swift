@@ -100,10 +100,9 @@ extension Dependencies {
       return try unsafeDowncast(registration, to: Provider<T>.self).instance(at: site, from: self)
     }
     // Borrowed, not retained: this container's table keeps the registration alive.
-    return try Unmanaged<Provider<T>>.fromOpaque(registration.toOpaque())
-      ._withUnsafeGuaranteedRef { provider in
-        Result { () throws(ResolutionError) in try provider.instance(at: site, from: self) }
-      }.get()
+    unowned(unsafe) let provider = unsafeDowncast(
+      registration.takeUnretainedValue(), to: Provider<T>.self)
+    return try provider.instance(at: site, from: self)
   }
 
   /// Stops the program with `error`'s message, pointing the report at the asking line.

@@ -14,7 +14,7 @@ import Dispatch
 /// do), in blocks of the main queue on a worker thread; a queue-specific key tells those apart.
 enum MainActorCheck {
   static var isOnMainActor: Bool {
-    isMainThread || DispatchQueue.getSpecific(key: mainQueueKey) != nil
+    ResolutionTrace.current.isMainThread || DispatchQueue.getSpecific(key: mainQueueKey) != nil
   }
 
   private static let mainQueueKey: DispatchSpecificKey<Bool> = {
@@ -23,7 +23,8 @@ enum MainActorCheck {
     return key
   }()
 
-  private static var isMainThread: Bool {
+  /// Asked once per thread: `ResolutionTrace` keeps the answer.
+  static var isMainThread: Bool {
     #if canImport(Darwin)
       pthread_main_np() != 0
     #elseif canImport(Foundation)

@@ -15,8 +15,10 @@ final class Provider<Value>: Registration {
   @usableFromInline let made: OnceFlag?
   /// A made singleton that may be read from any thread with no check: nonisolated.
   @usableFromInline let isFreeSingleton: Bool
-  /// A unique, nonisolated module's own factory: nothing to keep, check or read through.
+  /// A unique module's own factory: nothing to keep or read through.
   @usableFromInline let isPlain: Bool
+  /// Whether the factory is bound to an actor, so every resolution checks it is on it.
+  @usableFromInline let isIsolated: Bool
   /// A singleton's instance: written once under `lock` before `made` is published, read
   /// without `lock` after. A pointer, so the read copies the value and never an `Optional`.
   @exclusivity(unchecked) @usableFromInline var singleton: UnsafeMutablePointer<Value>?
@@ -60,7 +62,8 @@ final class Provider<Value>: Registration {
     self.storage = upstream == nil ? scope : .unique
     self.made = storage == .singleton ? OnceFlag() : nil
     self.isFreeSingleton = storage == .singleton && isolation == nil
-    self.isPlain = storage == .unique && isolation == nil && upstream == nil
+    self.isPlain = storage == .unique && upstream == nil
+    self.isIsolated = isolation != nil
     self.lock = storage == .unique ? nil : Lock()
     super.init(type: Value.self, name: name, scope: scope, site: site, isolation: isolation)
   }
@@ -71,6 +74,7 @@ final class Provider<Value>: Registration {
   {
     if isFreeSingleton, made.unsafelyUnwrapped.isSet { return singleton.unsafelyUnwrapped.pointee }
     guard isPlain else { return try produce(at: site, from: container) }
+    if isIsolated { try checkIsolation(at: site) }
     let trace = ResolutionTrace.current
     try trace.enter(self, from: container, at: site)
     defer { trace.leave() }
@@ -167,7 +171,8 @@ final class Provider<Value>: Registration {
   ///
   /// The main actor is checked without trapping, so the error can carry Shank's message;
   /// another actor can only be asserted, by the runtime's own check.
-  private func checkIsolation(at site: SourceSite) throws(ResolutionError) {
+  @usableFromInline
+  func checkIsolation(at site: SourceSite) throws(ResolutionError) {
     guard let isolation else { return }
     if isolation === MainActor.shared {
       if !MainActorCheck.isOnMainActor { throw isolationError(actor: "MainActor", at: site) }

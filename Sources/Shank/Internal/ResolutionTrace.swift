@@ -32,6 +32,8 @@ final class ResolutionTrace {
   @exclusivity(unchecked) @usableFromInline var depth = 0
   @exclusivity(unchecked) @usableFromInline var capacity = 16
   @exclusivity(unchecked) @usableFromInline var frames: UnsafeMutablePointer<Frame>
+  /// Whether this is the main thread, asked once: Foundation's answer costs a call each time.
+  lazy var isMainThread = MainActorCheck.isMainThread
 
   private init() {
     frames = .allocate(capacity: capacity)
