@@ -1,0 +1,621 @@
+// Shank beside Swinject, swift-dependencies and hand-written Swift, one scenario per group.
+//
+// Names read "S<n> <scenario>: <contender>", so `--filter 'S1 .*'` runs one scenario.
+// Timed scenarios loop `benchmark.scaledIterations`: 1,000 operations per sample, which
+// `scripts/table.py` turns into time per operation and ratios between medians of one run.
+// SHANK_BENCH_SMOKE=1 runs every benchmark once, briefly: a check that it works, not a timing.
+import Benchmark
+import Dependencies
+import Dispatch
+import Foundation
+import Shank
+import Swinject
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// True when only checking that every scenario still runs (CI), not timing it.
+let smoke = getenv("SHANK_BENCH_SMOKE") != nil
+
+/// Stops the run when a benchmark would time the wrong thing. Checks run outside the
+/// measurement; a crash is what makes `swift package benchmark` exit non-zero in CI.
+func check(_ condition: Bool, _ message: @autoclosure () -> String) {
+  if !condition { fatalError("ShankBenchmarks: \(message())") }
+}
+
+/// A configuration for one benchmark; `setup` runs before it, outside the measurement.
+func configuration(
+  metrics: [BenchmarkMetric] = [.wallClock, .mallocCountTotal],
+  scaling: BenchmarkScalingFactor = .kilo,
+  maxDuration: Duration = .seconds(1),
+  maxIterations: Int = 10_000,
+  setup: (() -> Void)? = nil
+) -> Benchmark.Configuration {
+  .init(
+    metrics: metrics,
+    warmupIterations: smoke ? 0 : 3,
+    scalingFactor: scaling,
+    maxDuration: smoke ? .milliseconds(1) : maxDuration,
+    maxIterations: smoke ? 1 : maxIterations,
+    setup: setup.map { setup in { setup() } }
+  )
+}
+
+/// Times `body` only: `fixture` is made before and released after the measurement, so
+/// neither building nor freeing it (100,000 registrations take milliseconds) is counted.
+func measure<Fixture>(_ benchmark: Benchmark, with fixture: Fixture, _ body: (Fixture) -> Void) {
+  benchmark.startMeasurement()
+  body(fixture)
+  benchmark.stopMeasurement()
+  withExtendedLifetime(fixture) {}
+}
+
+let benchmarks: @Sendable () -> Void = {
+  kept.reserveCapacity(1_000)
+  resolutionByType()
+  injectedProperty()
+  resolutionByName()
+  rootConstruction()
+  singletonAndGraph()
+  twoThreads()
+  overrides()
+  verification()
+  memory()
+}
+
+// MARK: - S1: resolve a module by type, a new instance each time, from a root of 10 modules
+
+func resolutionByType() {
+  Benchmark(
+    "S1 resolve by type: Shank",
+    configuration: configuration(setup: ShankFixtures.buildTenModules)
+  ) { benchmark in
+    for _ in benchmark.scaledIterations {
+      blackHole(Dependencies.resolve(M5Type.self))
+    }
+  }
+
+  Benchmark(
+    "S1 resolve by type: Swinject",
+    configuration: configuration()
+  ) { benchmark in
+    let container = SwinjectFixtures.tenModules()
+    measure(benchmark, with: container) { container in
+      for _ in benchmark.scaledIterations {
+        blackHole(container.resolve(M5Type.self)!)
+      }
+    }
+  }
+
+  Benchmark(
+    "S1 resolve by type: swift-dependencies",
+    configuration: configuration()
+  ) { benchmark in
+    for _ in benchmark.scaledIterations {
+      @Dependency(\.m5) var m5
+      blackHole(m5)
+    }
+  }
+
+  Benchmark(
+    "S1 resolve by type: hand-written",
+    configuration: configuration()
+  ) { benchmark in
+    let hand = identity(HandWritten())
+    measure(benchmark, with: hand) { hand in
+      for _ in benchmark.scaledIterations {
+        blackHole(hand.m5())
+      }
+    }
+  }
+}
+
+// MARK: - S2: read an @Inject property after its first read
+
+final class InjectHolder {
+  @Inject var module: M5Type
+}
+
+final class PlainHolder {
+  var module: M5Type = M5()
+}
+
+final class DependencyHolder {
+  @Dependency(\.m5) var module
+}
+
+func injectedProperty() {
+  Benchmark(
+    "S2 property read: Shank @Inject",
+    configuration: configuration(setup: ShankFixtures.buildTenModules)
+  ) { benchmark in
+    let holder = identity(InjectHolder())
+    blackHole(holder.module)  // the first read resolves; the loop reads the kept value
+    measure(benchmark, with: holder) { holder in
+      for _ in benchmark.scaledIterations {
+        blackHole(holder.module)
+      }
+    }
+  }
+
+  Benchmark(
+    "S2 property read: swift-dependencies @Dependency",
+    configuration: configuration()
+  ) { benchmark in
+    let holder = identity(DependencyHolder())
+    blackHole(holder.module)
+    measure(benchmark, with: holder) { holder in
+      for _ in benchmark.scaledIterations {
+        blackHole(holder.module)
+      }
+    }
+  }
+
+  Benchmark(
+    "S2 property read: hand-written stored property",
+    configuration: configuration()
+  ) { benchmark in
+    let holder = identity(PlainHolder())
+    blackHole(holder.module)
+    measure(benchmark, with: holder) { holder in
+      for _ in benchmark.scaledIterations {
+        blackHole(holder.module)
+      }
+    }
+  }
+}
+
+// MARK: - S3 and S4: resolve by name from 10, 1,000 and 100,000 registered modules
+
+func resolutionByName() {
+  for count in [10, 1_000, 100_000] {
+    // S3 is the 10-module case; S4 compares the three sizes.
+    let scenario = count == 10 ? "S3 resolve by name" : "S4 resolve by name"
+    let label = "\(scenario), \(count) modules"
+
+    Benchmark(
+      "\(label): Shank",
+      configuration: configuration(setup: { ShankFixtures.buildNamed(count) })
+    ) { benchmark in
+      for _ in benchmark.scaledIterations {
+        blackHole(Dependencies.resolve(M0Type.self, name: probeName))
+      }
+    }
+
+    Benchmark(
+      "\(label): Swinject",
+      configuration: configuration(maxDuration: .seconds(2))
+    ) { benchmark in
+      let container = SwinjectFixtures.named(count)
+      measure(benchmark, with: container) { container in
+        for _ in benchmark.scaledIterations {
+          blackHole(container.resolve(M0Type.self, name: probeName)!)
+        }
+      }
+    }
+
+    Benchmark(
+      "\(label): hand-written dictionary",
+      configuration: configuration()
+    ) { benchmark in
+      let hand = identity(HandWritten(namedCount: count))
+      measure(benchmark, with: hand) { hand in
+        for _ in benchmark.scaledIterations {
+          blackHole(hand.byName[probeName]!())
+        }
+      }
+    }
+  }
+}
+
+// MARK: - S5: build a root of 1,000 modules
+
+func rootConstruction() {
+  let metrics: [BenchmarkMetric] = [.wallClock, .mallocCountTotal, .mallocBytesCount]
+
+  Benchmark(
+    "S5 build 1,000-module root: Shank",
+    configuration: configuration(metrics: metrics, scaling: .one)
+  ) { benchmark in
+    let root = ShankFixtures.named(1_000)
+    benchmark.stopMeasurement()  // building counts; freeing it again does not
+    blackHole(root)
+  }
+
+  Benchmark(
+    "S5 build 1,000-module root: Swinject",
+    configuration: configuration(metrics: metrics, scaling: .one)
+  ) { benchmark in
+    let root = SwinjectFixtures.named(1_000)
+    benchmark.stopMeasurement()  // building counts; freeing it again does not
+    blackHole(root)
+  }
+
+  Benchmark(
+    "S5 build 1,000-module root: hand-written dictionary",
+    configuration: configuration(metrics: metrics, scaling: .one)
+  ) { benchmark in
+    let root = HandWritten(namedCount: 1_000)
+    benchmark.stopMeasurement()  // building counts; freeing it again does not
+    blackHole(root)
+  }
+}
+
+// MARK: - S6: singleton resolution, and a five-object graph from a module's component()
+
+func singletonAndGraph() {
+  Benchmark(
+    "S6 singleton: Shank .singleton",
+    configuration: configuration(setup: ShankFixtures.buildSingleton)
+  ) { benchmark in
+    blackHole(Dependencies.resolve(SharedModuleType.self))  // made here, outside the loop
+    benchmark.startMeasurement()
+    for _ in benchmark.scaledIterations {
+      blackHole(Dependencies.resolve(SharedModuleType.self))
+    }
+  }
+
+  Benchmark(
+    "S6 singleton: Swinject .container",
+    configuration: configuration()
+  ) { benchmark in
+    let container = SwinjectFixtures.singleton()
+    check(
+      container.resolve(SharedModuleType.self)! === container.resolve(SharedModuleType.self)!,
+      "Swinject's .container scope made two instances")
+    measure(benchmark, with: container) { container in
+      for _ in benchmark.scaledIterations {
+        blackHole(container.resolve(SharedModuleType.self)!)
+      }
+    }
+  }
+
+  Benchmark(
+    "S6 singleton: swift-dependencies liveValue",
+    configuration: configuration()
+  ) { benchmark in
+    for _ in benchmark.scaledIterations {
+      @Dependency(\.sharedModule) var shared
+      blackHole(shared)
+    }
+  }
+
+  Benchmark(
+    "S6 singleton: hand-written static let",
+    configuration: configuration()
+  ) { benchmark in
+    for _ in benchmark.scaledIterations {
+      blackHole(SharedModule.shared as SharedModuleType)
+    }
+  }
+
+  Benchmark(
+    "S6 five-object graph: Shank module component()",
+    configuration: configuration(setup: ShankFixtures.buildGraph)
+  ) { benchmark in
+    let module = Dependencies.resolve(GraphModuleType.self)  // one resolution
+    blackHole(module.component() as WorkerType)  // and the module's first @Inject read
+    measure(benchmark, with: module) { module in
+      for _ in benchmark.scaledIterations {
+        blackHole(module.component() as WorkerType)
+      }
+    }
+  }
+
+  Benchmark(
+    "S6 five-object graph: hand-written constructors",
+    configuration: configuration()
+  ) { benchmark in
+    for _ in benchmark.scaledIterations {
+      blackHole(handWrittenGraph())
+    }
+  }
+}
+
+// MARK: - S7: two threads resolving at once against one thread
+
+/// Runs `body` on `threads` new threads at once and returns when all are done.
+///
+/// The one-thread case starts a thread too, so both cases pay the same start-up, which is
+/// tens of microseconds against the milliseconds that a sample takes.
+func onThreads(_ threads: Int, _ body: @escaping @Sendable () -> Void) {
+  let done = DispatchGroup()
+  for _ in 0..<threads {
+    done.enter()
+    Thread {
+      body()
+      done.leave()
+    }.start()
+  }
+  done.wait()
+}
+
+func twoThreads() {
+  // Each thread resolves `perThread` times. A sample is the wall time until every thread is
+  // done; the scaling is throughput(2 threads) ÷ throughput(1 thread), 2.0 at best.
+  let perThread = 100_000
+  let slowPerThread = 10_000  // for the peers that take a lock or copy task-local storage
+
+  for threads in [1, 2] {
+    let suffix = threads == 1 ? "1 thread" : "2 threads"
+    let config = { (setup: (() -> Void)?) in
+      configuration(scaling: .one, maxDuration: .seconds(2), maxIterations: 1_000, setup: setup)
+    }
+
+    Benchmark(
+      "S7 \(suffix): Shank",
+      configuration: config(ShankFixtures.buildTenModules)
+    ) { _ in
+      onThreads(threads) {
+        for _ in 0..<perThread { blackHole(Dependencies.resolve(M5Type.self)) }
+      }
+    }
+
+    Benchmark(
+      "S7 \(suffix): Shank singleton",
+      configuration: config(ShankFixtures.buildSingleton)
+    ) { _ in
+      onThreads(threads) {
+        for _ in 0..<perThread { blackHole(Dependencies.resolve(SharedModuleType.self)) }
+      }
+    }
+
+    let swinject = UncheckedBox(SwinjectFixtures.tenModules(synchronized: true))
+    Benchmark(
+      "S7 \(suffix): Swinject synchronized",
+      configuration: config(nil)
+    ) { _ in
+      onThreads(threads) {
+        for _ in 0..<slowPerThread { blackHole(swinject.value.resolve(M5Type.self)!) }
+      }
+    }
+
+    Benchmark(
+      "S7 \(suffix): swift-dependencies",
+      configuration: config(nil)
+    ) { _ in
+      onThreads(threads) {
+        for _ in 0..<slowPerThread {
+          @Dependency(\.m5) var m5
+          blackHole(m5)
+        }
+      }
+    }
+
+    let hand = identity(HandWritten())
+    Benchmark(
+      "S7 \(suffix): unlocked read-only dictionary",
+      configuration: config(nil)
+    ) { _ in
+      onThreads(threads) {
+        // One shared dictionary, read with no lock; each thread holds it once, so the
+        // lookups write no shared reference count.
+        let table = hand.byType
+        let key = ObjectIdentifier(M5Type.self)
+        for _ in 0..<perThread { blackHole(table[key]!()) }
+      }
+    }
+
+    Benchmark(
+      "S7 \(suffix): unlocked read-only dictionary, shared instance",
+      configuration: config(nil)
+    ) { _ in
+      onThreads(threads) {
+        // The singleton's baseline: a factory that returns one shared class instance gives
+        // the caller an owned reference, so each call writes the instance's reference count
+        // from both threads, as any resolver that returns it must.
+        let table = hand.shared
+        let key = ObjectIdentifier(SharedModuleType.self)
+        for _ in 0..<perThread { blackHole(table[key]!()) }
+      }
+    }
+  }
+}
+
+/// Carries a value that is only read across threads (Swinject's synchronized resolver).
+struct UncheckedBox<Value>: @unchecked Sendable {
+  let value: Value
+  init(_ value: Value) { self.value = value }
+}
+
+// MARK: - S8: resolution inside withOverrides
+
+func overrides() {
+  Benchmark(
+    "S8 inside override, overridden key: Shank withOverrides",
+    configuration: configuration(setup: ShankFixtures.buildTenModules)
+  ) { benchmark in
+    Dependencies.withOverrides {
+      Module { MockM5() as M5Type }
+    } operation: {
+      check(Dependencies.resolve(M5Type.self).component() == -5, "the override is not seen")
+      benchmark.startMeasurement()
+      for _ in benchmark.scaledIterations {
+        blackHole(Dependencies.resolve(M5Type.self))
+      }
+      benchmark.stopMeasurement()
+    }
+  }
+
+  Benchmark(
+    "S8 inside override, key from the root: Shank withOverrides",
+    configuration: configuration(setup: ShankFixtures.buildTenModules)
+  ) { benchmark in
+    Dependencies.withOverrides {
+      Module { MockM5() as M5Type }
+    } operation: {
+      check(Dependencies.resolve(M3Type.self).component() == 3, "the root is not seen")
+      benchmark.startMeasurement()
+      for _ in benchmark.scaledIterations {
+        blackHole(Dependencies.resolve(M3Type.self))
+      }
+      benchmark.stopMeasurement()
+    }
+  }
+
+  Benchmark(
+    "S8 inside override, overridden key: Swinject child container",
+    configuration: configuration()
+  ) { benchmark in
+    let child = SwinjectFixtures.overriding(SwinjectFixtures.tenModules() as! Container)
+    check(child.resolve(M5Type.self)!.component() == -5, "the Swinject child is not seen")
+    measure(benchmark, with: child) { child in
+      for _ in benchmark.scaledIterations {
+        blackHole(child.resolve(M5Type.self)!)
+      }
+    }
+  }
+
+  Benchmark(
+    "S8 inside override, key from the root: Swinject child container",
+    configuration: configuration()
+  ) { benchmark in
+    let child = SwinjectFixtures.overriding(SwinjectFixtures.tenModules() as! Container)
+    measure(benchmark, with: child) { child in
+      for _ in benchmark.scaledIterations {
+        blackHole(child.resolve(M3Type.self)!)
+      }
+    }
+  }
+
+  Benchmark(
+    "S8 inside override, overridden key: swift-dependencies withDependencies",
+    configuration: configuration()
+  ) { benchmark in
+    withDependencies {
+      $0.m5 = MockM5()
+    } operation: {
+      @Dependency(\.m5) var mock
+      check(mock.component() == -5, "the swift-dependencies override is not seen")
+      benchmark.startMeasurement()
+      for _ in benchmark.scaledIterations {
+        @Dependency(\.m5) var m5
+        blackHole(m5)
+      }
+      benchmark.stopMeasurement()
+    }
+  }
+
+  Benchmark(
+    "S8 inside override, key from the root: swift-dependencies withDependencies",
+    configuration: configuration()
+  ) { benchmark in
+    withDependencies {
+      $0.m5 = MockM5()
+    } operation: {
+      benchmark.startMeasurement()
+      for _ in benchmark.scaledIterations {
+        @Dependency(\.m3) var m3
+        blackHole(m3)
+      }
+      benchmark.stopMeasurement()
+    }
+  }
+
+  Benchmark(
+    "S8 enter override and resolve once: Shank withOverrides",
+    configuration: configuration(setup: ShankFixtures.buildTenModules)
+  ) { benchmark in
+    for _ in benchmark.scaledIterations {
+      Dependencies.withOverrides {
+        Module { MockM5() as M5Type }
+      } operation: {
+        blackHole(Dependencies.resolve(M5Type.self))
+      }
+    }
+  }
+
+  Benchmark(
+    "S8 enter override and resolve once: swift-dependencies withDependencies",
+    configuration: configuration()
+  ) { benchmark in
+    for _ in benchmark.scaledIterations {
+      withDependencies {
+        $0.m5 = MockM5()
+      } operation: {
+        @Dependency(\.m5) var m5
+        blackHole(m5)
+      }
+    }
+  }
+}
+
+// MARK: - Memory: allocations and bytes per @Inject property and per registered module
+
+/// What the memory benchmarks keep alive, so that what stays allocated can be counted.
+nonisolated(unsafe) var kept: [Any] = []
+
+func memory() {
+  let metrics: [BenchmarkMetric] = [.mallocCountTotal, .mallocFreeDelta, .memoryLeakedBytes]
+  let perSample = 1_000
+
+  Benchmark(
+    "Memory per @Inject property, unread: Shank",
+    configuration: configuration(metrics: metrics, scaling: .kilo, maxIterations: 100)
+  ) { benchmark in
+    var properties: [Inject<M5Type>] = []
+    properties.reserveCapacity(perSample)
+    benchmark.startMeasurement()
+    for _ in benchmark.scaledIterations { properties.append(Inject<M5Type>()) }
+    benchmark.stopMeasurement()
+    blackHole(properties)
+  }
+
+  Benchmark(
+    "Memory per @Inject property, after first read: Shank",
+    configuration: configuration(
+      metrics: metrics, scaling: .kilo, maxIterations: 100,
+      setup: ShankFixtures.buildTenModules)
+  ) { benchmark in
+    var properties: [Inject<M5Type>] = []
+    properties.reserveCapacity(perSample)
+    benchmark.startMeasurement()
+    for _ in benchmark.scaledIterations {
+      let property = Inject<M5Type>()
+      blackHole(property.wrappedValue)
+      properties.append(property)
+    }
+    benchmark.stopMeasurement()
+    blackHole(properties)
+  }
+
+  Benchmark(
+    "Memory per @Dependency property, after first read: swift-dependencies",
+    configuration: configuration(metrics: metrics, scaling: .kilo, maxIterations: 100)
+  ) { benchmark in
+    var properties: [Dependency<any M5Type>] = []
+    properties.reserveCapacity(perSample)
+    benchmark.startMeasurement()
+    for _ in benchmark.scaledIterations {
+      let property = Dependency(\.m5)
+      blackHole(property.wrappedValue)
+      properties.append(property)
+    }
+    benchmark.stopMeasurement()
+    blackHole(properties)
+  }
+
+  Benchmark(
+    "Memory per registered module, 1,000 modules kept: Shank",
+    configuration: configuration(metrics: metrics, scaling: .one, maxIterations: 50)
+  ) { _ in
+    kept.append(ShankFixtures.named(1_000))
+  }
+
+  Benchmark(
+    "Memory per registered module, 1,000 modules kept: Swinject",
+    configuration: configuration(metrics: metrics, scaling: .one, maxIterations: 50)
+  ) { _ in
+    kept.append(SwinjectFixtures.named(1_000))
+  }
+
+  Benchmark(
+    "Memory per registered module, 1,000 modules kept: hand-written dictionary",
+    configuration: configuration(metrics: metrics, scaling: .one, maxIterations: 50)
+  ) { _ in
+    kept.append(HandWritten(namedCount: 1_000))
+  }
+}

@@ -1,0 +1,255 @@
+#!/usr/bin/env python3
+"""Turns one benchmark run into the tables of Benchmarks/README.md.
+
+    swift package --disable-sandbox benchmark --format histogramEncoded \
+        --path .build/benchmark-results --no-progress
+    python3 scripts/table.py .build/benchmark-results > .build/benchmark-results/table.md
+
+Reads the HdrHistogram files that `--format histogramEncoded` writes (one per benchmark and
+metric, raw values per sample), divides by the operations each sample holds, and prints the
+median with the interquartile range, the ratios against Swinject and hand-written Swift, and
+every goal of the issue as met or missed. Every ratio comes from medians of this one run.
+"""
+import json
+import os
+import sys
+
+# (scenario, contender, benchmark name, operations per sample)
+ROWS = [
+    ("S1 resolve by type, new instance, 10 modules", "Shank", "S1 resolve by type: Shank", 1000),
+    ("S1 resolve by type, new instance, 10 modules", "Swinject", "S1 resolve by type: Swinject", 1000),
+    ("S1 resolve by type, new instance, 10 modules", "swift-dependencies", "S1 resolve by type: swift-dependencies", 1000),
+    ("S1 resolve by type, new instance, 10 modules", "hand-written", "S1 resolve by type: hand-written", 1000),
+    ("S2 property read after the first", "Shank", "S2 property read: Shank @Inject", 1000),
+    ("S2 property read after the first", "swift-dependencies", "S2 property read: swift-dependencies @Dependency", 1000),
+    ("S2 property read after the first", "hand-written", "S2 property read: hand-written stored property", 1000),
+]
+for count in (10, 1000, 100000):
+    scenario = "S3 resolve by name" if count == 10 else "S4 resolve by name"
+    label = f"{scenario}, {count} modules"
+    title = f"{scenario}, {count:,} modules"
+    ROWS += [
+        (title, "Shank", f"{label}: Shank", 1000),
+        (title, "Swinject", f"{label}: Swinject", 1000),
+        (title, "hand-written", f"{label}: hand-written dictionary", 1000),
+    ]
+ROWS += [
+    ("S5 build a 1,000-module root", "Shank", "S5 build 1,000-module root: Shank", 1),
+    ("S5 build a 1,000-module root", "Swinject", "S5 build 1,000-module root: Swinject", 1),
+    ("S5 build a 1,000-module root", "hand-written", "S5 build 1,000-module root: hand-written dictionary", 1),
+    ("S6 singleton resolve", "Shank", "S6 singleton: Shank .singleton", 1000),
+    ("S6 singleton resolve", "Swinject", "S6 singleton: Swinject .container", 1000),
+    ("S6 singleton resolve", "swift-dependencies", "S6 singleton: swift-dependencies liveValue", 1000),
+    ("S6 singleton resolve", "hand-written", "S6 singleton: hand-written static let", 1000),
+    ("S6 five-object graph from component()", "Shank", "S6 five-object graph: Shank module component()", 1000),
+    ("S6 five-object graph from component()", "hand-written", "S6 five-object graph: hand-written constructors", 1000),
+]
+S7_CONTENDERS = [
+    ("Shank", "Shank", 100000),
+    ("Shank singleton", "Shank singleton", 100000),
+    ("Swinject", "Swinject synchronized", 10000),
+    ("swift-dependencies", "swift-dependencies", 10000),
+    ("hand-written", "unlocked read-only dictionary", 100000),
+    ("hand-written, shared instance", "unlocked read-only dictionary, shared instance", 100000),
+]
+for threads in ("1 thread", "2 threads"):
+    for contender, name, per_thread in S7_CONTENDERS:
+        ops = per_thread * (2 if threads == "2 threads" else 1)
+        ROWS.append((f"S7 {threads}, time per resolution", contender, f"S7 {threads}: {name}", ops))
+for key in ("overridden key", "key from the root"):
+    ROWS += [
+        (f"S8 inside an override, {key}", "Shank", f"S8 inside override, {key}: Shank withOverrides", 1000),
+        (f"S8 inside an override, {key}", "Swinject", f"S8 inside override, {key}: Swinject child container", 1000),
+        (f"S8 inside an override, {key}", "swift-dependencies", f"S8 inside override, {key}: swift-dependencies withDependencies", 1000),
+    ]
+ROWS += [
+    ("S8 enter an override and resolve once", "Shank", "S8 enter override and resolve once: Shank withOverrides", 1000),
+    ("S8 enter an override and resolve once", "swift-dependencies", "S8 enter override and resolve once: swift-dependencies withDependencies", 1000),
+    ("S9 verify() of 1,000 modules", "Shank", "S9 verify 1,000 modules: Shank", 1),
+]
+
+MEMORY = [
+    ("per @Inject property, unread", "Shank", "Memory per @Inject property, unread: Shank", 1000),
+    ("per @Inject property, after first read", "Shank", "Memory per @Inject property, after first read: Shank", 1000),
+    ("per @Dependency property, after first read", "swift-dependencies", "Memory per @Dependency property, after first read: swift-dependencies", 1000),
+    ("per registered module (1,000 kept)", "Shank", "Memory per registered module, 1,000 modules kept: Shank", 1000),
+    ("per registered module (1,000 kept)", "Swinject", "Memory per registered module, 1,000 modules kept: Swinject", 1000),
+    ("per registered module (1,000 kept)", "hand-written", "Memory per registered module, 1,000 modules kept: hand-written dictionary", 1000),
+    ("per registered module, made and dropped (S5)", "Shank", "S5 build 1,000-module root: Shank", 1000),
+    ("per registered module, made and dropped (S5)", "Swinject", "S5 build 1,000-module root: Swinject", 1000),
+    ("per registered module, made and dropped (S5)", "hand-written", "S5 build 1,000-module root: hand-written dictionary", 1000),
+]
+
+
+def load(directory, name, metric):
+    """The recorded values of one benchmark's metric, as (value, count) pairs, or None."""
+    file = f"Current_run.ShankBenchmarks.{name.replace(' ', '_')}.{metric}.histogram.json"
+    path = os.path.join(directory, file)
+    if not os.path.exists(path):
+        return None
+    with open(path) as f:
+        h = json.load(f)
+    half_magnitude = h["subBucketHalfCountMagnitude"]
+    half_count = 1 << half_magnitude
+    unit_magnitude = 64 - h["leadingZeroCountBase"] - half_magnitude - 1
+    values = []
+    for index, count in enumerate(h["counts"]):
+        if count == 0:
+            continue
+        bucket = (index >> half_magnitude) - 1
+        sub_bucket = (index & (half_count - 1)) + half_count
+        if bucket < 0:
+            sub_bucket -= half_count
+            bucket = 0
+        values.append((sub_bucket << (bucket + unit_magnitude), count))
+    return values
+
+
+def percentile(values, p):
+    total = sum(count for _, count in values)
+    wanted = max(1, round(total * p / 100))
+    seen = 0
+    for value, count in values:
+        seen += count
+        if seen >= wanted:
+            return value
+    return values[-1][0]
+
+
+def stats(directory, name, metric, ops):
+    values = load(directory, name, metric)
+    if values is None:
+        return None
+    samples = sum(count for _, count in values)
+    return {
+        "p25": percentile(values, 25) / ops,
+        "p50": percentile(values, 50) / ops,
+        "p75": percentile(values, 75) / ops,
+        "samples": samples,
+    }
+
+
+def duration(ns):
+    if ns >= 1e6:
+        return f"{ns / 1e6:.3g} ms"
+    if ns >= 1e3:
+        return f"{ns / 1e3:.3g} µs"
+    return f"{ns:.3g} ns"
+
+
+def ratio(a, b):
+    return f"{a / b:.2f}×" if a and b else "n/a"
+
+
+def main():
+    directory = sys.argv[1] if len(sys.argv) > 1 else ".build/benchmark-results"
+    results = {}
+    for scenario, contender, name, ops in ROWS:
+        results[(scenario, contender)] = stats(directory, name, "wallClock", ops)
+
+    def median(scenario, contender):
+        s = results.get((scenario, contender))
+        return s["p50"] if s else None
+
+    print("| Scenario | Contender | Median | p25–p75 | Samples | ÷ Swinject | ÷ hand-written |")
+    print("| --- | --- | ---: | ---: | ---: | ---: | ---: |")
+    for scenario, contender, name, ops in ROWS:
+        s = results[(scenario, contender)]
+        if s is None:
+            print(f"| {scenario} | {contender} | not run | | | | |")
+            continue
+        swinject = median(scenario, "Swinject")
+        hand = median(scenario, "hand-written")
+        print(
+            f"| {scenario} | {contender} | {duration(s['p50'])} | "
+            f"{duration(s['p25'])}–{duration(s['p75'])} | {s['samples']} | "
+            f"{ratio(s['p50'], swinject) if swinject else 'n/a'} | "
+            f"{ratio(s['p50'], hand) if hand else 'n/a'} |"
+        )
+
+    print()
+    print("| Memory | Contender | Allocations made | Allocations kept | Bytes kept | Bytes allocated |")
+    print("| --- | --- | ---: | ---: | ---: | ---: |")
+
+    def cell(name, metric, per, digits):
+        s = stats(directory, name, metric, per)
+        return f"{s['p50']:.{digits}f}" if s else "–"
+
+    for what, contender, name, per in MEMORY:
+        print(
+            f"| {what} | {contender} | {cell(name, 'mallocCountTotal', per, 2)} | "
+            f"{cell(name, 'mallocFreeDelta', per, 2)} | {cell(name, 'memoryLeakedBytes', per, 0)} | "
+            f"{cell(name, 'mallocBytesCount', per, 0)} |"
+        )
+
+    print()
+    print("| Goal | Measured | Met |")
+    print("| --- | ---: | :---: |")
+
+    def goal(text, value, ok):
+        if value is None:
+            print(f"| {text} | not run | |")
+        else:
+            print(f"| {text} | {value} | {'yes' if ok else '**no**'} |")
+
+    def both(a, b):
+        return a is not None and b is not None
+
+    s1 = "S1 resolve by type, new instance, 10 modules"
+    shank, swinject, hand = median(s1, "Shank"), median(s1, "Swinject"), median(s1, "hand-written")
+    if both(shank, swinject):
+        goal("S1 Shank at least 30× faster than Swinject", f"{swinject / shank:.2f}×", swinject / shank >= 30)
+    if both(shank, hand):
+        goal("S1 Shank at most 6× a hand-written factory closure", f"{shank / hand:.2f}×", shank / hand <= 6)
+
+    s2 = "S2 property read after the first"
+    shank, hand = median(s2, "Shank"), median(s2, "hand-written")
+    if both(shank, hand):
+        goal("S2 @Inject read at most 1.5× a stored property read", f"{shank / hand:.2f}×", shank / hand <= 1.5)
+
+    s3 = "S3 resolve by name, 10 modules"
+    shank, swinject = median(s3, "Shank"), median(s3, "Swinject")
+    if both(shank, swinject):
+        goal("S3 Shank at least 25× faster than Swinject", f"{swinject / shank:.2f}×", swinject / shank >= 25)
+    sizes = [median(s3, "Shank"), median("S4 resolve by name, 1,000 modules", "Shank"),
+             median("S4 resolve by name, 100,000 modules", "Shank")]
+    if all(x is not None for x in sizes):
+        spread = max(sizes) / min(sizes)
+        goal("S4 flat: slowest ÷ fastest of 10, 1,000, 100,000 within 1.2×", f"{spread:.2f}×", spread <= 1.2)
+
+    s5 = "S5 build a 1,000-module root"
+    shank, swinject = median(s5, "Shank"), median(s5, "Swinject")
+    if both(shank, swinject):
+        goal("S5 Shank at least 4× faster than Swinject", f"{swinject / shank:.2f}×", swinject / shank >= 4)
+
+    s6 = "S6 singleton resolve"
+    shank, swinject = median(s6, "Shank"), median(s6, "Swinject")
+    if both(shank, swinject):
+        goal("S6 singleton at least 20× faster than Swinject .container", f"{swinject / shank:.2f}×", swinject / shank >= 20)
+    g = "S6 five-object graph from component()"
+    shank, hand = median(g, "Shank"), median(g, "hand-written")
+    if both(shank, hand):
+        goal("S6 five-object graph at most 1.5× hand-written", f"{shank / hand:.2f}×", shank / hand <= 1.5)
+
+    def scaling(contender):
+        one = median("S7 1 thread, time per resolution", contender)
+        two = median("S7 2 threads, time per resolution", contender)
+        return one / two if both(one, two) else None  # throughput(2) ÷ throughput(1)
+
+    base = scaling("hand-written")
+    shared_base = scaling("hand-written, shared instance")
+    for contender, *_ in S7_CONTENDERS:
+        s = scaling(contender)
+        if s is not None:
+            print(f"| S7 two-thread scaling, {contender} (throughput 2 threads ÷ 1 thread) | {s:.2f}× | |")
+    s = scaling("Shank")
+    if s is not None and base:
+        goal("S7 Shank scaling at least 0.9× the unlocked dictionary's", f"{s / base:.2f}×", s / base >= 0.9)
+    s = scaling("Shank singleton")
+    if s is not None and shared_base:
+        goal("S7 Shank singleton scaling at least 0.9× the dictionary's, shared instance",
+             f"{s / shared_base:.2f}×", s / shared_base >= 0.9)
+
+
+if __name__ == "__main__":
+    main()
