@@ -100,7 +100,6 @@ public final class Dependencies: Sendable {
   @usableFromInline static let unbuilt = Dependencies(modules: [], over: nil, isUnbuilt: true)
 
   /// The registration for `key`, here or in the containers this one is layered over.
-  @usableFromInline
   func registration(for key: Key) -> Registration? {
     registration(for: key.type, name: key.name)
   }
