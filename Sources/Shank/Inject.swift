@@ -24,7 +24,11 @@
 /// > Note: Assigning to the property replaces the kept value for that property only.
 @propertyWrapper
 public struct Inject<Value> {
-  @usableFromInline var cell: InjectionCell<Value>
+  /// Keeps the cell alive for as long as any copy of the wrapper exists.
+  @usableFromInline var owner: InjectionCell<Value>
+  /// `owner`'s address, which reads go through: a read through `owner` itself retains and
+  /// releases the cell, and that was most of the cost of a read.
+  @usableFromInline var address: UnsafeRawPointer
 
   /// Declares a module to resolve on first read.
   ///
@@ -34,18 +38,23 @@ public struct Inject<Value> {
   ///   - fileID: The file that declares the property, for diagnostics; leave it to its default.
   ///   - line: The line that declares the property, for diagnostics; leave it to its default.
   public init(_ name: String? = nil, fileID: StaticString = #fileID, line: UInt = #line) {
-    cell = InjectionCell(name: name, site: SourceSite(fileID: fileID, line: line))
+    owner = InjectionCell(name: name, site: SourceSite(fileID: fileID, line: line))
+    address = UnsafeRawPointer(Unmanaged.passUnretained(owner).toOpaque())
   }
 
   /// The module: resolved on the first read, the kept instance afterwards.
   @inlinable
   public var wrappedValue: Value {
     get {
-      if cell.flag.isSet { return cell.value.unsafelyUnwrapped.pointee }
-      return cell.resolve()
+      let cell = Unmanaged<InjectionCell<Value>>.fromOpaque(address)
+      if let published = cell._withUnsafeGuaranteedRef({ $0.published }) {
+        return published.pointee
+      }
+      return cell.takeUnretainedValue().resolve()
     }
     set {
-      cell = cell.replacing(with: newValue)
+      owner = owner.replacing(with: newValue)
+      address = UnsafeRawPointer(Unmanaged.passUnretained(owner).toOpaque())
     }
   }
 }

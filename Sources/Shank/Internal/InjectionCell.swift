@@ -42,6 +42,11 @@ final class InjectionCell<Value> {
     InjectionCell(name: name, site: site, container: container, value: newValue)
   }
 
+  /// The value, once the first read has published it.
+  @inlinable var published: UnsafeMutablePointer<Value>? {
+    flag.isSet ? value : nil
+  }
+
   /// The first read: resolves outside any lock, then publishes, or takes the winner's value.
   @usableFromInline
   func resolve() -> Value {

@@ -18,8 +18,8 @@ extension Inject: InjectionPoint {
   var requirement: Requirement {
     let optional = Value.self as? OptionalMarker.Type
     return Requirement(
-      type: optional?.wrappedType ?? Value.self, name: cell.name, isOptional: optional != nil,
-      site: cell.site)
+      type: optional?.wrappedType ?? Value.self, name: owner.name, isOptional: optional != nil,
+      site: owner.site)
   }
 }
 
