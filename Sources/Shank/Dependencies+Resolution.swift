@@ -21,7 +21,14 @@ extension Dependencies {
   public static func resolve<T>(
     _ type: T.Type = T.self, name: String? = nil, fileID: StaticString = #fileID, line: UInt = #line
   ) -> T {
-    current.resolve(type, name: name, fileID: fileID, line: line)
+    let site = SourceSite(fileID: fileID, line: line)
+    do {
+      return try withCurrent { container throws(ResolutionError) in
+        try container.value(T.self, name: name, site: site)
+      }
+    } catch {
+      stop(error, at: site)
+    }
   }
 
   /// Resolves a module from ``current``, throwing instead of stopping the program.
@@ -46,7 +53,10 @@ extension Dependencies {
   public static func resolveOrThrow<T>(
     _ type: T.Type = T.self, name: String? = nil, fileID: StaticString = #fileID, line: UInt = #line
   ) throws(ResolutionError) -> T {
-    try current.resolveOrThrow(type, name: name, fileID: fileID, line: line)
+    let site = SourceSite(fileID: fileID, line: line)
+    return try withCurrent { container throws(ResolutionError) in
+      try container.value(T.self, name: name, site: site)
+    }
   }
 
   /// Resolves a module from this container.
@@ -99,10 +109,23 @@ extension Dependencies {
       }
       return try unsafeDowncast(registration, to: Provider<T>.self).instance(at: site, from: self)
     }
-    // Borrowed, not retained: this container's table keeps the registration alive.
-    unowned(unsafe) let provider = unsafeDowncast(
-      registration.takeUnretainedValue(), to: Provider<T>.self)
-    return try provider.instance(at: site, from: self)
+    // Borrowed, not retained: this container's table keeps the registration alive, and a
+    // retain on every resolution would make threads contend for its reference count.
+    return try registration.borrow { registration throws(ResolutionError) in
+      try unsafeDowncast(registration, to: Provider<T>.self).instance(at: site, from: self)
+    }
+  }
+
+  /// Runs `body` with ``current``, borrowed: a built root lives for the whole process, so
+  /// nothing needs to retain it, and a retain per resolution would make threads contend.
+  @inlinable
+  static func withCurrent<R>(
+    _ body: (Dependencies) throws(ResolutionError) -> R
+  ) throws(ResolutionError) -> R {
+    let root = Root.shared
+    if root.mayHaveOverrides, let layer = overrides { return try body(layer) }
+    guard let built = root.unretainedContainer else { return try body(unbuilt) }
+    return try built.borrow(body)
   }
 
   /// Stops the program with `error`'s message, pointing the report at the asking line.

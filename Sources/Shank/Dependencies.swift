@@ -63,7 +63,7 @@ public final class Dependencies: Sendable {
   public static var current: Dependencies {
     let root = Root.shared
     if root.mayHaveOverrides, let layer = overrides { return layer }
-    return root.container ?? unbuilt
+    return root.unretainedContainer?.takeUnretainedValue() ?? unbuilt
   }
 
   /// Drops the instances of every module registered with `scope`, here and in the

@@ -75,10 +75,11 @@ final class Provider<Value>: Registration {
     if isFreeSingleton, made.unsafelyUnwrapped.isSet { return singleton.unsafelyUnwrapped.pointee }
     guard isPlain else { return try produce(at: site, from: container) }
     if isIsolated { try checkIsolation(at: site) }
-    let trace = ResolutionTrace.current
-    try trace.enter(self, from: container, at: site)
-    defer { trace.leave() }
-    return make.unsafelyUnwrapped()
+    return try ResolutionTrace.unretainedCurrent.borrow { trace throws(ResolutionError) in
+      try trace.enter(self, from: container, at: site)
+      defer { trace.leave() }
+      return make.unsafelyUnwrapped()
+    }
   }
 
   /// Everything but the plain path: checks the isolation on every resolution, and makes a

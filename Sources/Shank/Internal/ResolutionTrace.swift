@@ -58,13 +58,14 @@ final class ResolutionTrace {
   }
 
   /// This thread's trace, made on first use and released when the thread ends.
+  static var current: ResolutionTrace { unretainedCurrent.takeUnretainedValue() }
+
+  /// This thread's trace, unretained: the thread keeps it alive until it ends.
   @usableFromInline
-  static var current: ResolutionTrace {
-    if let raw = pthread_getspecific(threadKey) {
-      return Unmanaged<ResolutionTrace>.fromOpaque(raw).takeUnretainedValue()
-    }
-    let trace = ResolutionTrace()
-    pthread_setspecific(threadKey, Unmanaged.passRetained(trace).toOpaque())
+  static var unretainedCurrent: Unmanaged<ResolutionTrace> {
+    if let raw = pthread_getspecific(threadKey) { return .fromOpaque(raw) }
+    let trace = Unmanaged.passRetained(ResolutionTrace())
+    pthread_setspecific(threadKey, trace.toOpaque())
     return trace
   }
 

@@ -14,7 +14,7 @@ final class Root {
   private let lock = Lock()
   private var built: [ObjectIdentifier: Dependencies] = [:]
   #if canImport(Darwin)
-    private var latest: Dependencies?
+    private var latest: Unmanaged<Dependencies>?
   #else
     @usableFromInline let latest = Atomic<Unmanaged<Dependencies>?>(nil)
     /// Whether any task ever installed overrides; until then resolution skips the task-local
@@ -39,25 +39,25 @@ final class Root {
     #endif
   }
 
-  /// The built root, or `nil` when nothing was built.
+  /// The built root, or `nil` when nothing was built; `built` keeps it alive.
   @inlinable
-  var container: Dependencies? {
+  var unretainedContainer: Unmanaged<Dependencies>? {
     #if canImport(Darwin)
       load()
     #else
-      latest.load(ordering: .acquiring)?.takeUnretainedValue()
+      latest.load(ordering: .acquiring)
     #endif
   }
 
   #if canImport(Darwin)
-    @usableFromInline func load() -> Dependencies? { lock.withLock { latest } }
+    @usableFromInline func load() -> Unmanaged<Dependencies>? { lock.withLock { latest } }
   #endif
 
   func replace(with container: Dependencies) {
     lock.withLock {
       built[ObjectIdentifier(container)] = container
       #if canImport(Darwin)
-        latest = container
+        latest = Unmanaged.passUnretained(container)
       #else
         latest.store(Unmanaged.passUnretained(container), ordering: .releasing)
       #endif
