@@ -36,13 +36,17 @@ public final class Dependencies: Sendable {
     for module in modules { module.recipe.register(into: &all) }
     // The table keeps the later of two registrations with the same key.
     let table = RegistrationTable(all)
-    self.registrations = all.filter {
-      table.registration(for: ObjectIdentifier($0.type), name: $0.name) === $0
-    }
+    self.registrations = table.replacedCount == 0 ? all : Self.laterOfEachKey(all)
     self.table = table
     self.parent = parent
     self.isUnbuilt = isUnbuilt
     for registration in registrations { registration.adopt(by: self) }
+  }
+
+  /// The last registration of each key, in registration order.
+  private static func laterOfEachKey(_ all: [Registration]) -> [Registration] {
+    var seen: Set<Key> = []
+    return all.reversed().filter { seen.insert($0.key).inserted }.reversed()
   }
 
   /// Promotes this container to the root that ``Inject`` and

@@ -25,7 +25,7 @@
 /// > Note: Registering the same type and name twice is allowed: the later module wins, so test
 /// > and preview overrides can follow the production modules.
 public struct Module: Sendable {
-  let recipe: Recipe
+  @usableFromInline let recipe: Recipe
 
   /// The name the module is registered under, or `nil`.
   public var name: String? { recipe.name }
@@ -44,6 +44,7 @@ public struct Module: Sendable {
   ///   - line: The line that registers the module, for diagnostics; leave it to its default.
   ///   - factory: Makes the module. Its static result type, usually written `X() as P`, is the
   ///     type the module is resolved by.
+  @inlinable
   public init<Value>(
     _ name: String? = nil,
     scope: Scope = .unique,
@@ -52,9 +53,10 @@ public struct Module: Sendable {
     line: UInt = #line,
     _ factory: @escaping () -> Value
   ) {
+    // Inlined, so that the provider's generic type is looked up once per call site, not once
+    // per module.
     let site = SourceSite(fileID: fileID, line: line)
-    self.init(
-      FactoryRecipe(name: name, scope: scope, site: site, isolation: isolation, factory: factory))
+    recipe = Provider(name: name, scope: scope, site: site, isolation: isolation, factory: factory)
   }
 
   /// Registers one factory under several types, sharing the instance when the scope shares.
@@ -95,7 +97,7 @@ public struct Module: Sendable {
         factory: factory))
   }
 
-  private init(_ recipe: Recipe) {
+  init(_ recipe: Recipe) {
     self.recipe = recipe
   }
 }

@@ -14,29 +14,106 @@
 ///   FeatureOne.modules  // a [Module]
 /// }
 /// ```
+///
+/// A single module passes through the builder without an array of its own, so a `for` loop
+/// over a thousand features makes one array, not a thousand.
 @resultBuilder
 public enum ModuleBuilder {
+  /// What the builder passes between its steps: one module or several, in order.
+  ///
+  /// You never make one yourself; a block written with the builder gives `[Module]`.
+  public struct Component: Sendable {
+    @usableFromInline var one: Module?
+    @usableFromInline var many: [Module]
+
+    @inlinable init(one: Module?, many: [Module]) {
+      self.one = one
+      self.many = many
+    }
+
+    /// Appends `next`'s modules after these, taking its array rather than copying it module by
+    /// module where it can.
+    @inlinable mutating func append(_ next: consuming Component) {
+      if let first = one {
+        one = nil
+        if let second = next.one {
+          many = [first, second]
+          return
+        }
+        swap(&many, &next.many)
+        many.insert(first, at: 0)
+        return
+      }
+      if let module = next.one { return many.append(module) }
+      if many.isEmpty { return swap(&many, &next.many) }
+      many += next.many
+    }
+
+    /// The modules, in order.
+    @inlinable var modules: [Module] {
+      if let one { return [one] }
+      return many
+    }
+  }
+
   /// A single module.
-  public static func buildExpression(_ module: Module) -> [Module] { [module] }
+  @inlinable
+  public static func buildExpression(_ module: Module) -> Component {
+    Component(one: module, many: [])
+  }
 
   /// A group of modules.
-  public static func buildExpression(_ modules: [Module]) -> [Module] { modules }
+  @inlinable
+  public static func buildExpression(_ modules: [Module]) -> Component {
+    Component(one: nil, many: modules)
+  }
 
-  /// The statements of a block, in order.
-  public static func buildBlock(_ components: [Module]...) -> [Module] { components.flatMap { $0 } }
+  /// An empty block.
+  @inlinable
+  public static func buildBlock() -> Component { Component(one: nil, many: []) }
+
+  /// The first statement of a block.
+  @inlinable
+  public static func buildPartialBlock(first: Component) -> Component { first }
+
+  /// The statements of a block so far, and the next one.
+  @inlinable
+  public static func buildPartialBlock(
+    accumulated: consuming Component, next: consuming Component
+  ) -> Component {
+    accumulated.append(next)
+    return accumulated
+  }
 
   /// An `if` without `else`.
-  public static func buildOptional(_ component: [Module]?) -> [Module] { component ?? [] }
+  @inlinable
+  public static func buildOptional(_ component: Component?) -> Component {
+    component ?? Component(one: nil, many: [])
+  }
 
   /// The first branch of an `if`/`else` or `switch`.
-  public static func buildEither(first component: [Module]) -> [Module] { component }
+  @inlinable
+  public static func buildEither(first component: Component) -> Component { component }
 
   /// The second branch of an `if`/`else` or `switch`.
-  public static func buildEither(second component: [Module]) -> [Module] { component }
+  @inlinable
+  public static func buildEither(second component: Component) -> Component { component }
 
   /// A `for … in` loop.
-  public static func buildArray(_ components: [[Module]]) -> [Module] { components.flatMap { $0 } }
+  @inlinable
+  public static func buildArray(_ components: [Component]) -> Component {
+    var all = Component(one: nil, many: [])
+    // Room for a module on either side, as in a root of one module, a loop and one more.
+    all.many.reserveCapacity(components.count + 2)
+    for component in components { all.append(component) }
+    return all
+  }
 
   /// An `if #available` branch.
-  public static func buildLimitedAvailability(_ component: [Module]) -> [Module] { component }
+  @inlinable
+  public static func buildLimitedAvailability(_ component: Component) -> Component { component }
+
+  /// The modules of the whole block, in order.
+  @inlinable
+  public static func buildFinalResult(_ component: Component) -> [Module] { component.modules }
 }

@@ -128,6 +128,39 @@ import Testing
     #expect(sample(dependencies, name: "abc") == "SampleModule.test()123")
   }
 
+  @Test func blocksKeepTheOrderTheyAreWrittenIn() {
+    @ModuleBuilder func modules(_ loop: [String], group: [Module]) -> [Module] {
+      Module("first") { ServiceImpl() as Service }
+      for name in loop {
+        Module(name) { ServiceImpl() as Service }
+      }
+      group
+      if loop.count > 1 {
+        Module("if") { ServiceImpl() as Service }
+        Module("if too") { ServiceImpl() as Service }
+      }
+      Module("last") { ServiceImpl() as Service }
+    }
+    let group = [
+      Module("g1") { ServiceImpl() as Service }, Module("g2") { ServiceImpl() as Service },
+    ]
+    #expect(
+      modules(["a", "b"], group: group).map(\.name)
+        == ["first", "a", "b", "g1", "g2", "if", "if too", "last"])
+    #expect(modules([], group: []).map(\.name) == ["first", "last"])
+    #expect(modules(["a"], group: group).map(\.name) == ["first", "a", "g1", "g2", "last"])
+  }
+
+  @Test func aModuleWrittenTwiceIsRegisteredOnce() {
+    let module = Module("twice") { SampleModule(value: "x") as SampleModuleType }
+    let dependencies = Dependencies {
+      module
+      module
+    }
+    #expect(dependencies.graph().nodes.map(\.id) == ["SampleModuleType_twice"])
+    #expect(sample(dependencies, name: "twice") == "SampleModule.test()x")
+  }
+
   @Test func controlFlowNests() {
     let dependencies = Dependencies {
       for index in 0..<4 {

@@ -109,6 +109,32 @@ import Testing
     #expect(Set(seen.all).count == 1_000)
   }
 
+  @Test func oneModuleInContainersBuiltAndResolvedAtOnceStaysPerContainer() async {
+    // Threads build containers from the same module values while others resolve: a unique
+    // module's provider is shared by every container, a singleton's is copied for each.
+    let made = Counter()
+    let modules = [
+      Module { ServiceImpl() as Service },
+      Module("shared", scope: .singleton) { () -> Service in
+        made.increment()
+        return ServiceImpl()
+      },
+    ]
+    let containers = Collector<Dependencies>()
+    let finished = await onThreads(8) { _ in
+      for _ in 0..<50 {
+        let dependencies = Dependencies { modules }
+        containers.append(dependencies)
+        let shared = dependencies.resolve(Service.self, name: "shared")
+        #expect(dependencies.resolve(Service.self, name: "shared") === shared)
+        #expect(dependencies.resolve(Service.self) !== dependencies.resolve(Service.self))
+      }
+    }
+    #expect(finished)
+    #expect(containers.all.count == 400)
+    #expect(made.value == 400)
+  }
+
   @Test func weakIsMadeOnceWhileEveryoneHoldsIt() async {
     let made = Counter()
     let asking = Counter()

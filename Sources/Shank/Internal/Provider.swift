@@ -19,27 +19,32 @@ final class Provider<Value>: Registration {
   @usableFromInline let isPlain: Bool
   /// Whether the factory is bound to an actor, so every resolution checks it is on it.
   @usableFromInline let isIsolated: Bool
-  /// A singleton's instance: written once under `lock` before `made` is published, read
-  /// without `lock` after. A pointer, so the read copies the value and never an `Optional`.
-  @exclusivity(unchecked) @usableFromInline var singleton: UnsafeMutablePointer<Value>?
-  /// A `.cached` instance, read and written under `lock`.
-  private var stored: Value?
+  /// A `.singleton` or `.cached` instance. A singleton's is written once under `lock` before
+  /// `made` is published and read without `lock` after; a cached one's is read and written
+  /// under `lock`. A pointer, so a read copies the value and never an `Optional`, and so that
+  /// making a provider needs no `Optional<Value>` metadata.
+  @exclusivity(unchecked) @usableFromInline var kept: UnsafeMutablePointer<Value>?
   private weak var weakStored: AnyObject?
 
   /// The provider an alias reads through to, which keeps the instances it shares.
   private let upstream: Registration?
   /// The scope this provider keeps instances by: an alias keeps none of its own, it reads
   /// through to the provider it aliases.
-  private let storage: Scope
+  private var storage: Scope { upstream == nil ? scope : .unique }
 
-  /// A provider that makes instances with the module's own factory.
+  /// A module's provider, which ``Module`` keeps as its recipe.
+  ///
+  /// A unique one keeps nothing, so every container it is registered in shares it. Any other
+  /// is only a template: each container registers a copy with a lock and an instance of its
+  /// own (see `register(into:)`).
+  @usableFromInline
   convenience init(
     name: String?, scope: Scope, site: SourceSite, isolation: (any Actor)?,
     factory: @escaping () -> Value
   ) {
     self.init(
       name: name, scope: scope, upstream: nil, site: site, isolation: isolation, make: factory,
-      conversion: nil)
+      conversion: nil, keepsInstances: false)
   }
 
   /// An alias: a provider that converts what `upstream` makes and keeps nothing itself.
@@ -49,22 +54,24 @@ final class Provider<Value>: Registration {
   ) {
     self.init(
       name: upstream.name, scope: upstream.scope, upstream: upstream, site: site,
-      isolation: upstream.isolation, make: nil, conversion: conversion)
+      isolation: upstream.isolation, make: nil, conversion: conversion, keepsInstances: true)
   }
 
-  private init(
+  /// Makes a provider. `keepsInstances` says whether it is registered in a container, rather
+  /// than a template for one, and so needs a lock and a once-flag when its scope shares.
+  required init(
     name: String?, scope: Scope, upstream: Registration?, site: SourceSite,
-    isolation: (any Actor)?, make: (() -> Value)?, conversion: Conversion?
+    isolation: (any Actor)?, make: (() -> Value)?, conversion: Conversion?, keepsInstances: Bool
   ) {
+    let storage = upstream == nil ? scope : .unique
     self.make = make
     self.conversion = conversion
     self.upstream = upstream
-    self.storage = upstream == nil ? scope : .unique
-    self.made = storage == .singleton ? OnceFlag() : nil
+    self.made = keepsInstances && storage == .singleton ? OnceFlag() : nil
     self.isFreeSingleton = storage == .singleton && isolation == nil
     self.isPlain = storage == .unique && upstream == nil
     self.isIsolated = isolation != nil
-    self.lock = storage == .unique ? nil : Lock()
+    self.lock = keepsInstances && storage != .unique ? Lock() : nil
     super.init(type: Value.self, name: name, scope: scope, site: site, isolation: isolation)
   }
 
@@ -72,7 +79,7 @@ final class Provider<Value>: Registration {
   @inlinable
   func instance(at site: SourceSite, from container: Dependencies) throws(ResolutionError) -> Value
   {
-    if isFreeSingleton, made.unsafelyUnwrapped.isSet { return singleton.unsafelyUnwrapped.pointee }
+    if isFreeSingleton, made.unsafelyUnwrapped.isSet { return kept.unsafelyUnwrapped.pointee }
     guard isPlain else { return try produce(at: site, from: container) }
     if isIsolated { try checkIsolation(at: site) }
     return try ResolutionTrace.unretainedCurrent.borrow { trace throws(ResolutionError) in
@@ -91,7 +98,7 @@ final class Provider<Value>: Registration {
     let trace = ResolutionTrace.current
     try acquire(lock, trace: trace, site: site)
     defer { lock.unlock() }
-    if let kept = kept() { return kept }
+    if let kept = keptInstance() { return kept }
     WaitGraph.shared.own(self, by: trace)
     defer { WaitGraph.shared.own(self, by: nil) }
     // Made by its owner with the owner as `current`, so an override layer that happened to be
@@ -109,15 +116,32 @@ final class Provider<Value>: Registration {
     try instance(at: site, from: container)
   }
 
+  /// Registers a module's provider: itself when unique, else a copy of its own, made through
+  /// `Self` so that the generic type is not looked up again.
+  override func register(into registrations: inout [Registration]) {
+    guard storage != .unique else { return registrations.append(self) }
+    registrations.append(
+      Self(
+        name: name, scope: scope, upstream: nil, site: site, isolation: isolation, make: make,
+        conversion: nil, keepsInstances: true))
+  }
+
   override func adopt(by container: Dependencies) {
-    super.adopt(by: container)
+    // Only a provider that keeps instances makes them in its owner. A unique one may be shared
+    // by several containers at once, so it is never written.
+    if lock != nil { super.adopt(by: container) }
     upstream?.adopt(by: container)
   }
 
   override func reset() {
     upstream?.reset()
     guard case .cached = storage.kind, let lock else { return }
-    lock.withLock { stored = nil }
+    let dropped = lock.withLock {
+      defer { kept = nil }
+      return kept
+    }
+    // Released outside the lock: the instance's deinit may resolve.
+    dropped?.deinitialize(count: 1).deallocate()
   }
 
   private func run(
@@ -141,14 +165,13 @@ final class Provider<Value>: Registration {
   }
 
   deinit {
-    singleton?.deinitialize(count: 1).deallocate()
+    kept?.deinitialize(count: 1).deallocate()
   }
 
-  private func kept() -> Value? {
+  private func keptInstance() -> Value? {
     switch storage.kind {
     case .weak: weakStored.flatMap { $0 as? Value }
-    case .singleton: singleton?.pointee
-    case .unique, .cached: stored
+    case .unique, .singleton, .cached: kept?.pointee
     }
   }
 
@@ -159,13 +182,17 @@ final class Provider<Value>: Registration {
       // A value type has no identity to share: `.weak` then makes one per resolution.
       if Swift.type(of: value as Any) is AnyObject.Type { weakStored = value as AnyObject }
     case .singleton:
-      let pointer = UnsafeMutablePointer<Value>.allocate(capacity: 1)
-      pointer.initialize(to: value)
-      singleton = pointer
+      kept = Self.boxed(value)
       made.unsafelyUnwrapped.publish()
     case .cached:
-      stored = value
+      kept = Self.boxed(value)
     }
+  }
+
+  private static func boxed(_ value: Value) -> UnsafeMutablePointer<Value> {
+    let pointer = UnsafeMutablePointer<Value>.allocate(capacity: 1)
+    pointer.initialize(to: value)
+    return pointer
   }
 
   /// Lets the factory run only on the actor it was registered from.
@@ -191,6 +218,6 @@ final class Provider<Value>: Registration {
   }
 }
 
-// `stored`, `weakStored` and `singleton` are written under `lock`; `singleton` is read without
-// it only after `made` publishes it. The factory runs only once `checkIsolation` has passed.
+// `kept` and `weakStored` are written under `lock`; a singleton's `kept` is read without it
+// only after `made` publishes it. The factory runs only once `checkIsolation` has passed.
 extension Provider: @unchecked Sendable {}

@@ -1,4 +1,9 @@
-/// Makes a module's registrations afresh for each container, so instances are per container.
+/// What a ``Module`` holds: makes the module's registrations afresh for each container, so
+/// that each container keeps its own instances.
+///
+/// A plain module's recipe is its own ``Provider``; an aliased module's makes one provider and
+/// an alias for each type.
+@usableFromInline
 class Recipe {
   let name: String?
   let scope: Scope
@@ -18,24 +23,6 @@ class Recipe {
   }
 }
 
-/// A factory registered under its own result type.
-final class FactoryRecipe<Value>: Recipe {
-  private let factory: () -> Value
-
-  init(
-    name: String?, scope: Scope, site: SourceSite, isolation: (any Actor)?,
-    factory: @escaping () -> Value
-  ) {
-    self.factory = factory
-    super.init(name: name, scope: scope, site: site, isolation: isolation)
-  }
-
-  override func register(into registrations: inout [Registration]) {
-    registrations.append(
-      Provider(name: name, scope: scope, site: site, isolation: isolation, factory: factory))
-  }
-}
-
 /// A factory registered under several types that share its instances.
 final class AliasRecipe<Value>: Recipe {
   private let factory: () -> Value
@@ -52,7 +39,8 @@ final class AliasRecipe<Value>: Recipe {
 
   override func register(into registrations: inout [Registration]) {
     let shared = Provider(
-      name: name, scope: scope, site: site, isolation: isolation, factory: factory)
+      name: name, scope: scope, upstream: nil, site: site, isolation: isolation, make: factory,
+      conversion: nil, keepsInstances: true)
     for type in types { registrations.append(Self.alias(type, of: shared)) }
   }
 
@@ -76,9 +64,6 @@ final class AliasRecipe<Value>: Recipe {
 // actor, runs only on that actor (`Provider` checks every call); registered from nonisolated
 // code, it may run on several threads at once, which `Module`'s documentation tells its author.
 extension Recipe: @unchecked Sendable {}
-
-// As for `Recipe`: their stored properties are constants.
-extension FactoryRecipe: @unchecked Sendable {}
 
 // As for `Recipe`: their stored properties are constants.
 extension AliasRecipe: @unchecked Sendable {}

@@ -3,22 +3,15 @@
 /// The table holds these as the non-generic base; the entry for `Key(T.self, name)` is always
 /// a ``Provider`` of `T`, so resolution downcasts without a dynamic cast.
 @usableFromInline
-class Registration: CustomStringConvertible {
+class Registration: Recipe, CustomStringConvertible {
   let type: Any.Type
-  let name: String?
-  let scope: Scope
-  let site: SourceSite
-  let isolation: (any Actor)?
   /// The container whose table holds this registration. Unowned and unchecked because the
   /// container owns its registrations and every resolution holds the container it runs in.
   unowned(unsafe) var owner: Dependencies?
 
   init(type: Any.Type, name: String?, scope: Scope, site: SourceSite, isolation: (any Actor)?) {
     self.type = type
-    self.name = name
-    self.scope = scope
-    self.site = site
-    self.isolation = isolation
+    super.init(name: name, scope: scope, site: site, isolation: isolation)
   }
 
   var key: Key { Key(type, name: name) }

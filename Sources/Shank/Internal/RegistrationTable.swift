@@ -11,6 +11,8 @@ final class RegistrationTable {
   @usableFromInline let names: UnsafeMutablePointer<String?>
   @usableFromInline let registrations: UnsafeMutablePointer<Registration?>
   @usableFromInline let mask: Int
+  /// How many entries a later one with the same key replaced.
+  private(set) var replacedCount = 0
 
   init(_ entries: [Registration]) {
     var capacity = 8
@@ -28,8 +30,12 @@ final class RegistrationTable {
       while types[index] != 0, types[index] != type || names[index] != registration.name {
         index = (index + 1) & mask
       }
-      types[index] = type
-      names[index] = registration.name
+      if types[index] == 0 {
+        types[index] = type
+        names[index] = registration.name
+      } else {
+        replacedCount += 1
+      }
       registrations[index] = registration
     }
   }
