@@ -95,10 +95,7 @@ import Testing
   @Test func uniqueMakesOneInstancePerResolutionUnderContention() async {
     let made = Counter()
     let dependencies = Dependencies {
-      Module { () -> Service in
-        made.increment()
-        return ServiceImpl()
-      }
+      countedService(by: made)
     }
     let seen = Collector<Int>()
     let finished = await onThreads(100) { _ in
@@ -115,10 +112,7 @@ import Testing
     let made = Counter()
     let modules = [
       Module { ServiceImpl() as Service },
-      Module("shared", scope: .singleton) { () -> Service in
-        made.increment()
-        return ServiceImpl()
-      },
+      countedService(by: made, "shared", scope: .singleton),
     ]
     let containers = Collector<Dependencies>()
     let finished = await onThreads(8) { _ in
@@ -266,10 +260,7 @@ import Testing
   @Test func injectFirstReadFromRawThreadsSharesASingleton() async {
     let made = Counter()
     let dependencies = Dependencies {
-      Module(scope: .singleton) { () -> Service in
-        made.increment()
-        return ServiceImpl()
-      }
+      countedService(by: made, scope: .singleton)
     }
     let objects = (0..<20).map { _ in SharedConsumer() }
     let seen = Collector<Int>()

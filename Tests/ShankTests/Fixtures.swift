@@ -237,3 +237,11 @@ func waitUntil(timeout: Double = 2, _ condition: () -> Bool) {
   let deadline = DispatchTime.now() + timeout
   while !condition(), DispatchTime.now() < deadline { usleep(50) }
 }
+
+/// A module of `Service` whose factory counts every instance it makes in `made`.
+func countedService(by made: Counter, _ name: String? = nil, scope: Scope = .unique) -> Module {
+  Module(name, scope: scope) { () -> Service in
+    made.increment()
+    return ServiceImpl()
+  }
+}

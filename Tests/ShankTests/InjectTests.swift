@@ -7,10 +7,7 @@ import Testing
   @Test func resolvesOnFirstReadNotWhenDeclared() {
     let made = Counter()
     Dependencies.withOverrides {
-      Module { () -> Service in
-        made.increment()
-        return ServiceImpl()
-      }
+      countedService(by: made)
     } operation: {
       let holder = ServiceHolder()
       #expect(made.value == 0)
@@ -22,10 +19,7 @@ import Testing
   @Test func cachesPerPropertySoTheFactoryRunsOncePerProperty() {
     let made = Counter()
     Dependencies.withOverrides {
-      Module { () -> Service in
-        made.increment()
-        return ServiceImpl()
-      }
+      countedService(by: made)
     } operation: {
       let holder = TwoServiceHolder()
       let first = holder.first
@@ -100,10 +94,7 @@ import Testing
   @Test func setterBeforeTheFirstReadSkipsResolution() {
     let made = Counter()
     Dependencies.withOverrides {
-      Module { () -> Service in
-        made.increment()
-        return ServiceImpl()
-      }
+      countedService(by: made)
     } operation: {
       let holder = ServiceHolder()
       let replacement = ServiceImpl()
@@ -173,10 +164,7 @@ import Testing
   @Test func worksInAnActor() async {
     let made = Counter()
     await Dependencies.withOverrides {
-      Module { () -> Service in
-        made.increment()
-        return ServiceImpl()
-      }
+      countedService(by: made)
     } operation: {
       let holder = ServiceActor()
       let first = await holder.serial()

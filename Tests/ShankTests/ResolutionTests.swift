@@ -76,10 +76,7 @@ import Testing
   @Test func factoriesRunAtResolutionNotAtRegistration() {
     let made = Counter()
     let dependencies = Dependencies {
-      Module { () -> Service in
-        made.increment()
-        return ServiceImpl()
-      }
+      countedService(by: made)
     }
     #expect(made.value == 0)
     _ = dependencies.resolve(Service.self)

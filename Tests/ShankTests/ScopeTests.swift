@@ -8,10 +8,7 @@ import Testing
   @Test func uniqueMakesANewInstanceAtEveryResolution() {
     let made = Counter()
     let dependencies = Dependencies {
-      Module(scope: .unique) { () -> Service in
-        made.increment()
-        return ServiceImpl()
-      }
+      countedService(by: made, scope: .unique)
     }
     let first = dependencies.resolve(Service.self)
     let second = dependencies.resolve(Service.self)
@@ -39,10 +36,7 @@ import Testing
   @Test func singletonIsSharedAndMadeOnce() {
     let made = Counter()
     let dependencies = Dependencies {
-      Module(scope: .singleton) { () -> Service in
-        made.increment()
-        return ServiceImpl()
-      }
+      countedService(by: made, scope: .singleton)
     }
     #expect(made.value == 0, "a singleton is made on first use, not when registered")
     let first = dependencies.resolve(Service.self)
@@ -67,10 +61,7 @@ import Testing
   @Test func singletonsArePerContainer() {
     let made = Counter()
     let modules = [
-      Module(scope: .singleton) { () -> Service in
-        made.increment()
-        return ServiceImpl()
-      }
+      countedService(by: made, scope: .singleton)
     ]
     let one = Dependencies { modules }
     let two = Dependencies { modules }
@@ -87,10 +78,7 @@ import Testing
   @Test func weakIsSharedWhileHeld() {
     let made = Counter()
     let dependencies = Dependencies {
-      Module(scope: .weak) { () -> Service in
-        made.increment()
-        return ServiceImpl()
-      }
+      countedService(by: made, scope: .weak)
     }
     let held = dependencies.resolve(Service.self)
     let again = dependencies.resolve(Service.self)
@@ -101,10 +89,7 @@ import Testing
   @Test func weakIsMadeAgainAfterRelease() {
     let made = Counter()
     let dependencies = Dependencies {
-      Module(scope: .weak) { () -> Service in
-        made.increment()
-        return ServiceImpl()
-      }
+      countedService(by: made, scope: .weak)
     }
     var held: Service? = dependencies.resolve(Service.self)
     let firstSerial = held?.serial
