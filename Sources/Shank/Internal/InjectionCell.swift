@@ -22,18 +22,12 @@ final class InjectionCell<Value> {
     self.name = name
     self.site = site
     self.container = container
-    self.value = Self.boxed(value)
+    self.value = UnsafeMutablePointer.boxing(value)
     self.flag = OnceFlag(published: true)
   }
 
   deinit {
     value?.deinitialize(count: 1).deallocate()
-  }
-
-  private static func boxed(_ value: Value) -> UnsafeMutablePointer<Value> {
-    let pointer = UnsafeMutablePointer<Value>.allocate(capacity: 1)
-    pointer.initialize(to: value)
-    return pointer
   }
 
   /// A cell for the same property that already holds `newValue`.
@@ -57,7 +51,7 @@ final class InjectionCell<Value> {
       Dependencies.stop(error, at: site)
     }
     if flag.claim() {
-      value = Self.boxed(resolved)
+      value = UnsafeMutablePointer.boxing(resolved)
       flag.publish()
       return resolved
     }

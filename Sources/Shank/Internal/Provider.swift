@@ -182,17 +182,11 @@ final class Provider<Value>: Registration {
       // A value type has no identity to share: `.weak` then makes one per resolution.
       if Swift.type(of: value as Any) is AnyObject.Type { weakStored = value as AnyObject }
     case .singleton:
-      kept = Self.boxed(value)
+      kept = UnsafeMutablePointer.boxing(value)
       made.unsafelyUnwrapped.publish()
     case .cached:
-      kept = Self.boxed(value)
+      kept = UnsafeMutablePointer.boxing(value)
     }
-  }
-
-  private static func boxed(_ value: Value) -> UnsafeMutablePointer<Value> {
-    let pointer = UnsafeMutablePointer<Value>.allocate(capacity: 1)
-    pointer.initialize(to: value)
-    return pointer
   }
 
   /// Lets the factory run only on the actor it was registered from.
