@@ -15,5 +15,7 @@ for s in s1 s1-main s1-swinject s1-hand s2 s2-hand s3 s3-swinject s3-hand s6 s6-
   count "$s" 10000
 done
 count s5 20 1000
+count s5-build 20 1000
 count s5-swinject 20 1000
+count s5-build-swinject 20 1000
 echo "callgrind files: $out (callgrind_annotate --inclusive=yes $out/cg.s1)"

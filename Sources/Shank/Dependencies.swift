@@ -18,8 +18,6 @@ public final class Dependencies: Sendable {
   @usableFromInline let table: RegistrationTable
   /// The container an override layer sits on; `nil` for a root.
   @usableFromInline let parent: Dependencies?
-  /// The registrations that won their key, in registration order.
-  let registrations: [Registration]
   /// True only for the empty stand-in used before anything was built.
   let isUnbuilt: Bool
 
@@ -31,23 +29,16 @@ public final class Dependencies: Sendable {
   }
 
   init(modules: [Module], over parent: Dependencies?, isUnbuilt: Bool = false) {
-    var all: [Registration] = []
-    all.reserveCapacity(modules.count)
-    for module in modules { module.recipe.register(into: &all) }
-    // The table keeps the later of two registrations with the same key.
-    let table = RegistrationTable(all)
-    self.registrations = table.replacedCount == 0 ? all : Self.laterOfEachKey(all)
-    self.table = table
+    table = RegistrationTable(modules)
     self.parent = parent
     self.isUnbuilt = isUnbuilt
-    for registration in registrations { registration.adopt(by: self) }
+    for registration in table.order {
+      registration._withUnsafeGuaranteedRef { $0.adopt(by: self) }
+    }
   }
 
-  /// The last registration of each key, in registration order.
-  private static func laterOfEachKey(_ all: [Registration]) -> [Registration] {
-    var seen: Set<Key> = []
-    return all.reversed().filter { seen.insert($0.key).inserted }.reversed()
-  }
+  /// The registrations that won their key, in registration order.
+  var registrations: [Registration] { table.registrations }
 
   /// Promotes this container to the root that ``Inject`` and
   /// ``resolve(_:name:fileID:line:)-swift.type.method`` read from.

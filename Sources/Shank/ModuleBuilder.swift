@@ -31,12 +31,12 @@ public enum ModuleBuilder {
       self.many = many
     }
 
-    /// Appends `next`'s modules after these, taking its array rather than copying it module by
-    /// module where it can.
+    /// Appends `next`'s modules after these, moving them: a module passes through the builder
+    /// without its reference count being written, and `next`'s array is taken rather than
+    /// copied where it can be.
     @inlinable mutating func append(_ next: consuming Component) {
-      if let first = one {
-        one = nil
-        if let second = next.one {
+      if let first = one.take() {
+        if let second = next.one.take() {
           many = [first, second]
           return
         }
@@ -44,14 +44,22 @@ public enum ModuleBuilder {
         many.insert(first, at: 0)
         return
       }
-      if let module = next.one { return many.append(module) }
+      if let module = next.one.take() { return many.append(module) }
       if many.isEmpty { return swap(&many, &next.many) }
       many += next.many
     }
 
+    /// Empties this component into a new one, so that an array of components can be drained
+    /// without copying its modules.
+    @inlinable mutating func take() -> Component {
+      var taken = Component(one: one.take(), many: [])
+      swap(&taken.many, &many)
+      return taken
+    }
+
     /// The modules, in order.
-    @inlinable var modules: [Module] {
-      if let one { return [one] }
+    @inlinable consuming func modules() -> [Module] {
+      if let one = one.take() { return [one] }
       return many
     }
   }
@@ -101,11 +109,13 @@ public enum ModuleBuilder {
 
   /// A `for … in` loop.
   @inlinable
-  public static func buildArray(_ components: [Component]) -> Component {
+  public static func buildArray(_ components: consuming [Component]) -> Component {
     var all = Component(one: nil, many: [])
     // Room for a module on either side, as in a root of one module, a loop and one more.
     all.many.reserveCapacity(components.count + 2)
-    for component in components { all.append(component) }
+    components.withUnsafeMutableBufferPointer { components in
+      for index in components.indices { all.append(components[index].take()) }
+    }
     return all
   }
 
@@ -115,5 +125,7 @@ public enum ModuleBuilder {
 
   /// The modules of the whole block, in order.
   @inlinable
-  public static func buildFinalResult(_ component: Component) -> [Module] { component.modules }
+  public static func buildFinalResult(_ component: consuming Component) -> [Module] {
+    component.modules()
+  }
 }

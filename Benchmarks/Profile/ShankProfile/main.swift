@@ -49,6 +49,24 @@ nonisolated func makeRoot(size: Int) -> Dependencies {
   }
 }
 
+/// S5's root, as the benchmark builds it: named modules from one loop.
+nonisolated func makeNamedRoot(size: Int) -> Dependencies {
+  Dependencies {
+    for name in names.prefix(size) { Module(name) { M0() as M0Type } }
+  }
+}
+
+nonisolated func makeNamedSwinject(size: Int) -> Container {
+  let container = Container()
+  for name in names.prefix(size) {
+    container.register(M0Type.self, name: name) { _ in M0() }.inObjectScope(.transient)
+  }
+  return container
+}
+
+/// Roots built by `s5-build`, released after the measurement so that only building counts.
+nonisolated(unsafe) var builtRoots: [AnyObject] = []  // only the main thread touches it
+
 nonisolated func makeSwinject(size: Int) -> Container {
   let container = Container()
   container.register(M5Type.self) { _ in M5() }.inObjectScope(.transient)
@@ -107,8 +125,10 @@ func onThreads(_ threads: Int, _ body: @escaping @Sendable () -> Void) {
     let table = factories.shared
     let key = ObjectIdentifier(SharedModuleType.self)
     for _ in 0..<count { blackHole(table[key]!()) }
-  case "s5": for _ in 0..<count { blackHole(makeRoot(size: size)) }
-  case "s5-swinject": for _ in 0..<count { blackHole(makeSwinject(size: size)) }
+  case "s5": for _ in 0..<count { blackHole(makeNamedRoot(size: size)) }
+  case "s5-swinject": for _ in 0..<count { blackHole(makeNamedSwinject(size: size)) }
+  case "s5-build": for _ in 0..<count { builtRoots.append(makeNamedRoot(size: size)) }
+  case "s5-build-swinject": for _ in 0..<count { builtRoots.append(makeNamedSwinject(size: size)) }
   // S7, for `perf record -e cpu-clock`: the same resolutions on 1 or 2 threads at once.
   case "s7-1": onThreads(1) { for _ in 0..<count { blackHole(Dependencies.resolve(M5Type.self)) } }
   case "s7-2": onThreads(2) { for _ in 0..<count { blackHole(Dependencies.resolve(M5Type.self)) } }
@@ -120,4 +140,5 @@ func onThreads(_ threads: Int, _ body: @escaping @Sendable () -> Void) {
   }
 }
 
+builtRoots.reserveCapacity(count)
 measured(scenario, count)

@@ -24,7 +24,9 @@ final class Provider<Value>: Registration {
   /// under `lock`. A pointer, so a read copies the value and never an `Optional`, and so that
   /// making a provider needs no `Optional<Value>` metadata.
   @exclusivity(unchecked) @usableFromInline var kept: UnsafeMutablePointer<Value>?
-  private weak var weakStored: AnyObject?
+  /// A `.weak` instance, read and written under `lock`. Boxed, so that only a `.weak` provider
+  /// pays for a weak reference.
+  private let weakStored: WeakReference?
 
   /// The provider an alias reads through to, which keeps the instances it shares.
   private let upstream: Registration?
@@ -63,15 +65,27 @@ final class Provider<Value>: Registration {
     name: String?, scope: Scope, upstream: Registration?, site: SourceSite,
     isolation: (any Actor)?, make: (() -> Value)?, conversion: Conversion?, keepsInstances: Bool
   ) {
-    let storage = upstream == nil ? scope : .unique
+    // Matched rather than compared, so that making a provider never copies a scope.
+    var keepsNothing = upstream != nil
+    var isSingleton = false
+    var isWeak = false
+    if upstream == nil {
+      switch scope.kind {
+      case .unique: keepsNothing = true
+      case .singleton: isSingleton = true
+      case .weak: isWeak = true
+      case .cached: break
+      }
+    }
     self.make = make
     self.conversion = conversion
     self.upstream = upstream
-    self.made = keepsInstances && storage == .singleton ? OnceFlag() : nil
-    self.isFreeSingleton = storage == .singleton && isolation == nil
-    self.isPlain = storage == .unique && upstream == nil
+    self.made = keepsInstances && isSingleton ? OnceFlag() : nil
+    self.isFreeSingleton = isSingleton && isolation == nil
+    self.isPlain = keepsNothing && upstream == nil
     self.isIsolated = isolation != nil
-    self.lock = keepsInstances && storage != .unique ? Lock() : nil
+    self.lock = keepsInstances && !keepsNothing ? Lock() : nil
+    self.weakStored = keepsInstances && isWeak ? WeakReference() : nil
     super.init(type: Value.self, name: name, scope: scope, site: site, isolation: isolation)
   }
 
@@ -118,10 +132,12 @@ final class Provider<Value>: Registration {
 
   /// Registers a module's provider: itself when unique, else a copy of its own, made through
   /// `Self` so that the generic type is not looked up again.
-  override func register(into registrations: inout [Registration]) {
-    guard storage != .unique else { return registrations.append(self) }
+  override func register(into registrations: inout RegistrationList) {
+    // Only a module's own provider is registered, never an alias, so `isPlain` here means
+    // that it keeps nothing.
+    guard !isPlain else { return registrations.append(sharedBy: self) }
     registrations.append(
-      Self(
+      made: Self(
         name: name, scope: scope, upstream: nil, site: site, isolation: isolation, make: make,
         conversion: nil, keepsInstances: true))
   }
@@ -170,7 +186,7 @@ final class Provider<Value>: Registration {
 
   private func keptInstance() -> Value? {
     switch storage.kind {
-    case .weak: weakStored.flatMap { $0 as? Value }
+    case .weak: weakStored?.object.flatMap { $0 as? Value }
     case .unique, .singleton, .cached: kept?.pointee
     }
   }
@@ -180,7 +196,7 @@ final class Provider<Value>: Registration {
     case .unique: break
     case .weak:
       // A value type has no identity to share: `.weak` then makes one per resolution.
-      if Swift.type(of: value as Any) is AnyObject.Type { weakStored = value as AnyObject }
+      if Swift.type(of: value as Any) is AnyObject.Type { weakStored?.object = value as AnyObject }
     case .singleton:
       kept = UnsafeMutablePointer.boxing(value)
       made.unsafelyUnwrapped.publish()

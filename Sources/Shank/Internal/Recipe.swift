@@ -5,7 +5,7 @@
 /// an alias for each type.
 @usableFromInline
 class Recipe {
-  let name: String?
+  @usableFromInline let name: String?
   let scope: Scope
   let site: SourceSite
   let isolation: (any Actor)?
@@ -18,7 +18,7 @@ class Recipe {
   }
 
   /// Appends this module's new registrations, in the order they were written.
-  func register(into registrations: inout [Registration]) {
+  func register(into registrations: inout RegistrationList) {
     preconditionFailure("every Recipe subclass overrides register(into:)")
   }
 }
@@ -37,11 +37,11 @@ final class AliasRecipe<Value>: Recipe {
     super.init(name: name, scope: scope, site: site, isolation: isolation)
   }
 
-  override func register(into registrations: inout [Registration]) {
+  override func register(into registrations: inout RegistrationList) {
     let shared = Provider(
       name: name, scope: scope, upstream: nil, site: site, isolation: isolation, make: factory,
       conversion: nil, keepsInstances: true)
-    for type in types { registrations.append(Self.alias(type, of: shared)) }
+    for type in types { registrations.append(made: Self.alias(type, of: shared)) }
   }
 
   /// A provider of `Alias` that reads through to `shared` and casts its value.

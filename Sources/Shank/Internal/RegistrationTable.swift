@@ -5,58 +5,101 @@
 /// comparing both. Lookups cost the same with ten modules or a hundred thousand.
 @usableFromInline
 final class RegistrationTable {
-  /// Each slot's type as its metadata address; 0 marks an empty slot. The columns are raw
-  /// buffers apart from each other, so a probe reads plain integers and retains nothing.
-  @usableFromInline let types: UnsafeMutablePointer<UInt>
-  @usableFromInline let names: UnsafeMutablePointer<String?>
-  @usableFromInline let registrations: UnsafeMutablePointer<Registration?>
-  @usableFromInline let mask: Int
-  /// How many entries a later one with the same key replaced.
-  private(set) var replacedCount = 0
+  /// One slot of the table: plain integers, so a probe retains nothing and the table frees as
+  /// one block.
+  @usableFromInline
+  struct Slot {
+    /// The type's metadata address.
+    @usableFromInline var type: UInt
+    /// `nil` in an empty slot. Kept alive by `modules` or `made`, which the table owns.
+    @usableFromInline var registration: Unmanaged<Registration>?
+  }
 
-  init(_ entries: [Registration]) {
-    var capacity = 8
-    while capacity < entries.count * 2 { capacity *= 2 }
-    mask = capacity - 1
-    types = .allocate(capacity: capacity)
-    types.initialize(repeating: 0, count: capacity)
-    names = .allocate(capacity: capacity)
-    names.initialize(repeating: nil, count: capacity)
-    registrations = .allocate(capacity: capacity)
-    registrations.initialize(repeating: nil, count: capacity)
-    for registration in entries {
-      let type = UInt(bitPattern: ObjectIdentifier(registration.type))
-      var index = Self.slot(type: type, name: registration.name, mask: mask)
-      while types[index] != 0, types[index] != type || names[index] != registration.name {
-        index = (index + 1) & mask
+  @usableFromInline let slots: UnsafeMutablePointer<Slot>
+  @usableFromInline let mask: Int
+  /// The registrations that won their key, in registration order.
+  let order: [Unmanaged<Registration>]
+  /// The modules, which keep their shared providers alive.
+  private let modules: [Module]
+  /// The registrations made for this container alone.
+  private let made: [Registration]
+
+  init(_ modules: [Module]) {
+    var list = RegistrationList(reservingCapacity: modules.count)
+    // Borrowed, not retained: `modules` keeps each recipe alive.
+    for index in modules.indices {
+      Unmanaged.passUnretained(modules[index].recipe)._withUnsafeGuaranteedRef {
+        $0.register(into: &list)
       }
-      if types[index] == 0 {
-        types[index] = type
-        names[index] = registration.name
-      } else {
-        replacedCount += 1
-      }
-      registrations[index] = registration
     }
+    var capacity = 8
+    while capacity < list.order.count * 2 { capacity *= 2 }
+    mask = capacity - 1
+    slots = .allocate(capacity: capacity)
+    slots.initialize(repeating: Slot(type: 0, registration: nil), count: capacity)
+    var replaced = false
+    for entry in list.order {
+      replaced = Self.insert(entry, into: slots, mask: mask) || replaced
+    }
+    // The table keeps the later of two registrations with the same key.
+    order = replaced ? Self.laterOfEachKey(list.order) : list.order
+    self.modules = modules
+    made = list.made
   }
 
   deinit {
-    types.deallocate()
-    names.deinitialize(count: mask + 1).deallocate()
-    registrations.deinitialize(count: mask + 1).deallocate()
+    slots.deallocate()
+  }
+
+  /// The registrations that won their key, retained: for the paths that are not resolution.
+  var registrations: [Registration] { order.map { $0.takeUnretainedValue() } }
+
+  /// Puts `entry` in its slot; returns whether it replaced one with the same key.
+  private static func insert(
+    _ entry: Unmanaged<Registration>, into slots: UnsafeMutablePointer<Slot>, mask: Int
+  ) -> Bool {
+    entry._withUnsafeGuaranteedRef { registration in
+      let type = UInt(bitPattern: ObjectIdentifier(registration.type))
+      var index = slot(type: type, name: registration.name, mask: mask)
+      var replaced = false
+      while let occupant = slots[index].registration {
+        if slots[index].type == type,
+          occupant._withUnsafeGuaranteedRef({ $0.name == registration.name })
+        {
+          replaced = true
+          break
+        }
+        index = (index + 1) & mask
+      }
+      slots[index] = Slot(type: type, registration: entry)
+      return replaced
+    }
+  }
+
+  /// The last registration of each key, in registration order.
+  private static func laterOfEachKey(_ all: [Unmanaged<Registration>]) -> [Unmanaged<Registration>]
+  {
+    var seen: Set<Key> = []
+    return all.reversed().filter { seen.insert($0.takeUnretainedValue().key).inserted }.reversed()
   }
 
   @inlinable
   static func slot(type: UInt, name: String?, mask: Int) -> Int {
     var hash = type
-    if var name {
-      // FNV-1a over the UTF-8 bytes: a few instructions a byte, and names are short.
-      hash ^= name.withUTF8 { bytes in
-        bytes.reduce(0xcbf2_9ce4_8422_2325 as UInt) { ($0 ^ UInt($1)) &* 0x100_0000_01b3 }
-      }
+    if let name {
+      // FNV-1a over the UTF-8 bytes: a few instructions a byte, and names are short. Read in
+      // place, without copying the name, wherever the string is stored contiguously.
+      let bytes = name.utf8
+      hash ^= bytes.withContiguousStorageIfAvailable(fnv1a) ?? fnv1a(bytes)
     }
     // Fibonacci hashing: the multiply spreads aligned addresses over the top bits.
     return Int(truncatingIfNeeded: (hash &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
+  }
+
+  /// FNV-1a: a multiply and an exclusive-or a byte.
+  @inlinable
+  static func fnv1a<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> UInt {
+    bytes.reduce(0xcbf2_9ce4_8422_2325 as UInt) { ($0 ^ UInt($1)) &* 0x100_0000_01b3 }
   }
 
   /// The registration for `type` and `name`, if this table has one.
@@ -72,14 +115,13 @@ final class RegistrationTable {
   {
     let wanted = UInt(bitPattern: type)
     var index = Self.slot(type: wanted, name: name, mask: mask)
-    while true {
-      let found = types[index]
-      if found == 0 { return nil }
-      if found == wanted, names[index] == name {
-        return UnsafeRawPointer(registrations + index).load(as: Unmanaged<Registration>?.self)
+    while let found = slots[index].registration {
+      if slots[index].type == wanted, found._withUnsafeGuaranteedRef({ $0.name == name }) {
+        return found
       }
       index = (index + 1) & mask
     }
+    return nil
   }
 }
 
