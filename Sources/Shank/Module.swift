@@ -97,6 +97,7 @@ public struct Module: Sendable {
         factory: factory))
   }
 
+  @usableFromInline
   init(_ recipe: Recipe) {
     self.recipe = recipe
   }

@@ -22,63 +22,50 @@ public enum ModuleBuilder {
   /// What the builder passes between its steps: one module or several, in order.
   ///
   /// You never make one yourself; a block written with the builder gives `[Module]`.
+  ///
+  /// > Note: A component owns the modules in it by hand, so that an array of components (what a
+  /// > `for` loop gives) is plain memory: making it retains nothing and freeing it visits no
+  /// > element. Every builder step consumes the components it is given exactly once.
   public struct Component: Sendable {
-    @usableFromInline var one: Module?
-    @usableFromInline var many: [Module]
+    /// A single module's recipe, retained for this component.
+    @usableFromInline var one: Unmanaged<Recipe>?
+    /// Several modules, retained for this component.
+    @usableFromInline var many: Unmanaged<ModuleList>?
 
-    @inlinable init(one: Module?, many: [Module]) {
+    @inlinable init(one: Unmanaged<Recipe>? = nil, many: Unmanaged<ModuleList>? = nil) {
       self.one = one
       self.many = many
     }
 
-    /// Appends `next`'s modules after these, moving them: a module passes through the builder
-    /// without its reference count being written, and `next`'s array is taken rather than
-    /// copied where it can be.
-    @inlinable mutating func append(_ next: consuming Component) {
-      if let first = one.take() {
-        if let second = next.one.take() {
-          many = [first, second]
-          return
-        }
-        swap(&many, &next.many)
-        many.insert(first, at: 0)
-        return
-      }
-      if let module = next.one.take() { return many.append(module) }
-      if many.isEmpty { return swap(&many, &next.many) }
-      many += next.many
+    /// How many modules this component holds.
+    @inlinable var count: Int {
+      if one != nil { return 1 }
+      return many?._withUnsafeGuaranteedRef { $0.modules.count } ?? 0
     }
 
-    /// Empties this component into a new one, so that an array of components can be drained
-    /// without copying its modules.
-    @inlinable mutating func take() -> Component {
-      var taken = Component(one: one.take(), many: [])
-      swap(&taken.many, &many)
-      return taken
-    }
-
-    /// The modules, in order.
+    /// The modules, in order, released from this component.
     @inlinable consuming func modules() -> [Module] {
-      if let one = one.take() { return [one] }
-      return many
+      if let one { return [Module(one.takeRetainedValue())] }
+      guard let many else { return [] }
+      return many.takeRetainedValue().modules
     }
   }
 
   /// A single module.
   @inlinable
-  public static func buildExpression(_ module: Module) -> Component {
-    Component(one: module, many: [])
+  public static func buildExpression(_ module: consuming Module) -> Component {
+    Component(one: .passRetained(module.recipe))
   }
 
   /// A group of modules.
   @inlinable
   public static func buildExpression(_ modules: [Module]) -> Component {
-    Component(one: nil, many: modules)
+    Component(many: .passRetained(ModuleList(modules)))
   }
 
   /// An empty block.
   @inlinable
-  public static func buildBlock() -> Component { Component(one: nil, many: []) }
+  public static func buildBlock() -> Component { Component() }
 
   /// The first statement of a block.
   @inlinable
@@ -86,17 +73,14 @@ public enum ModuleBuilder {
 
   /// The statements of a block so far, and the next one.
   @inlinable
-  public static func buildPartialBlock(
-    accumulated: consuming Component, next: consuming Component
-  ) -> Component {
-    accumulated.append(next)
-    return accumulated
+  public static func buildPartialBlock(accumulated: Component, next: Component) -> Component {
+    ModuleList.joining(accumulated, next)
   }
 
   /// An `if` without `else`.
   @inlinable
   public static func buildOptional(_ component: Component?) -> Component {
-    component ?? Component(one: nil, many: [])
+    component ?? Component()
   }
 
   /// The first branch of an `if`/`else` or `switch`.
@@ -109,14 +93,12 @@ public enum ModuleBuilder {
 
   /// A `for … in` loop.
   @inlinable
-  public static func buildArray(_ components: consuming [Component]) -> Component {
-    var all = Component(one: nil, many: [])
+  public static func buildArray(_ components: [Component]) -> Component {
     // Room for a module on either side, as in a root of one module, a loop and one more.
-    all.many.reserveCapacity(components.count + 2)
-    components.withUnsafeMutableBufferPointer { components in
-      for index in components.indices { all.append(components[index].take()) }
-    }
-    return all
+    var all: [Module] = []
+    all.reserveCapacity(components.count + 2)
+    for component in components { ModuleList.move(component, to: &all) }
+    return Component(many: .passRetained(ModuleList(all)))
   }
 
   /// An `if #available` branch.
@@ -125,7 +107,7 @@ public enum ModuleBuilder {
 
   /// The modules of the whole block, in order.
   @inlinable
-  public static func buildFinalResult(_ component: consuming Component) -> [Module] {
+  public static func buildFinalResult(_ component: Component) -> [Module] {
     component.modules()
   }
 }

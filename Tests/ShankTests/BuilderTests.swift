@@ -161,6 +161,46 @@ import Testing
     #expect(sample(dependencies, name: "twice") == "SampleModule.test()x")
   }
 
+  @Test(arguments: [true, false])
+  func everyModuleIsFreedWithItsContainer(flag: Bool) {
+    weak var watched: Counter?
+    do {
+      // Each module's factory holds the counter, so it outlives the container only if the
+      // builder leaks a module.
+      let counter = Counter()
+      watched = counter
+      func module(_ name: String) -> Module {
+        Module(name) { [counter] in
+          SampleModule(value: "\(counter.increment())") as SampleModuleType
+        }
+      }
+      let twice = module("twice")
+      @ModuleBuilder func modules() -> [Module] {
+        []
+        [module("a"), module("b")]
+        for index in 0..<3 {
+          module("loop \(index)")
+          if index == 1 { [module("group in loop")] }
+        }
+        for _ in 0..<0 { module("never") }
+        if flag { module("if") } else { module("else") }
+        if !flag { module("optional") }
+        for index in 0..<2 { [module("pair \(index)"), module("pair too \(index)")] }
+        twice
+        twice
+      }
+      let branches = flag ? ["if"] : ["else", "optional"]
+      let expected =
+        ["a", "b", "loop 0", "loop 1", "group in loop", "loop 2"] + branches
+        + ["pair 0", "pair too 0", "pair 1", "pair too 1", "twice", "twice"]
+      #expect(modules().map(\.name) == expected)
+      let dependencies = Dependencies { modules() }
+      #expect(sample(dependencies, name: "group in loop") == "SampleModule.test()1")
+      #expect(dependencies.graph().nodes.count == expected.count - 1)
+    }
+    #expect(watched == nil)
+  }
+
   @Test func controlFlowNests() {
     let dependencies = Dependencies {
       for index in 0..<4 {
