@@ -9,7 +9,9 @@ let package = Package(
     .library(name: "ShankTesting", targets: ["ShankTesting"]),
   ],
   targets: [
-    .target(name: "Shank"),
+    .target(name: "Shank", dependencies: ["_ShankAtomics"]),
+    // Atomic word operations in C, for platforms older than `Synchronization.Atomic`.
+    .target(name: "_ShankAtomics"),
     .target(name: "ShankTesting", dependencies: ["Shank"]),
     .testTarget(name: "ShankTests", dependencies: ["Shank", "ShankTesting"]),
     // The README's patterns as an app target with default main-actor isolation writes them.

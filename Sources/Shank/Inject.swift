@@ -10,12 +10,11 @@
 /// ```
 ///
 /// The first read resolves from ``Dependencies/current``, so it sees the overrides of the task
-/// it runs in; later reads return the kept value and take no exclusive lock (on Apple
-/// platforms, one uncontended `os_unfair_lock`; elsewhere, one atomic load). A module made by a
-/// container (its factory declares the module's `@Inject` properties) resolves them from that
-/// same container, so `dependencies.resolve(…)` on a container that was never built works
-/// all the way down. When several threads read
-/// first at once, they all get the same instance. A module struct `@Inject`s the modules it
+/// it runs in; later reads return the kept value after one atomic load, with no lock. A module
+/// made by a container (its factory declares the module's `@Inject` properties) resolves them
+/// from that same container, so `dependencies.resolve(…)` on a container that was never built
+/// works all the way down. When several threads read first at once, they all get the same
+/// instance. A module struct `@Inject`s the modules it
 /// needs the same way, and its `component()` functions read them.
 ///
 /// When nothing is registered, the first read stops the program with a message that names

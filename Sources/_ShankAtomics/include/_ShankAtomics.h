@@ -1,0 +1,36 @@
+// Atomic loads, stores and a compare-exchange on one machine word, for Shank's lock-free read
+// paths. `Synchronization.Atomic` needs macOS 15 and iOS 18; these keep the package's older
+// floor with one implementation on every platform. Not API: Shank's own use only.
+#ifndef SHANK_ATOMICS_H
+#define SHANK_ATOMICS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+static inline __attribute__((always_inline)) uintptr_t
+_shank_load_acquiring(const uintptr_t *word) {
+  return __atomic_load_n(word, __ATOMIC_ACQUIRE);
+}
+
+static inline __attribute__((always_inline)) uintptr_t
+_shank_load_relaxed(const uintptr_t *word) {
+  return __atomic_load_n(word, __ATOMIC_RELAXED);
+}
+
+static inline __attribute__((always_inline)) void
+_shank_store_releasing(uintptr_t *word, uintptr_t value) {
+  __atomic_store_n(word, value, __ATOMIC_RELEASE);
+}
+
+static inline __attribute__((always_inline)) void
+_shank_store_relaxed(uintptr_t *word, uintptr_t value) {
+  __atomic_store_n(word, value, __ATOMIC_RELAXED);
+}
+
+static inline __attribute__((always_inline)) bool
+_shank_compare_exchange_acquiring(uintptr_t *word, uintptr_t expected, uintptr_t desired) {
+  return __atomic_compare_exchange_n(
+    word, &expected, desired, false, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+}
+
+#endif
