@@ -201,6 +201,39 @@ import Testing
     #expect(watched == nil)
   }
 
+  @Test func aBuilderThatThrowsFreesWhatItMade() {
+    struct LoadFailed: Error {}
+    weak var watched: Counter?
+    do {
+      let counter = Counter()
+      watched = counter
+      func module(_ name: String) -> Module {
+        Module(name) { [counter] in
+          SampleModule(value: "\(counter.increment())") as SampleModuleType
+        }
+      }
+      func loaded() throws -> Module { throw LoadFailed() }
+      @ModuleBuilder func modules() throws -> [Module] {
+        module("one")
+        [module("a"), module("b")]
+        for index in 0..<3 { module("loop \(index)") }
+        try loaded()
+      }
+      #expect(throws: LoadFailed.self) { try modules() }
+    }
+    #expect(watched == nil)
+  }
+
+  @Test func aStepResultUsedTwiceGivesTwoIndependentBlocks() {
+    func module(_ name: String) -> Module { Module(name) { ServiceImpl() as Service } }
+    let group = ModuleBuilder.buildExpression([module("a"), module("b")])
+    let withC = ModuleBuilder.buildPartialBlock(accumulated: group, next: module("c"))
+    let withD = ModuleBuilder.buildPartialBlock(accumulated: group, next: module("d"))
+    #expect(ModuleBuilder.buildFinalResult(withC).map(\.name) == ["a", "b", "c"])
+    #expect(ModuleBuilder.buildFinalResult(withD).map(\.name) == ["a", "b", "d"])
+    #expect(ModuleBuilder.buildFinalResult(group).map(\.name) == ["a", "b"])
+  }
+
   @Test func controlFlowNests() {
     let dependencies = Dependencies {
       for index in 0..<4 {
