@@ -10,7 +10,7 @@ let package = Package(
   ],
   targets: [
     .target(name: "Shank", dependencies: ["_ShankAtomics"]),
-    // Atomic word operations in C, for platforms older than `Synchronization.Atomic`.
+    // Atomic word operations in C, on every platform: `Synchronization.Atomic` needs macOS 15.
     .target(name: "_ShankAtomics"),
     .target(name: "ShankTesting", dependencies: ["Shank"]),
     .testTarget(name: "ShankTests", dependencies: ["Shank", "ShankTesting"]),

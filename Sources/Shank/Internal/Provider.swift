@@ -11,7 +11,7 @@ final class Provider<Value>: Registration {
   private let conversion: Conversion?
   private let lock: Lock?
   /// Published once a `.singleton` is made; its instance is then read without the creation
-  /// lock (see `OnceFlag` for what that costs per platform). Only singletons have one.
+  /// lock, after one atomic load. Only singletons have one.
   @usableFromInline let made: OnceFlag?
   /// A made singleton that may be read from any thread with no check: nonisolated.
   @usableFromInline let isFreeSingleton: Bool

@@ -44,7 +44,7 @@ final class RegistrationTable {
     // The table keeps the later of two registrations with the same key.
     order = replaced ? Self.laterOfEachKey(list.order) : list.order
     self.modules = modules
-    made = list.made
+    made = replaced ? Self.kept(list.made, by: order) : list.made
   }
 
   deinit {
@@ -74,6 +74,14 @@ final class RegistrationTable {
       slots[index] = Slot(type: type, registration: entry)
       return replaced
     }
+  }
+
+  /// The registrations of `made` that `order` still lists: one that lost its key is dropped.
+  private static func kept(_ made: [Registration], by order: [Unmanaged<Registration>])
+    -> [Registration]
+  {
+    let listed = Set(order.map { ObjectIdentifier($0.takeUnretainedValue()) })
+    return made.filter { listed.contains(ObjectIdentifier($0)) }
   }
 
   /// The last registration of each key, in registration order.
