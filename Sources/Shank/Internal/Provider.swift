@@ -198,7 +198,7 @@ final class Provider<Value>: Registration {
       // A value type has no identity to share: `.weak` then makes one per resolution.
       if Swift.type(of: value as Any) is AnyObject.Type { weakStored?.object = value as AnyObject }
     case .singleton:
-      kept = UnsafeMutablePointer.boxing(value)
+      kept = UnsafeMutablePointer.boxingOnItsOwnCacheLine(value)
       made.unsafelyUnwrapped.publish()
     case .cached:
       kept = UnsafeMutablePointer.boxing(value)
