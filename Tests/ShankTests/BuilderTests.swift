@@ -227,6 +227,22 @@ import Testing
     #expect(ModuleBuilder.buildFinalResult(group).map(\.name) == ["a", "b"])
   }
 
+  @Test(arguments: [Scope.unique, .singleton])
+  func aReplacedModuleIsFreedWhileItsContainerLives(scope: Scope) {
+    weak var watched: Counter?
+    let dependencies: Dependencies
+    do {
+      let counter = Counter()
+      watched = counter
+      dependencies = Dependencies {
+        countedService(by: counter, scope: scope)
+        countedService(by: Counter(), scope: scope)
+      }
+    }
+    #expect(watched == nil)
+    _ = dependencies.resolve(Service.self)
+  }
+
   @Test func controlFlowNests() {
     let dependencies = Dependencies {
       for index in 0..<4 {

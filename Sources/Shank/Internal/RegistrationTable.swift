@@ -19,9 +19,11 @@ final class RegistrationTable {
   @usableFromInline let mask: Int
   /// The registrations that won their key, in registration order.
   let order: [Unmanaged<Registration>]
-  /// The modules, which keep their shared providers alive.
+  /// The modules, which keep their shared providers alive; empty when a module was replaced,
+  /// and `made` keeps the winners instead.
   private let modules: [Module]
-  /// The registrations made for this container alone.
+  /// The registrations made for this container alone, or every winner when a module was
+  /// replaced.
   private let made: [Registration]
 
   init(_ modules: [Module]) {
@@ -41,10 +43,17 @@ final class RegistrationTable {
     for entry in list.order {
       replaced = Self.insert(entry, into: slots, mask: mask) || replaced
     }
-    // The table keeps the later of two registrations with the same key.
-    order = replaced ? Self.laterOfEachKey(list.order) : list.order
-    self.modules = modules
-    made = replaced ? Self.kept(list.made, by: order) : list.made
+    if replaced {
+      // The table keeps the later of two registrations with the same key, and only the
+      // winners: a replaced module and what its factory holds are freed now.
+      order = Self.laterOfEachKey(list.order)
+      self.modules = []
+      made = order.map { $0.takeUnretainedValue() }
+    } else {
+      order = list.order
+      self.modules = modules
+      made = list.made
+    }
   }
 
   deinit {
@@ -74,14 +83,6 @@ final class RegistrationTable {
       slots[index] = Slot(type: type, registration: entry)
       return replaced
     }
-  }
-
-  /// The registrations of `made` that `order` still lists: one that lost its key is dropped.
-  private static func kept(_ made: [Registration], by order: [Unmanaged<Registration>])
-    -> [Registration]
-  {
-    let listed = Set(order.map { ObjectIdentifier($0.takeUnretainedValue()) })
-    return made.filter { listed.contains(ObjectIdentifier($0)) }
   }
 
   /// The last registration of each key, in registration order.
