@@ -25,7 +25,7 @@
 /// > Note: Registering the same type and name twice is allowed: the later module wins, so test
 /// > and preview overrides can follow the production modules.
 public struct Module: Sendable {
-  @usableFromInline var recipe: Recipe
+  @usableFromInline let recipe: Recipe
 
   /// The name the module is registered under, or `nil`.
   public var name: String? { recipe.name }

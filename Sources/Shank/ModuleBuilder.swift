@@ -15,8 +15,9 @@
 /// }
 /// ```
 ///
-/// Every step passes a single ``Module`` on: several become one module that groups them, so a
-/// `for` loop over a thousand features hands its array on whole, with no work per module.
+/// Every step passes a single ``Module`` on: several become one module that groups them, and
+/// the block's result flattens the groups once. A `for` loop over a thousand features hands
+/// its array on whole, with no work per module.
 @resultBuilder
 public enum ModuleBuilder {
   /// A single module.
