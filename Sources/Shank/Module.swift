@@ -97,7 +97,6 @@ public struct Module: Sendable {
         factory: factory))
   }
 
-  @usableFromInline
   init(_ recipe: Recipe) {
     self.recipe = recipe
   }

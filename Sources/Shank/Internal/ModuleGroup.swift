@@ -8,7 +8,6 @@ final class ModuleGroup: Recipe {
   /// The modules in order; a member may itself be a group.
   let members: [Module]
 
-  @usableFromInline
   init(_ members: [Module]) {
     self.members = members
     super.init(
