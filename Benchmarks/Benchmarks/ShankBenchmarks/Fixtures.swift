@@ -164,6 +164,19 @@ extension ShankFixtures {
       ".singleton made two instances")
   }
 
+  /// S7's in-turn runs resolve both from one root.
+  static func buildTenModulesAndSingleton() {
+    Dependencies {
+      Module { M5() as M5Type }
+      Module(scope: .singleton) { SharedModule() as SharedModuleType }
+    }
+    .build()
+    check(Dependencies.resolve(M5Type.self).component() == 5, "the S7 root")
+    check(
+      Dependencies.resolve(SharedModuleType.self) === Dependencies.resolve(SharedModuleType.self),
+      ".singleton made two instances")
+  }
+
   static func buildGraph() {
     graph().build()
     let worker: WorkerType = Dependencies.resolve(GraphModuleType.self).component()

@@ -53,6 +53,22 @@ func measure<Fixture>(_ benchmark: Benchmark, with fixture: Fixture, _ body: (Fi
   withExtendedLifetime(fixture) {}
 }
 
+/// Times each run in turn within one sample and records each under its own metric.
+///
+/// For goals that compare separate benchmarks: on a shared machine one benchmark can fall in
+/// a fast spell and the next in a slow one, while runs timed in turn meet the same machine.
+/// Each sample starts at a random run, so that no run always goes first.
+func timeInTurn(_ benchmark: Benchmark, _ runs: [(metric: BenchmarkMetric, run: () -> Void)]) {
+  let clock = ContinuousClock()
+  let first = Int.random(in: runs.indices)
+  for offset in runs.indices {
+    let (metric, run) = runs[(first + offset) % runs.count]
+    let elapsed = clock.measure(run).components
+    benchmark.measurement(
+      metric, Int(elapsed.seconds) * 1_000_000_000 + Int(elapsed.attoseconds / 1_000_000_000))
+  }
+}
+
 let benchmarks: @Sendable () -> Void = {
   kept.reserveCapacity(1_000)
   resolutionByType()
@@ -209,40 +225,100 @@ func resolutionByName() {
       }
     }
   }
+
+  // S4's goal compares sizes, so the sizes are also timed in turn within each sample. The
+  // containers are not built (only one root can be), so Shank resolves through the
+  // container's own `resolve`, which looks up the same table.
+  let sizes = [10, 1_000, 100_000]
+  let shankMetrics = sizes.map { BenchmarkMetric.custom("Shank \($0) modules") }
+  let handMetrics = sizes.map { BenchmarkMetric.custom("hand-written \($0) modules") }
+  Benchmark(
+    "S4 resolve by name, sizes timed in turn",
+    configuration: configuration(metrics: shankMetrics + handMetrics)
+  ) { benchmark in
+    var runs: [(metric: BenchmarkMetric, run: () -> Void)] = []
+    for index in sizes.indices {
+      let container = NamedFixtures.shared.containers[index]
+      let dictionary = NamedFixtures.shared.dictionaries[index]
+      runs.append(
+        (
+          shankMetrics[index],
+          {
+            for _ in benchmark.scaledIterations {
+              blackHole(container.resolve(M0Type.self, name: probeName))
+            }
+          }
+        ))
+      runs.append(
+        (
+          handMetrics[index],
+          { for _ in benchmark.scaledIterations { blackHole(dictionary.byName[probeName]!()) } }
+        ))
+    }
+    timeInTurn(benchmark, runs)
+  }
+}
+
+/// S4's fixtures at every size, made once in the process that runs it.
+final class NamedFixtures: Sendable {
+  static let shared = NamedFixtures()
+  let containers = [10, 1_000, 100_000].map(ShankFixtures.named)
+  let dictionaries = [10, 1_000, 100_000].map { HandWritten(namedCount: $0) }
 }
 
 // MARK: - S5: build a root of 1,000 modules
 
 func rootConstruction() {
-  let metrics: [BenchmarkMetric] = [.wallClock, .mallocCountTotal, .mallocBytesCount]
+  let metrics: [BenchmarkMetric] = [.wallClock, .mallocCountTotal, .mallocBytesCount, pageFaults]
 
-  Benchmark(
-    "S5 build 1,000-module root: Shank",
-    configuration: configuration(metrics: metrics, scaling: .one)
-  ) { benchmark in
-    let root = ShankFixtures.named(1_000)
-    benchmark.stopMeasurement()  // building counts; freeing it again does not
-    blackHole(root)
+  /// Times `make`, and frees each root only once the next is built.
+  ///
+  /// A root freed right after its sample sits at the top of the heap, and whether glibc then
+  /// hands those pages back to the kernel (so that the next build faults them in again)
+  /// depends on the process's allocation history, not on the contender: in one run Shank's
+  /// build faulted 27 pages every time and Swinject's none, in a standalone program the
+  /// reverse. Freed beneath a newer root, the memory stays with the process for every
+  /// contender alike, and `pageFaults` shows that it did.
+  func build<Root>(_ contender: String, _ make: @escaping () -> Root) {
+    let previous = Previous<Root>()
+    Benchmark(
+      "S5 build 1,000-module root: \(contender)",
+      configuration: configuration(metrics: metrics, scaling: .one)
+    ) { benchmark in
+      let faults = minorPageFaults()
+      benchmark.startMeasurement()
+      let root = make()
+      benchmark.stopMeasurement()
+      benchmark.measurement(pageFaults, minorPageFaults() - faults)
+      previous.root = root  // frees the root of the sample before, outside the measurement
+    }
   }
 
-  Benchmark(
-    "S5 build 1,000-module root: Swinject",
-    configuration: configuration(metrics: metrics, scaling: .one)
-  ) { benchmark in
-    let root = SwinjectFixtures.named(1_000)
-    benchmark.stopMeasurement()  // building counts; freeing it again does not
-    blackHole(root)
-  }
-
-  Benchmark(
-    "S5 build 1,000-module root: hand-written dictionary",
-    configuration: configuration(metrics: metrics, scaling: .one)
-  ) { benchmark in
-    let root = HandWritten(namedCount: 1_000)
-    benchmark.stopMeasurement()  // building counts; freeing it again does not
-    blackHole(root)
-  }
+  build("Shank") { ShankFixtures.named(1_000) }
+  build("Swinject") { SwinjectFixtures.named(1_000) }
+  build("hand-written dictionary") { HandWritten(namedCount: 1_000) }
 }
+
+/// The pages a sample faulted in: memory the build took from the system rather than reused.
+let pageFaults = BenchmarkMetric.custom("Page faults", useScalingFactor: false)
+
+func minorPageFaults() -> Int {
+  var usage = rusage()
+  #if canImport(Glibc)
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+  #else
+    getrusage(RUSAGE_SELF, &usage)
+  #endif
+  return usage.ru_minflt
+}
+
+/// The root that S5's last sample built, freed when the next sample replaces it.
+final class Previous<Root> {
+  var root: Root?
+}
+
+// Samples of one benchmark run one after another on one thread, the only one that touches it.
+extension Previous: @unchecked Sendable {}
 
 // MARK: - S6: singleton resolution, and a five-object graph from a module's component()
 
@@ -312,6 +388,26 @@ func singletonAndGraph() {
     for _ in benchmark.scaledIterations {
       blackHole(handWrittenGraph())
     }
+  }
+
+  // The graph's goal is a ratio of the two above, so they are also timed in turn.
+  let shank = BenchmarkMetric.custom("Shank module component()")
+  let hand = BenchmarkMetric.custom("hand-written constructors")
+  Benchmark(
+    "S6 five-object graph, timed in turn",
+    configuration: configuration(metrics: [shank, hand], setup: ShankFixtures.buildGraph)
+  ) { benchmark in
+    let module = Dependencies.resolve(GraphModuleType.self)
+    blackHole(module.component() as WorkerType)
+    timeInTurn(
+      benchmark,
+      [
+        (
+          shank,
+          { for _ in benchmark.scaledIterations { blackHole(module.component() as WorkerType) } }
+        ),
+        (hand, { for _ in benchmark.scaledIterations { blackHole(handWrittenGraph()) } }),
+      ])
   }
 }
 
@@ -412,6 +508,49 @@ func twoThreads() {
         for _ in 0..<perThread { blackHole(table[key]!()) }
       }
     }
+  }
+
+  // The goals compare scalings, each the ratio of two benchmarks above; timed in turn, the
+  // eight runs of a sample meet the same machine.
+  let hand = identity(HandWritten())
+  let runs: [(name: String, body: @Sendable () -> Void)] = [
+    ("Shank", { for _ in 0..<perThread { blackHole(Dependencies.resolve(M5Type.self)) } }),
+    (
+      "Shank singleton",
+      { for _ in 0..<perThread { blackHole(Dependencies.resolve(SharedModuleType.self)) } }
+    ),
+    (
+      "dictionary",
+      {
+        let table = hand.byType
+        let key = ObjectIdentifier(M5Type.self)
+        for _ in 0..<perThread { blackHole(table[key]!()) }
+      }
+    ),
+    (
+      "dictionary, shared instance",
+      {
+        let table = hand.shared
+        let key = ObjectIdentifier(SharedModuleType.self)
+        for _ in 0..<perThread { blackHole(table[key]!()) }
+      }
+    ),
+  ]
+  let timed = runs.flatMap { run in
+    [1, 2].map { threads in
+      (
+        metric: BenchmarkMetric.custom("\(run.name), \(threads == 1 ? "1 thread" : "2 threads")"),
+        run: { onThreads(threads, run.body) }
+      )
+    }
+  }
+  Benchmark(
+    "S7 timed in turn",
+    configuration: configuration(
+      metrics: timed.map(\.metric), scaling: .one, maxDuration: .seconds(3), maxIterations: 1_000,
+      setup: ShankFixtures.buildTenModulesAndSingleton)
+  ) { benchmark in
+    timeInTurn(benchmark, timed)
   }
 }
 
