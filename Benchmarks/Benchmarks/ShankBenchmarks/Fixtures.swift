@@ -164,7 +164,8 @@ extension ShankFixtures {
       ".singleton made two instances")
   }
 
-  /// S7's in-turn runs resolve both from one root.
+  /// S7's in-turn runs alternate the new-instance and the singleton resolution, and the
+  /// static `resolve` they time reads the one built root, so the root holds both.
   static func buildTenModulesAndSingleton() {
     Dependencies {
       Module { M5() as M5Type }
