@@ -436,8 +436,33 @@ func twoThreads() {
   let perThread = 100_000
   let slowPerThread = 10_000  // for the peers that take a lock or copy task-local storage
 
+  // What one thread does in the runs that both the separate benchmarks and the in-turn one
+  // time, written once so that the two measure the same loop.
+  let hand = identity(HandWritten())
+  let shank: @Sendable () -> Void = {
+    for _ in 0..<perThread { blackHole(Dependencies.resolve(M5Type.self)) }
+  }
+  let shankSingleton: @Sendable () -> Void = {
+    for _ in 0..<perThread { blackHole(Dependencies.resolve(SharedModuleType.self)) }
+  }
+  let dictionary: @Sendable () -> Void = {
+    // One shared dictionary, read with no lock; each thread holds it once, so the lookups
+    // write no shared reference count.
+    let table = hand.byType
+    let key = ObjectIdentifier(M5Type.self)
+    for _ in 0..<perThread { blackHole(table[key]!()) }
+  }
+  let sharedInstance: @Sendable () -> Void = {
+    // The singleton's baseline: a factory that returns one shared class instance gives the
+    // caller an owned reference, so each call writes the instance's reference count from
+    // both threads, as any resolver that returns it must.
+    let table = hand.shared
+    let key = ObjectIdentifier(SharedModuleType.self)
+    for _ in 0..<perThread { blackHole(table[key]!()) }
+  }
+
   for threads in [1, 2] {
-    let suffix = threads == 1 ? "1 thread" : "2 threads"
+    let suffix = threadCount(threads)
     let config = { (setup: (() -> Void)?) in
       configuration(scaling: .one, maxDuration: .seconds(2), maxIterations: 1_000, setup: setup)
     }
@@ -446,18 +471,14 @@ func twoThreads() {
       "S7 \(suffix): Shank",
       configuration: config(ShankFixtures.buildTenModules)
     ) { _ in
-      onThreads(threads) {
-        for _ in 0..<perThread { blackHole(Dependencies.resolve(M5Type.self)) }
-      }
+      onThreads(threads, shank)
     }
 
     Benchmark(
       "S7 \(suffix): Shank singleton",
       configuration: config(ShankFixtures.buildSingleton)
     ) { _ in
-      onThreads(threads) {
-        for _ in 0..<perThread { blackHole(Dependencies.resolve(SharedModuleType.self)) }
-      }
+      onThreads(threads, shankSingleton)
     }
 
     let swinject = UncheckedBox(SwinjectFixtures.tenModules(synchronized: true))
@@ -482,65 +503,31 @@ func twoThreads() {
       }
     }
 
-    let hand = identity(HandWritten())
     Benchmark(
       "S7 \(suffix): unlocked read-only dictionary",
       configuration: config(nil)
     ) { _ in
-      onThreads(threads) {
-        // One shared dictionary, read with no lock; each thread holds it once, so the
-        // lookups write no shared reference count.
-        let table = hand.byType
-        let key = ObjectIdentifier(M5Type.self)
-        for _ in 0..<perThread { blackHole(table[key]!()) }
-      }
+      onThreads(threads, dictionary)
     }
 
     Benchmark(
       "S7 \(suffix): unlocked read-only dictionary, shared instance",
       configuration: config(nil)
     ) { _ in
-      onThreads(threads) {
-        // The singleton's baseline: a factory that returns one shared class instance gives
-        // the caller an owned reference, so each call writes the instance's reference count
-        // from both threads, as any resolver that returns it must.
-        let table = hand.shared
-        let key = ObjectIdentifier(SharedModuleType.self)
-        for _ in 0..<perThread { blackHole(table[key]!()) }
-      }
+      onThreads(threads, sharedInstance)
     }
   }
 
   // The goals compare scalings, each the ratio of two benchmarks above; timed in turn, the
   // eight runs of a sample meet the same machine.
-  let hand = identity(HandWritten())
   let runs: [(name: String, body: @Sendable () -> Void)] = [
-    ("Shank", { for _ in 0..<perThread { blackHole(Dependencies.resolve(M5Type.self)) } }),
-    (
-      "Shank singleton",
-      { for _ in 0..<perThread { blackHole(Dependencies.resolve(SharedModuleType.self)) } }
-    ),
-    (
-      "dictionary",
-      {
-        let table = hand.byType
-        let key = ObjectIdentifier(M5Type.self)
-        for _ in 0..<perThread { blackHole(table[key]!()) }
-      }
-    ),
-    (
-      "dictionary, shared instance",
-      {
-        let table = hand.shared
-        let key = ObjectIdentifier(SharedModuleType.self)
-        for _ in 0..<perThread { blackHole(table[key]!()) }
-      }
-    ),
+    ("Shank", shank), ("Shank singleton", shankSingleton), ("dictionary", dictionary),
+    ("dictionary, shared instance", sharedInstance),
   ]
   let timed = runs.flatMap { run in
     [1, 2].map { threads in
       (
-        metric: BenchmarkMetric.custom("\(run.name), \(threads == 1 ? "1 thread" : "2 threads")"),
+        metric: BenchmarkMetric.custom("\(run.name), \(threadCount(threads))"),
         run: { onThreads(threads, run.body) }
       )
     }
@@ -549,10 +536,15 @@ func twoThreads() {
     "S7 timed in turn",
     configuration: configuration(
       metrics: timed.map(\.metric), scaling: .one, maxDuration: .seconds(3), maxIterations: 1_000,
-      setup: ShankFixtures.buildTenModulesAndSingleton)
+      setup: ShankFixtures.buildModuleAndSingleton)
   ) { benchmark in
     timeInTurn(benchmark, timed)
   }
+}
+
+/// "1 thread" or "2 threads", as S7's benchmark and metric names read.
+func threadCount(_ threads: Int) -> String {
+  threads == 1 ? "1 thread" : "\(threads) threads"
 }
 
 /// Carries a value that is only read across threads (Swinject's synchronized resolver).
