@@ -29,38 +29,66 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
   }
 
   /// What went wrong.
-  public let reason: Reason
+  public var reason: Reason { storage.reason }
   /// The requested type, as it is written in code.
-  public let typeName: String
+  public var typeName: String { storage.typeName }
   /// The requested name, or `nil` for an unnamed module.
-  public let name: String?
+  public var name: String? { storage.name }
   /// The file that asked, as `#fileID` gives it.
-  public let fileID: String
+  public var fileID: String { storage.fileID }
   /// The line that asked.
-  public let line: Int
+  public var line: Int { storage.line }
   /// Whether the resolution ran with no container built (see ``Dependencies/build()``).
-  public let noContainerBuilt: Bool
+  public var noContainerBuilt: Bool { storage.noContainerBuilt }
   /// Registrations close to the one requested: the same type under another name, the same
   /// name under another type, the type registered as an `Optional`.
-  public let nearMisses: [String]
+  public var nearMisses: [String] { storage.nearMisses }
   /// What is registered, sorted, at most the first 20.
-  public let registered: [String]
+  public var registered: [String] { storage.registered }
   /// How many keys are registered in all.
-  public let registeredCount: Int
+  public var registeredCount: Int { storage.registeredCount }
+
+  /// The fields, behind one reference. Every frame a resolution passes through throws this
+  /// type, and typed throws reserves room for the error in each of them: 128 bytes of fields
+  /// made a nested resolution cost kilobytes of stack, one word keeps it small.
+  private let storage: Storage
 
   init(
     _ reason: Reason, key: KeyDescription, site: SourceSite, noContainerBuilt: Bool = false,
     nearMisses: [String] = [], registered: [String] = [], registeredCount: Int = 0
   ) {
-    self.reason = reason
-    self.typeName = key.typeName
-    self.name = key.name
-    self.fileID = site.fileID.description
-    self.line = Int(site.line)
-    self.noContainerBuilt = noContainerBuilt
-    self.nearMisses = nearMisses
-    self.registered = registered
-    self.registeredCount = registeredCount
+    storage = Storage(
+      reason: reason, typeName: key.typeName, name: key.name, fileID: site.fileID.description,
+      line: Int(site.line), noContainerBuilt: noContainerBuilt, nearMisses: nearMisses,
+      registered: registered, registeredCount: registeredCount)
+  }
+
+  /// What an error says, made once and never changed.
+  private final class Storage: Sendable {
+    let reason: Reason
+    let typeName: String
+    let name: String?
+    let fileID: String
+    let line: Int
+    let noContainerBuilt: Bool
+    let nearMisses: [String]
+    let registered: [String]
+    let registeredCount: Int
+
+    init(
+      reason: Reason, typeName: String, name: String?, fileID: String, line: Int,
+      noContainerBuilt: Bool, nearMisses: [String], registered: [String], registeredCount: Int
+    ) {
+      self.reason = reason
+      self.typeName = typeName
+      self.name = name
+      self.fileID = fileID
+      self.line = line
+      self.noContainerBuilt = noContainerBuilt
+      self.nearMisses = nearMisses
+      self.registered = registered
+      self.registeredCount = registeredCount
+    }
   }
 
   /// The message, in plain words, over several lines.
