@@ -113,12 +113,14 @@ extension Dependencies {
     }
   }
 
-  /// Runs `body` with ``current``, borrowed: a built root lives for the whole process, so
-  /// nothing needs to retain it, and a retain per resolution would make threads contend.
+  /// Runs `body` with ``current``, borrowed: a built root lives for the whole process, and a
+  /// factory's container is held by the resolution running it, so nothing needs to retain
+  /// them, and a retain per resolution would make threads contend.
   @inlinable
   static func withCurrent<R>(
     _ body: (Dependencies) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
+    if let making = ResolutionTrace.unretainedMakingContainer { return try making.borrow(body) }
     let root = Root.shared
     if root.mayHaveOverrides, let layer = overrides { return try body(layer) }
     guard let built = root.unretainedContainer else { return try body(unbuilt) }

@@ -46,15 +46,18 @@ final class ResolutionTrace {
   /// The registrations on the stack, outermost first.
   var stack: [Registration] { (0..<depth).map { frames[$0].registration.takeUnretainedValue() } }
 
-  /// The container the innermost running factory was resolved from, if a factory is running.
+  /// The container the innermost running factory on this thread makes its instance in, if a
+  /// factory is running: ``Dependencies/current`` there.
   ///
-  /// An ``Inject`` property declared while a factory runs binds to it, so a module resolves
-  /// its own injections from the container that made it.
-  static var resolvingContainer: Dependencies? {
+  /// An ``Inject`` property declared while a factory runs binds to it too, so a module resolves
+  /// its own injections from the container that made it. Unretained: the resolution running
+  /// the factory holds the container.
+  @usableFromInline
+  static var unretainedMakingContainer: Unmanaged<Dependencies>? {
     guard let raw = pthread_getspecific(threadKey) else { return nil }
     let trace = Unmanaged<ResolutionTrace>.fromOpaque(raw).takeUnretainedValue()
     guard trace.depth > 0 else { return nil }
-    return trace.frames[trace.depth - 1].container.takeUnretainedValue()
+    return trace.frames[trace.depth - 1].container
   }
 
   /// This thread's trace, made on first use and released when the thread ends.
