@@ -127,9 +127,11 @@ extension Dependencies {
     return try built.borrow(body)
   }
 
-  /// Stops the program with `error`'s message, pointing the report at the asking line.
+  /// Stops the program with `error`'s message, pointing the report at the asking line; on a
+  /// ``verify()`` thread, reports the error as the module's problem instead.
   @usableFromInline
   static func stop(_ error: ResolutionError, at site: SourceSite) -> Never {
+    ResolutionTrace.current.inspection?.abandon(with: error)
     fatalError(error.description, file: site.fileID, line: site.line)
   }
 

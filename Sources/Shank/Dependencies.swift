@@ -97,6 +97,13 @@ public final class Dependencies: Sendable {
     }
   }
 
+  /// A copy of this container and of those it is layered over, with instances of its own,
+  /// so that ``verify()`` makes modules without touching this container's instances or locks.
+  func privateCopy() -> Dependencies {
+    if isUnbuilt { return self }
+    return Dependencies(modules: table.modules, over: parent?.privateCopy())
+  }
+
   /// The override layer of this task, if any.
   @usableFromInline @TaskLocal static var overrides: Dependencies?
 

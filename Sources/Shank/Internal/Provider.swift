@@ -237,6 +237,9 @@ final class Provider<Value>: Registration {
     guard let isolation else { return }
     if isolation === MainActor.shared {
       if !MainActorCheck.isOnMainActor { throw isolationError(actor: "MainActor", at: site) }
+    } else if ResolutionTrace.current.inspection != nil {
+      // `verify()` never stops the program: it cannot be on another actor, so it reports.
+      throw isolationError(actor: "\(Swift.type(of: isolation))", at: site)
     } else {
       isolation.preconditionIsolated(
         isolationError(actor: "\(Swift.type(of: isolation))", at: site).description,

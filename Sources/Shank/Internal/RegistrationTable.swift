@@ -19,20 +19,26 @@ final class RegistrationTable {
   @usableFromInline let mask: Int
   /// The registrations that won their key, in registration order.
   let order: [Unmanaged<Registration>]
-  /// The modules, which keep their shared providers alive; empty when a module was replaced,
-  /// and `made` keeps the winners instead.
-  private let modules: [Module]
+  /// The modules with a registration that won its key, in order: they keep their shared
+  /// providers alive, and make a private copy of the container (see
+  /// ``Dependencies/privateCopy()``). A module whose every key was replaced is not kept, so
+  /// that it and what its factory holds are freed now.
+  let modules: [Module]
   /// The registrations made for this container alone, or every winner when a module was
   /// replaced.
   private let made: [Registration]
 
   init(_ modules: [Module]) {
     var list = RegistrationList(reservingCapacity: modules.count)
+    // Where each module's registrations end in `list.order`.
+    var ends: [Int] = []
+    ends.reserveCapacity(modules.count)
     // Borrowed, not retained: `modules` keeps each recipe alive.
     for index in modules.indices {
       Unmanaged.passUnretained(modules[index].recipe)._withUnsafeGuaranteedRef {
         $0.register(into: &list)
       }
+      ends.append(list.order.count)
     }
     var capacity = 8
     while capacity < list.order.count * 2 { capacity *= 2 }
@@ -47,7 +53,12 @@ final class RegistrationTable {
       // The table keeps the later of two registrations with the same key, and only the
       // winners: a replaced module and what its factory holds are freed now.
       order = Self.laterOfEachKey(list.order)
-      self.modules = []
+      let winners = Set(order.map { $0.toOpaque() })
+      self.modules = modules.indices.compactMap { index in
+        let start = index == 0 ? 0 : ends[index - 1]
+        let won = list.order[start..<ends[index]].contains { winners.contains($0.toOpaque()) }
+        return won ? modules[index] : nil
+      }
       made = order.map { $0.takeUnretainedValue() }
     } else {
       order = list.order

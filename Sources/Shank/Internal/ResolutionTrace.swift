@@ -34,6 +34,12 @@ final class ResolutionTrace {
   @exclusivity(unchecked) @usableFromInline var frames: UnsafeMutablePointer<Frame>
   /// Whether this is the main thread, asked once: Foundation's answer costs a call each time.
   lazy var isMainThread = MainActorCheck.isMainThread
+  /// The ``verify()`` run this thread makes modules for, which takes over a failure that
+  /// would otherwise stop the program.
+  var inspection: InspectionThread?
+  /// Whether this thread stands in for the main actor, which waits for it: a ``verify()``
+  /// called on the main actor makes main-actor modules here.
+  var actsAsMainActor = false
 
   private init() {
     frames = .allocate(capacity: capacity)
