@@ -49,21 +49,28 @@ final class InspectionThread {
   }
 
   private func start(at first: Int, in copy: Dependencies) {
+    let handOff = HandOff(copy)
     let thread = Thread { [self] in
       let trace = ResolutionTrace.current
       trace.inspection = self
       trace.actsAsMainActor = actsAsMainActor
-      let registrations = copy.visibleRegistrations()
-      for index in first..<registrations.count {
-        lock.withLock { making = index }
-        let outcome = Self.make(registrations[index], in: copy)
-        lock.withLock { outcomes[index] = outcome }
-      }
+      makeEach(from: first, in: handOff.take())
       trace.inspection = nil
       progress.signal()
     }
     thread.stackSize = 8 << 20
     thread.start()
+  }
+
+  /// Makes the modules from `first` on. The copy and what it made are released on return,
+  /// before the caller is told, so that `verify()` returns with nothing of it left alive.
+  private func makeEach(from first: Int, in copy: Dependencies) {
+    let registrations = copy.visibleRegistrations()
+    for index in first..<registrations.count {
+      lock.withLock { making = index }
+      let outcome = Self.make(registrations[index], in: copy)
+      lock.withLock { outcomes[index] = outcome }
+    }
   }
 
   private static func make(_ registration: Registration, in copy: Dependencies) -> InspectedModule {
@@ -83,6 +90,22 @@ final class InspectionThread {
     while true { never.wait() }
   }
 }
+
+/// Hands a container to the inspection thread, which takes it out, so that the thread's
+/// closure, released only when the thread ends, does not keep it alive.
+private final class HandOff {
+  private var container: Dependencies?
+
+  init(_ container: Dependencies) { self.container = container }
+
+  func take() -> Dependencies {
+    defer { container = nil }
+    return container!
+  }
+}
+
+// Only the inspection thread touches `container`, after `Thread.start` hands it over.
+extension HandOff: @unchecked Sendable {}
 
 // `outcomes` and `making` are only touched under `lock`; the rest is constant.
 extension InspectionThread: @unchecked Sendable {}
