@@ -120,8 +120,10 @@ extension Dependencies {
   static func withCurrent<R>(
     _ body: (Dependencies) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
-    if let making = ResolutionTrace.unretainedMakingContainer { return try making.borrow(body) }
+    // The root first: its check that `shared` exists then runs on every path, so the optimizer
+    // can hoist it out of a caller's loop.
     let root = Root.shared
+    if let making = ResolutionTrace.unretainedMakingContainer { return try making.borrow(body) }
     if root.mayHaveOverrides, let layer = overrides { return try body(layer) }
     guard let built = root.unretainedContainer else { return try body(unbuilt) }
     return try built.borrow(body)
