@@ -56,16 +56,6 @@ extension Dependencies {
     try await $overrides.withValue(layer(modules()), operation: operation, isolation: isolation)
   }
 
-  /// Runs a shared instance's factory with `owner` as ``current``.
-  static func making<Value>(
-    in owner: Dependencies, _ factory: () throws(ResolutionError) -> Value
-  ) throws(ResolutionError) -> Value {
-    // The usual case, a root singleton resolved from the root, needs no task-local at all.
-    if current === owner { return try factory() }
-    Root.shared.noteOverridesInstalled()
-    return try $overrides.withValue(owner) { Result(catching: factory) }.get()
-  }
-
   /// A container of `modules` whose misses fall through to ``current``.
   static func layer(_ modules: [Module]) -> Dependencies {
     Root.shared.noteOverridesInstalled()

@@ -113,21 +113,27 @@ extension Dependencies {
     }
   }
 
-  /// Runs `body` with ``current``, borrowed: a built root lives for the whole process, so
-  /// nothing needs to retain it, and a retain per resolution would make threads contend.
+  /// Runs `body` with ``current``, borrowed: a built root lives for the whole process, and a
+  /// factory's container is held by the resolution running it, so nothing needs to retain
+  /// them, and a retain per resolution would make threads contend.
   @inlinable
   static func withCurrent<R>(
     _ body: (Dependencies) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
+    // The root first: its check that `shared` exists then runs on every path, so the optimizer
+    // can hoist it out of a caller's loop.
     let root = Root.shared
+    if let making = ResolutionTrace.unretainedMakingContainer { return try making.borrow(body) }
     if root.mayHaveOverrides, let layer = overrides { return try body(layer) }
     guard let built = root.unretainedContainer else { return try body(unbuilt) }
     return try built.borrow(body)
   }
 
-  /// Stops the program with `error`'s message, pointing the report at the asking line.
+  /// Stops the program with `error`'s message, pointing the report at the asking line; on a
+  /// ``verify()`` thread, reports the error as the module's problem instead.
   @usableFromInline
   static func stop(_ error: ResolutionError, at site: SourceSite) -> Never {
+    ResolutionTrace.current.inspection?.abandon(with: error)
     fatalError(error.description, file: site.fileID, line: site.line)
   }
 

@@ -1,9 +1,10 @@
 extension Dependencies {
-  /// Proves the whole graph resolvable, reporting every problem at once.
+  /// Checks that every module resolves and that what each module injects is registered,
+  /// reporting every problem at once.
   ///
   /// It makes one instance of every module, finds each `@Inject` among its stored properties
   /// (without reading them), and checks that what each asks for is registered. One call in a
-  /// test covers the graph:
+  /// test covers the modules:
   ///
   /// ```swift
   /// @Test func graphIsComplete() throws {
@@ -12,16 +13,52 @@ extension Dependencies {
   /// ```
   ///
   /// It reports missing keys (which module, which property, which type and name), cycles of
-  /// modules that inject each other, `as:` types the value does not conform to, and
-  /// ``Scope/weak`` on a value type. An optional `@Inject` that finds nothing is not a problem.
+  /// modules that inject each other, factories that fail (a missing key or a cycle met through
+  /// `resolve()` inside one, or an error it throws), `as:` types the value does not conform
+  /// to, and ``Scope/weak`` on a value type. An optional `@Inject` that finds nothing is not a
+  /// problem. To check the `@Inject` properties of view controllers and view models too, pass
+  /// them to ``verify(consumers:)``.
   ///
-  /// > Note: Making each module runs its factory, so singletons are made here. A module whose
-  /// > factory is bound to the main actor is reported as unresolvable unless `verify()` runs
-  /// > on the main actor.
+  /// It never stops the program. It makes the modules in a private copy of this container and
+  /// of those it is layered over, on a thread of its own, so its answer is the same whether or
+  /// not a root was built and whatever overrides are active, and this container's own
+  /// singletons are not made by it.
+  ///
+  /// > Note: A module whose factory is bound to the main actor is made only when `verify()`
+  /// > runs on the main actor, which then waits while verification's thread makes it; off the
+  /// > main actor such a module is reported as unresolvable, as is one bound to another actor.
+  /// > `verify()` does not call `component()` functions, so it does not see `resolve()` calls
+  /// > inside them, nor the `@Inject` properties of what they make.
   ///
   /// - Throws: A ``VerificationError`` listing every problem, when there is any.
   public func verify() throws(VerificationError) {
-    let problems = GraphInspection(self).problems
+    try verify(consumers: [])
+  }
+
+  /// Checks the modules, as ``verify()`` does, and the `@Inject` properties of `consumers`.
+  ///
+  /// A module that only a view controller injects is registered or not, and ``verify()``
+  /// cannot tell which view controllers ask for what. Pass an instance of each consumer (view
+  /// controllers, view models, anything that is not a module) and their `@Inject` properties,
+  /// found by reflection as for modules without being read, are checked too:
+  ///
+  /// ```swift
+  /// @MainActor @Test func everyScreenResolves() throws {
+  ///   try AppDependencies.make().verify(consumers: WidgetViewController(), SettingsViewModel())
+  /// }
+  /// ```
+  ///
+  /// - Parameter consumers: Instances whose `@Inject` properties to check.
+  /// - Throws: A ``VerificationError`` listing every problem of the modules and the consumers.
+  public func verify(consumers: Any...) throws(VerificationError) {
+    try verify(consumers: consumers)
+  }
+
+  private func verify(consumers: [Any]) throws(VerificationError) {
+    var problems = GraphInspection(self).problems
+    for consumer in consumers {
+      problems += GraphInspection.missingInjections(of: consumer, in: self)
+    }
     if !problems.isEmpty { throw VerificationError(problems: problems) }
   }
 }

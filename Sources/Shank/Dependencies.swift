@@ -52,10 +52,19 @@ public final class Dependencies: Sendable {
     Root.shared.replace(with: self)
   }
 
-  /// The container resolution uses here: the innermost override from
-  /// ``withOverrides(_:operation:)``, else the built root, else an empty container.
+  /// The container resolution uses here: inside a factory, the container making the instance;
+  /// else the innermost override from ``withOverrides(_:operation:)``, else the built root,
+  /// else an empty container.
+  ///
+  /// Inside a factory it is, for the factory's whole run and whatever another thread builds
+  /// meanwhile, the container the resolution started in for a ``Scope/unique`` module, and the
+  /// container that owns the instance for a shared one. So a graph resolves the same way from a
+  /// built root, a container that was never built, an override layer, or ``verify()``.
   @inlinable
   public static var current: Dependencies {
+    if let making = ResolutionTrace.unretainedMakingContainer {
+      return making.takeUnretainedValue()
+    }
     let root = Root.shared
     if root.mayHaveOverrides, let layer = overrides { return layer }
     return root.unretainedContainer?.takeUnretainedValue() ?? unbuilt
@@ -86,6 +95,13 @@ public final class Dependencies: Sendable {
       }
       container = current.parent
     }
+  }
+
+  /// A copy of this container and of those it is layered over, with instances of its own,
+  /// so that ``verify()`` makes modules without touching this container's instances or locks.
+  func privateCopy() -> Dependencies {
+    if isUnbuilt { return self }
+    return Dependencies(modules: table.modules, over: parent?.privateCopy())
   }
 
   /// The override layer of this task, if any.

@@ -43,7 +43,7 @@ public struct Module: Sendable {
   ///   - fileID: The file that registers the module, for diagnostics; leave it to its default.
   ///   - line: The line that registers the module, for diagnostics; leave it to its default.
   ///   - factory: Makes the module. Its static result type, usually written `X() as P`, is the
-  ///     type the module is resolved by.
+  ///     type the module is resolved by. It may resolve other modules, and may throw.
   @inlinable
   public init<Value>(
     _ name: String? = nil,
@@ -51,7 +51,7 @@ public struct Module: Sendable {
     isolation: isolated (any Actor)? = #isolation,
     fileID: StaticString = #fileID,
     line: UInt = #line,
-    _ factory: @escaping () -> Value
+    _ factory: @escaping () throws -> Value
   ) {
     // Inlined, so that the provider's generic type is looked up once per call site, not once
     // per module.
@@ -79,7 +79,7 @@ public struct Module: Sendable {
   ///   - isolation: The isolation the factory runs on. Leave it to its default, the caller's.
   ///   - fileID: The file that registers the module, for diagnostics; leave it to its default.
   ///   - line: The line that registers the module, for diagnostics; leave it to its default.
-  ///   - factory: Makes the value.
+  ///   - factory: Makes the value. It may resolve other modules and may throw.
   public init<Value>(
     _ name: String? = nil,
     scope: Scope = .unique,
@@ -88,7 +88,7 @@ public struct Module: Sendable {
     isolation: isolated (any Actor)? = #isolation,
     fileID: StaticString = #fileID,
     line: UInt = #line,
-    _ factory: @escaping () -> Value
+    _ factory: @escaping () throws -> Value
   ) {
     let site = SourceSite(fileID: fileID, line: line)
     self.init(

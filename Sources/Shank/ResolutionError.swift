@@ -26,6 +26,9 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     case wrongIsolation(actor: String, registeredAt: String)
     /// An alias was listed that the made value does not conform to.
     case notConforming(valueType: String)
+    /// The module's factory threw `error`, described as `String(describing:)` gives it. An
+    /// error that a resolution inside the factory threw is passed on as it is instead.
+    case factoryFailed(error: String)
   }
 
   /// What went wrong.
@@ -132,6 +135,11 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         "Shank cannot resolve \(key): the module's value, a \(valueType), does not conform to \(typeName)",
         "  asked for at \(fileID):\(line)",
         "  remove \(typeName).self from the module's as: list, or make \(valueType) conform to it",
+      ]
+    case .factoryFailed(let error):
+      lines = [
+        "Shank cannot resolve \(key): its factory threw \(error)",
+        "  asked for at \(fileID):\(line)",
       ]
     }
     return lines.joined(separator: "\n")

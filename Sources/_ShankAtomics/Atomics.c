@@ -1,2 +1,4 @@
-// The functions are all `static inline` in the header; a C target needs one source file.
+// The functions are all `static inline` in the header; this file defines the one variable.
 #include "_ShankAtomics.h"
+
+__thread void *_shank_current_trace = 0;

@@ -15,37 +15,46 @@ struct GraphInspection {
 
   init(_ dependencies: Dependencies) {
     registrations = dependencies.visibleRegistrations()
-    for registration in registrations {
-      inspect(registration, in: dependencies)
+    let outcomes = InspectionThread.inspect(dependencies)
+    for (registration, outcome) in zip(registrations, outcomes) {
+      inspect(registration, outcome, in: dependencies)
     }
     problems += Self.cycles(among: registrations, edges: edges).map { .cycle(path: $0) }
   }
 
-  private mutating func inspect(_ registration: Registration, in dependencies: Dependencies) {
+  private mutating func inspect(
+    _ registration: Registration, _ outcome: InspectedModule, in dependencies: Dependencies
+  ) {
     let module = registration.keyDescription.description
-    let instance: Any
-    do {
-      instance = try registration.inspectedInstance(at: registration.site, from: dependencies)
-    } catch {
+    switch outcome {
+    case .failed(let error):
       problems.append(Self.problem(error, making: registration))
-      return
-    }
-    if case .weak = registration.scope.kind, !(type(of: instance as Any) is AnyObject.Type) {
-      problems.append(
-        .weakValueType(
-          module: module, valueType: KeyDescription.typeName(of: type(of: instance as Any)),
-          registeredAt: registration.site.description))
-    }
-    for (property, requirement) in injectionPoints(of: instance) {
-      if let target = dependencies.registration(for: requirement.key) {
-        edges.append(Edge(from: registration, to: target, property: property))
-      } else if !requirement.isOptional {
+    case .made(let valueType, let injections):
+      if case .weak = registration.scope.kind, !(valueType is AnyObject.Type) {
         problems.append(
-          .missing(
-            module: module, property: property,
-            requirement: KeyDescription(requirement.type, name: requirement.name).description,
-            declaredAt: requirement.site.description))
+          .weakValueType(
+            module: module, valueType: KeyDescription.typeName(of: valueType),
+            registeredAt: registration.site.description))
       }
+      for (property, requirement) in injections {
+        if let target = dependencies.registration(for: requirement.key) {
+          edges.append(Edge(from: registration, to: target, property: property))
+        } else if !requirement.isOptional {
+          problems.append(.missing(requirement, property: property, of: module))
+        }
+      }
+    }
+  }
+
+  /// The problems of `consumer`'s `@Inject` properties that nothing in `dependencies` answers.
+  static func missingInjections(
+    of consumer: Any, in dependencies: Dependencies
+  ) -> [VerificationError.Problem] {
+    let name = KeyDescription.typeName(of: type(of: consumer))
+    return injectionPoints(of: consumer).compactMap { property, requirement in
+      guard !requirement.isOptional, dependencies.registration(for: requirement.key) == nil
+      else { return nil }
+      return .missing(requirement, property: property, of: name)
     }
   }
 
@@ -100,5 +109,17 @@ struct GraphInspection {
     }
     for node in registrations.indices where state[node] == 0 { visit(node) }
     return found
+  }
+}
+
+extension VerificationError.Problem {
+  /// `module`'s `property` asks for `requirement`, which nothing registers.
+  fileprivate static func missing(
+    _ requirement: Requirement, property: String, of module: String
+  ) -> Self {
+    .missing(
+      module: module, property: property,
+      requirement: KeyDescription(requirement.type, name: requirement.name).description,
+      declaredAt: requirement.site.description)
   }
 }

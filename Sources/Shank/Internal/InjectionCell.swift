@@ -14,7 +14,7 @@ final class InjectionCell<Value> {
   init(name: String?, site: SourceSite) {
     self.name = name
     self.site = site
-    self.container = ResolutionTrace.resolvingContainer
+    self.container = ResolutionTrace.unretainedMakingContainer?.takeUnretainedValue()
     self.flag = OnceFlag()
   }
 

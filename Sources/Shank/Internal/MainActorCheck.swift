@@ -14,7 +14,9 @@ import Dispatch
 /// do), in blocks of the main queue on a worker thread; a queue-specific key tells those apart.
 enum MainActorCheck {
   static var isOnMainActor: Bool {
-    ResolutionTrace.current.isMainThread || DispatchQueue.getSpecific(key: mainQueueKey) != nil
+    let trace = ResolutionTrace.current
+    return trace.isMainThread || trace.actsAsMainActor
+      || DispatchQueue.getSpecific(key: mainQueueKey) != nil
   }
 
   private static let mainQueueKey: DispatchSpecificKey<Bool> = {

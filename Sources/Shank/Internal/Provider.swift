@@ -7,7 +7,7 @@ final class Provider<Value>: Registration {
 
   /// The module's own factory, called directly: a wrapping closure would cost a call, and its
   /// context would be retained and released by every thread on every resolution.
-  @usableFromInline let make: (() -> Value)?
+  @usableFromInline let make: (() throws -> Value)?
   private let conversion: Conversion?
   private let lock: Lock?
   /// Published once a `.singleton` is made; its instance is then read without the creation
@@ -19,11 +19,12 @@ final class Provider<Value>: Registration {
   @usableFromInline let isPlain: Bool
   /// Whether the factory is bound to an actor, so every resolution checks it is on it.
   @usableFromInline let isIsolated: Bool
-  /// A `.singleton` or `.cached` instance. A singleton's is written once under `lock` before
-  /// `made` is published and read without `lock` after; a cached one's is read and written
-  /// under `lock`. A pointer, so a read copies the value and never an `Optional`, and so that
-  /// making a provider needs no `Optional<Value>` metadata.
+  /// A `.singleton` instance, written once under `lock` before `made` is published and read
+  /// without `lock` after. A pointer, so a read copies the value and never an `Optional`, and
+  /// so that making a provider needs no `Optional<Value>` metadata.
   @exclusivity(unchecked) @usableFromInline var kept: UnsafeMutablePointer<Value>?
+  /// A `.cached` instance, which `reset` drops without taking `lock`.
+  private let cached: CachedInstance<Value>?
   /// A `.weak` instance, read and written under `lock`. Boxed, so that only a `.weak` provider
   /// pays for a weak reference.
   private let weakStored: WeakReference?
@@ -42,7 +43,7 @@ final class Provider<Value>: Registration {
   @usableFromInline
   convenience init(
     name: String?, scope: Scope, site: SourceSite, isolation: (any Actor)?,
-    factory: @escaping () -> Value
+    factory: @escaping () throws -> Value
   ) {
     self.init(
       name: name, scope: scope, upstream: nil, site: site, isolation: isolation, make: factory,
@@ -63,18 +64,20 @@ final class Provider<Value>: Registration {
   /// than a template for one, and so needs a lock and a once-flag when its scope shares.
   required init(
     name: String?, scope: Scope, upstream: Registration?, site: SourceSite,
-    isolation: (any Actor)?, make: (() -> Value)?, conversion: Conversion?, keepsInstances: Bool
+    isolation: (any Actor)?, make: (() throws -> Value)?, conversion: Conversion?,
+    keepsInstances: Bool
   ) {
     // Matched rather than compared, so that making a provider never copies a scope.
     var keepsNothing = upstream != nil
     var isSingleton = false
     var isWeak = false
+    var isCached = false
     if upstream == nil {
       switch scope.kind {
       case .unique: keepsNothing = true
       case .singleton: isSingleton = true
       case .weak: isWeak = true
-      case .cached: break
+      case .cached: isCached = true
       }
     }
     self.make = make
@@ -86,6 +89,7 @@ final class Provider<Value>: Registration {
     self.isIsolated = isolation != nil
     self.lock = keepsInstances && !keepsNothing ? Lock() : nil
     self.weakStored = keepsInstances && isWeak ? WeakReference() : nil
+    self.cached = keepsInstances && isCached ? CachedInstance() : nil
     super.init(type: Value.self, name: name, scope: scope, site: site, isolation: isolation)
   }
 
@@ -99,8 +103,27 @@ final class Provider<Value>: Registration {
     return try ResolutionTrace.unretainedCurrent.borrow { trace throws(ResolutionError) in
       try trace.enter(self, from: container, at: site)
       defer { trace.leave() }
-      return make.unsafelyUnwrapped()
+      return try callFactory(at: site)
     }
+  }
+
+  /// The factory's value; what it throws becomes a ``ResolutionError``.
+  @inlinable
+  func callFactory(at site: SourceSite) throws(ResolutionError) -> Value {
+    do {
+      return try make.unsafelyUnwrapped()
+    } catch {
+      throw failure(error, at: site)
+    }
+  }
+
+  /// A factory's error as a ``ResolutionError``: one from a resolution inside it as it is, so
+  /// that the outermost caller sees the first thing that failed; any other wrapped.
+  @usableFromInline
+  func failure(_ error: any Error, at site: SourceSite) -> ResolutionError {
+    if let error = error as? ResolutionError { return error }
+    return ResolutionError(
+      .factoryFailed(error: String(describing: error)), key: keyDescription, site: site)
   }
 
   /// Everything but the plain path: checks the isolation on every resolution, and makes a
@@ -112,15 +135,21 @@ final class Provider<Value>: Registration {
     let trace = ResolutionTrace.current
     try acquire(lock, trace: trace, site: site)
     defer { lock.unlock() }
-    if let kept = keptInstance() { return kept }
+    let generation: UInt
+    if let cached {
+      let current = cached.current
+      if let kept = current.value { return kept }
+      generation = current.generation
+    } else {
+      if let kept = keptInstance() { return kept }
+      generation = 0
+    }
     WaitGraph.shared.own(self, by: trace)
     defer { WaitGraph.shared.own(self, by: nil) }
-    // Made by its owner with the owner as `current`, so an override layer that happened to be
-    // active at the first resolution never ends up inside a shared instance.
-    let value = try Dependencies.making(in: owner) { () throws(ResolutionError) in
-      try run(at: site, from: owner, trace: trace)
-    }
-    keep(value)
+    // Made by its owner, which its factory sees as `current`, so an override layer that
+    // happened to be active at the first resolution never ends up inside a shared instance.
+    let value = try run(at: site, from: owner, trace: trace)
+    if let cached { cached.keep(value, madeIn: generation) } else { keep(value) }
     return value
   }
 
@@ -151,13 +180,7 @@ final class Provider<Value>: Registration {
 
   override func reset() {
     upstream?.reset()
-    guard case .cached = storage.kind, let lock else { return }
-    let dropped = lock.withLock {
-      defer { kept = nil }
-      return kept
-    }
-    // Released outside the lock: the instance's deinit may resolve.
-    dropped?.deinitialize(count: 1).deallocate()
+    cached?.reset()
   }
 
   private func run(
@@ -165,7 +188,7 @@ final class Provider<Value>: Registration {
   ) throws(ResolutionError) -> Value {
     try trace.enter(self, from: container, at: site)
     defer { trace.leave() }
-    if let make { return make() }
+    if make != nil { return try callFactory(at: site) }
     return try conversion.unsafelyUnwrapped(site, container)
   }
 
@@ -201,7 +224,7 @@ final class Provider<Value>: Registration {
       kept = UnsafeMutablePointer.boxingOnItsOwnCacheLine(value)
       made.unsafelyUnwrapped.publish()
     case .cached:
-      kept = UnsafeMutablePointer.boxing(value)
+      break  // kept by `cached`
     }
   }
 
@@ -214,6 +237,9 @@ final class Provider<Value>: Registration {
     guard let isolation else { return }
     if isolation === MainActor.shared {
       if !MainActorCheck.isOnMainActor { throw isolationError(actor: "MainActor", at: site) }
+    } else if ResolutionTrace.current.inspection != nil {
+      // `verify()` never stops the program: it cannot be on another actor, so it reports.
+      throw isolationError(actor: "\(Swift.type(of: isolation))", at: site)
     } else {
       isolation.preconditionIsolated(
         isolationError(actor: "\(Swift.type(of: isolation))", at: site).description,

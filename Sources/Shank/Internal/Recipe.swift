@@ -25,12 +25,12 @@ class Recipe {
 
 /// A factory registered under several types that share its instances.
 final class AliasRecipe<Value>: Recipe {
-  private let factory: () -> Value
+  private let factory: () throws -> Value
   private let types: [Any.Type]
 
   init(
     name: String?, scope: Scope, site: SourceSite, isolation: (any Actor)?,
-    types: [Any.Type], factory: @escaping () -> Value
+    types: [Any.Type], factory: @escaping () throws -> Value
   ) {
     self.factory = factory
     self.types = types

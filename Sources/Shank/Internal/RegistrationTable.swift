@@ -19,20 +19,26 @@ final class RegistrationTable {
   @usableFromInline let mask: Int
   /// The registrations that won their key, in registration order.
   let order: [Unmanaged<Registration>]
-  /// The modules, which keep their shared providers alive; empty when a module was replaced,
-  /// and `made` keeps the winners instead.
-  private let modules: [Module]
+  /// The modules with a registration that won its key, in order: they keep their shared
+  /// providers alive, and make a private copy of the container (see
+  /// ``Dependencies/privateCopy()``). A module whose every key was replaced is not kept, so
+  /// that it and what its factory holds are freed now.
+  let modules: [Module]
   /// The registrations made for this container alone, or every winner when a module was
   /// replaced.
   private let made: [Registration]
 
   init(_ modules: [Module]) {
     var list = RegistrationList(reservingCapacity: modules.count)
+    // Where each module's registrations end in `list.order`.
+    var ends: [Int] = []
+    ends.reserveCapacity(modules.count)
     // Borrowed, not retained: `modules` keeps each recipe alive.
     for index in modules.indices {
       Unmanaged.passUnretained(modules[index].recipe)._withUnsafeGuaranteedRef {
         $0.register(into: &list)
       }
+      ends.append(list.order.count)
     }
     var capacity = 8
     while capacity < list.order.count * 2 { capacity *= 2 }
@@ -47,7 +53,12 @@ final class RegistrationTable {
       // The table keeps the later of two registrations with the same key, and only the
       // winners: a replaced module and what its factory holds are freed now.
       order = Self.laterOfEachKey(list.order)
-      self.modules = []
+      let winners = Set(order.map { $0.toOpaque() })
+      self.modules = modules.indices.compactMap { index in
+        let start = index == 0 ? 0 : ends[index - 1]
+        let won = list.order[start..<ends[index]].contains { winners.contains($0.toOpaque()) }
+        return won ? modules[index] : nil
+      }
       made = order.map { $0.takeUnretainedValue() }
     } else {
       order = list.order
@@ -95,20 +106,65 @@ final class RegistrationTable {
   @inlinable
   static func slot(type: UInt, name: String?, mask: Int) -> Int {
     var hash = type
-    if let name {
-      // FNV-1a over the UTF-8 bytes: a few instructions a byte, and names are short. Read in
-      // place, without copying the name, wherever the string is stored contiguously.
-      let bytes = name.utf8
-      hash ^= bytes.withContiguousStorageIfAvailable(fnv1a) ?? fnv1a(bytes)
-    }
+    if let name { hash ^= nameHash(name) }
     // Fibonacci hashing: the multiply spreads aligned addresses over the top bits.
     return Int(truncatingIfNeeded: (hash &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
   }
 
-  /// FNV-1a: a multiply and an exclusive-or a byte.
+  /// A hash of `name` that agrees with `==`: names that Swift compares equal but that differ
+  /// in bytes (`"caf\u{E9}"` and `"cafe\u{301}"`) must land in one slot, or the table keeps
+  /// both and frees one that a slot still points to.
+  ///
+  /// An ASCII name, the usual case, is hashed over its bytes, read in place: a few
+  /// instructions a byte. Any other name takes ``canonicalNameHash(_:)``.
   @inlinable
-  static func fnv1a<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> UInt {
-    bytes.reduce(0xcbf2_9ce4_8422_2325 as UInt) { ($0 ^ UInt($1)) &* 0x100_0000_01b3 }
+  static func nameHash(_ name: String) -> UInt {
+    // 0 stands for "not contiguous ASCII". An ASCII name whose hash happens to be 0 takes the
+    // canonical path too, which hashes its bytes the same way and returns 0 again.
+    let hash =
+      name.utf8.withContiguousStorageIfAvailable { bytes -> UInt in
+        var hash: UInt = 0xcbf2_9ce4_8422_2325
+        var high: UInt8 = 0
+        for byte in bytes {
+          high |= byte
+          hash = (hash ^ UInt(byte)) &* 0x100_0000_01b3
+        }
+        return high < 0x80 ? hash : 0
+      } ?? 0
+    return hash != 0 ? hash : canonicalNameHash(name)
+  }
+
+  /// The hash of a name that is not stored as contiguous ASCII.
+  ///
+  /// A few non-ASCII scalars are canonically equivalent to an ASCII character (U+212A KELVIN
+  /// SIGN is `"K"`), so a name made only of ASCII and such scalars hashes as its ASCII
+  /// spelling. Any other name is equal only to names with non-ASCII characters too, and
+  /// `String`'s own hash, which normalizes, agrees with `==` for those.
+  @usableFromInline
+  static func canonicalNameHash(_ name: String) -> UInt {
+    var spelling: [UInt8] = []
+    for character in name {
+      if character.utf8.allSatisfy({ $0 < 0x80 }) {
+        spelling += character.utf8
+      } else if let byte = asciiEquivalent(of: character) {
+        spelling.append(byte)
+      } else {
+        return UInt(bitPattern: name.hashValue)
+      }
+    }
+    return spelling.reduce(0xcbf2_9ce4_8422_2325 as UInt) { ($0 ^ UInt($1)) &* 0x100_0000_01b3 }
+  }
+
+  /// The ASCII byte `character` is canonically equivalent to, if any.
+  ///
+  /// Only a single scalar that never appears composed (a singleton decomposition is a full
+  /// composition exclusion) can normalize to an ASCII character, so others are not compared.
+  private static func asciiEquivalent(of character: Character) -> UInt8? {
+    let scalars = character.unicodeScalars
+    guard scalars.count == 1, let scalar = scalars.first,
+      scalar.properties.isFullCompositionExclusion
+    else { return nil }
+    return (0..<0x80).first { Character(Unicode.Scalar(UInt8($0))) == character }.map(UInt8.init)
   }
 
   /// The registration for `type` and `name`, if this table has one.

@@ -1,3 +1,5 @@
+import _ShankAtomics
+
 #if canImport(Darwin)
   import Darwin
 #elseif canImport(Glibc)
@@ -34,6 +36,12 @@ final class ResolutionTrace {
   @exclusivity(unchecked) @usableFromInline var frames: UnsafeMutablePointer<Frame>
   /// Whether this is the main thread, asked once: Foundation's answer costs a call each time.
   lazy var isMainThread = MainActorCheck.isMainThread
+  /// The ``verify()`` run this thread makes modules for, which takes over a failure that
+  /// would otherwise stop the program.
+  var inspection: InspectionThread?
+  /// Whether this thread stands in for the main actor, which waits for it: a ``verify()``
+  /// called on the main actor makes main-actor modules here.
+  var actsAsMainActor = false
 
   private init() {
     frames = .allocate(capacity: capacity)
@@ -46,26 +54,36 @@ final class ResolutionTrace {
   /// The registrations on the stack, outermost first.
   var stack: [Registration] { (0..<depth).map { frames[$0].registration.takeUnretainedValue() } }
 
-  /// The container the innermost running factory was resolved from, if a factory is running.
+  /// The container the innermost running factory on this thread makes its instance in, if a
+  /// factory is running: ``Dependencies/current`` there.
   ///
-  /// An ``Inject`` property declared while a factory runs binds to it, so a module resolves
-  /// its own injections from the container that made it.
-  static var resolvingContainer: Dependencies? {
-    guard let raw = pthread_getspecific(threadKey) else { return nil }
-    let trace = Unmanaged<ResolutionTrace>.fromOpaque(raw).takeUnretainedValue()
-    guard trace.depth > 0 else { return nil }
-    return trace.frames[trace.depth - 1].container.takeUnretainedValue()
+  /// An ``Inject`` property declared while a factory runs binds to it too, so a module resolves
+  /// its own injections from the container that made it. Unretained: the resolution running
+  /// the factory holds the container.
+  @inlinable
+  static var unretainedMakingContainer: Unmanaged<Dependencies>? {
+    guard let raw = _shank_trace() else { return nil }
+    return Unmanaged<ResolutionTrace>.fromOpaque(raw)._withUnsafeGuaranteedRef { trace in
+      trace.depth > 0 ? trace.frames[trace.depth - 1].container : nil
+    }
   }
 
   /// This thread's trace, made on first use and released when the thread ends.
   static var current: ResolutionTrace { unretainedCurrent.takeUnretainedValue() }
 
   /// This thread's trace, unretained: the thread keeps it alive until it ends.
-  @usableFromInline
+  @inlinable
   static var unretainedCurrent: Unmanaged<ResolutionTrace> {
-    if let raw = pthread_getspecific(threadKey) { return .fromOpaque(raw) }
+    if let raw = _shank_trace() { return .fromOpaque(raw) }
+    return makeCurrent()
+  }
+
+  /// Makes this thread's trace, which the thread's key releases when the thread ends.
+  @usableFromInline
+  static func makeCurrent() -> Unmanaged<ResolutionTrace> {
     let trace = Unmanaged.passRetained(ResolutionTrace())
     pthread_setspecific(threadKey, trace.toOpaque())
+    _shank_set_trace(trace.toOpaque())
     return trace
   }
 
@@ -116,10 +134,14 @@ final class ResolutionTrace {
   private static let threadKey: pthread_key_t = {
     var key = pthread_key_t()
     #if canImport(Darwin)
-      pthread_key_create(&key) { Unmanaged<ResolutionTrace>.fromOpaque($0).release() }
+      pthread_key_create(&key) {
+        _shank_set_trace(nil)
+        Unmanaged<ResolutionTrace>.fromOpaque($0).release()
+      }
     #else
       pthread_key_create(&key) { raw in
         guard let raw else { return }
+        _shank_set_trace(nil)
         Unmanaged<ResolutionTrace>.fromOpaque(raw).release()
       }
     #endif

@@ -33,4 +33,20 @@ _shank_compare_exchange_acquiring(uintptr_t *word, uintptr_t expected, uintptr_t
     word, &expected, desired, false, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
 }
 
+// This thread's resolution trace, a retained Swift object, or NULL before the thread's first
+// resolution. A C thread-local is read in a couple of instructions where pthread_getspecific
+// is a call, and every resolution reads it. Shank's pthread key releases the trace, and
+// clears this, when the thread ends.
+extern __thread void *_shank_current_trace;
+
+static inline __attribute__((always_inline)) void *
+_shank_trace(void) {
+  return _shank_current_trace;
+}
+
+static inline __attribute__((always_inline)) void
+_shank_set_trace(void *trace) {
+  _shank_current_trace = trace;
+}
+
 #endif

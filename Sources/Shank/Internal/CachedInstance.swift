@@ -1,0 +1,46 @@
+/// A `.cached` module's kept instance, guarded apart from its creation lock.
+///
+/// ``Dependencies/reset(_:)`` takes only this lock, which is never held while a factory runs,
+/// so a reset never waits for a factory: neither one reset from inside that factory, nor one
+/// whose factory, on another thread, waits for the resetting thread. A reset that lands while
+/// an instance is being made bumps the generation, and the maker then hands its instance to
+/// its own caller without keeping it.
+final class CachedInstance<Value> {
+  private let lock = Lock()
+  private var kept: UnsafeMutablePointer<Value>?
+  private var resets: UInt = 0
+
+  deinit {
+    kept?.deinitialize(count: 1).deallocate()
+  }
+
+  /// The kept instance and how many resets came before it, read under the lock.
+  var current: (value: Value?, generation: UInt) {
+    lock.withLock { (kept?.pointee, resets) }
+  }
+
+  /// Keeps `value`, unless a reset came after `generation` was read.
+  func keep(_ value: Value, madeIn generation: UInt) {
+    let box = UnsafeMutablePointer.boxing(value)
+    let stale: UnsafeMutablePointer<Value>? = lock.withLock {
+      guard resets == generation else { return box }
+      defer { kept = box }
+      return kept
+    }
+    stale?.deinitialize(count: 1).deallocate()
+  }
+
+  /// Drops the kept instance.
+  func reset() {
+    let dropped: UnsafeMutablePointer<Value>? = lock.withLock {
+      resets &+= 1
+      defer { kept = nil }
+      return kept
+    }
+    // Released outside the lock: the instance's deinit may resolve, or reset again.
+    dropped?.deinitialize(count: 1).deallocate()
+  }
+}
+
+// `kept` and `resets` are only touched under `lock`.
+extension CachedInstance: @unchecked Sendable {}

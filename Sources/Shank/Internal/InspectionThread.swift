@@ -1,0 +1,111 @@
+import Dispatch
+
+#if canImport(Foundation)
+  import class Foundation.Thread
+#endif
+
+/// What making one module for ``Dependencies/verify()`` or ``Dependencies/graph()`` found.
+enum InspectedModule {
+  /// The module was made; its value's type and its `@Inject` properties.
+  case made(valueType: Any.Type, injections: [(property: String, requirement: Requirement)])
+  /// Making it failed.
+  case failed(ResolutionError)
+}
+
+/// Makes every module of a container once, on a thread of its own, for inspection.
+///
+/// A factory that calls `resolve()` or reads an `@Inject` that cannot resolve would stop the
+/// program. Here that thread reports the failure as the module's outcome and parks for good
+/// instead, and making goes on from the next module on a new thread. The modules are made in
+/// a private copy of the container: a parked thread may hold the creation locks of the
+/// instances it was making, so the copy it used is dropped with it, and the container's own
+/// instances are never touched.
+final class InspectionThread {
+  private let lock = Lock()
+  private let progress = DispatchSemaphore(value: 0)
+  private var outcomes: [InspectedModule?]
+  private var making = 0
+  private let actsAsMainActor: Bool
+
+  private init(count: Int, actsAsMainActor: Bool) {
+    outcomes = Array(repeating: nil, count: count)
+    self.actsAsMainActor = actsAsMainActor
+  }
+
+  /// The outcome of making each of `dependencies`' visible registrations, in their order.
+  ///
+  /// Called on the main actor, main-actor factories run on the inspection thread while the
+  /// caller waits for it, so that no other main-actor code runs meanwhile.
+  static func inspect(_ dependencies: Dependencies) -> [InspectedModule] {
+    let count = dependencies.visibleRegistrations().count
+    let run = InspectionThread(count: count, actsAsMainActor: MainActorCheck.isOnMainActor)
+    var next = 0
+    while next < count {
+      run.start(at: next, in: dependencies.privateCopy())
+      run.progress.wait()
+      next = run.lock.withLock { run.outcomes.firstIndex { $0 == nil } ?? count }
+    }
+    return run.lock.withLock { run.outcomes.map { $0! } }
+  }
+
+  private func start(at first: Int, in copy: Dependencies) {
+    let handOff = HandOff(copy)
+    let thread = Thread { [self] in
+      let trace = ResolutionTrace.current
+      trace.inspection = self
+      trace.actsAsMainActor = actsAsMainActor
+      makeEach(from: first, in: handOff.take())
+      trace.inspection = nil
+      progress.signal()
+    }
+    thread.stackSize = 8 << 20
+    thread.start()
+  }
+
+  /// Makes the modules from `first` on. The copy and what it made are released on return,
+  /// before the caller is told, so that `verify()` returns with nothing of it left alive.
+  private func makeEach(from first: Int, in copy: Dependencies) {
+    let registrations = copy.visibleRegistrations()
+    for index in first..<registrations.count {
+      lock.withLock { making = index }
+      let outcome = Self.make(registrations[index], in: copy)
+      lock.withLock { outcomes[index] = outcome }
+    }
+  }
+
+  private static func make(_ registration: Registration, in copy: Dependencies) -> InspectedModule {
+    do {
+      let instance = try registration.inspectedInstance(at: registration.site, from: copy)
+      return .made(valueType: type(of: instance as Any), injections: injectionPoints(of: instance))
+    } catch {
+      return .failed(error)
+    }
+  }
+
+  /// Records `error` as the outcome of the module being made, and parks this thread for good.
+  func abandon(with error: ResolutionError) -> Never {
+    lock.withLock { outcomes[making] = .failed(error) }
+    progress.signal()
+    let never = DispatchSemaphore(value: 0)
+    while true { never.wait() }
+  }
+}
+
+/// Hands a container to the inspection thread, which takes it out, so that the thread's
+/// closure, released only when the thread ends, does not keep it alive.
+private final class HandOff {
+  private var container: Dependencies?
+
+  init(_ container: Dependencies) { self.container = container }
+
+  func take() -> Dependencies {
+    defer { container = nil }
+    return container!
+  }
+}
+
+// Only the inspection thread touches `container`, after `Thread.start` hands it over.
+extension HandOff: @unchecked Sendable {}
+
+// `outcomes` and `making` are only touched under `lock`; the rest is constant.
+extension InspectionThread: @unchecked Sendable {}

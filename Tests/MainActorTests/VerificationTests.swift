@@ -1,0 +1,44 @@
+import Shank
+import Testing
+
+/// `verify()` of modules registered from main-actor code, as an app target with default
+/// main-actor isolation registers every module.
+@Suite struct MainActorVerificationTests {
+  @Test func verifyOnTheMainActorMakesMainActorModulesAndChecksConsumers() throws {
+    try Dependencies { appModules(analytics: false) }.verify(consumers: WidgetViewController())
+  }
+
+  @Test func aMainActorFactoryThatResolvesAMissingKeyIsAProblemNotAStoppedProgram() throws {
+    let dependencies = Dependencies {
+      appModules(analytics: false)
+      Module { ReportModule(analytics: Dependencies.resolve()) as ReportModule }
+    }
+    let error = try #require(throws: VerificationError.self) { try dependencies.verify() }
+    #expect(error.problems.count == 1)
+    #expect(
+      error.problems.first?.description.hasPrefix(
+        "ReportModule could not be made: Shank cannot resolve AnalyticsModuleType; asked for at MainActorTests/VerificationTests.swift:14"
+      ) == true)
+  }
+
+  @Test func offTheMainActorMainActorModulesAreReportedNotMade() async throws {
+    let dependencies = Dependencies { Module { ReportModule(analytics: AnalyticsModule()) } }
+    let problems = await verifyOffTheMainActor(dependencies)
+    #expect(problems.count == 1)
+    #expect(problems.first?.contains("off the main actor") == true)
+  }
+}
+
+/// A module whose factory needs analytics.
+struct ReportModule {
+  let analytics: AnalyticsModuleType
+}
+
+@concurrent nonisolated func verifyOffTheMainActor(_ dependencies: Dependencies) async -> [String] {
+  do {
+    try dependencies.verify()
+    return []
+  } catch {
+    return error.problems.map(\.description)
+  }
+}
