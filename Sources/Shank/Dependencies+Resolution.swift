@@ -21,10 +21,15 @@ extension Dependencies {
   public static func resolve<T>(
     _ type: T.Type = T.self, name: String? = nil, fileID: StaticString = #fileID, line: UInt = #line
   ) -> T {
+    let site = SourceSite(fileID: fileID, line: line)
+    // The same as `currentValue`, written out: in a debug build every call is one more frame
+    // on the stack of each resolution nested in a factory.
     do {
-      return try resolveOrThrow(type, name: name, fileID: fileID, line: line)
+      return try unretainedCurrent._withUnsafeGuaranteedRef {
+        try $0.value(T.self, name: name, site: site)
+      }
     } catch {
-      stop(error, at: SourceSite(fileID: fileID, line: line))
+      stop(error as! ResolutionError, at: site)
     }
   }
 
@@ -50,10 +55,7 @@ extension Dependencies {
   public static func resolveOrThrow<T>(
     _ type: T.Type = T.self, name: String? = nil, fileID: StaticString = #fileID, line: UInt = #line
   ) throws(ResolutionError) -> T {
-    let site = SourceSite(fileID: fileID, line: line)
-    return try withCurrent { container throws(ResolutionError) in
-      try container.value(T.self, name: name, site: site)
-    }
+    try currentValue(T.self, name: name, site: SourceSite(fileID: fileID, line: line))
   }
 
   /// Resolves a module from this container.
@@ -99,34 +101,53 @@ extension Dependencies {
   /// The instance for `T` and `name`; the one path every resolution takes.
   @inlinable
   func value<T>(_ type: T.Type, name: String?, site: SourceSite) throws(ResolutionError) -> T {
-    let type = ObjectIdentifier(T.self)
-    guard let registration = table.unretainedRegistration(for: type, name: name) else {
-      guard let registration = parent?.registration(for: type, name: name) else {
-        return try missing(T.self, name: name, site: site)
-      }
-      return try unsafeDowncast(registration, to: Provider<T>.self).instance(at: site, from: self)
-    }
-    // Borrowed, not retained: this container's table keeps the registration alive, and a
-    // retain on every resolution would make threads contend for its reference count.
-    return try registration.borrow { registration throws(ResolutionError) in
-      try unsafeDowncast(registration, to: Provider<T>.self).instance(at: site, from: self)
+    guard let registration = unretainedRegistration(for: ObjectIdentifier(T.self), name: name)
+    else { return try missing(T.self, name: name, site: site) }
+    // Borrowed, not retained: the tables of this container and those under it keep the
+    // registration alive, and a retain on every resolution would make threads contend for its
+    // reference count.
+    do {
+      return try Unmanaged<Provider<T>>.fromOpaque(registration.toOpaque())
+        ._withUnsafeGuaranteedRef { try $0.instance(at: site, from: self) }
+    } catch {
+      throw error as! ResolutionError
     }
   }
 
-  /// Runs `body` with ``current``, borrowed: a built root lives for the whole process, and a
-  /// factory's container is held by the resolution running it, so nothing needs to retain
-  /// them, and a retain per resolution would make threads contend.
+  /// The registration for `type` and `name`, here or in the containers this one is layered
+  /// over, unretained: their tables keep it alive.
   @inlinable
-  static func withCurrent<R>(
-    _ body: (Dependencies) throws(ResolutionError) -> R
-  ) throws(ResolutionError) -> R {
+  func unretainedRegistration(for type: ObjectIdentifier, name: String?) -> Unmanaged<Registration>?
+  {
+    if let found = table.unretainedRegistration(for: type, name: name) { return found }
+    return parent?.registration(for: type, name: name).map(Unmanaged.passUnretained)
+  }
+
+  /// The instance for `T` and `name` in ``current``, which is borrowed: a retain per
+  /// resolution would make threads contend for the root's reference count.
+  @inlinable
+  static func currentValue<T>(_ type: T.Type, name: String?, site: SourceSite)
+    throws(ResolutionError) -> T
+  {
+    do {
+      return try unretainedCurrent._withUnsafeGuaranteedRef {
+        try $0.value(T.self, name: name, site: site)
+      }
+    } catch {
+      throw error as! ResolutionError
+    }
+  }
+
+  /// ``current``, unretained: a built root lives for the whole process, a factory's container
+  /// is held by the resolution running it, and an override layer by the task-local.
+  @inlinable
+  static var unretainedCurrent: Unmanaged<Dependencies> {
     // The root first: its check that `shared` exists then runs on every path, so the optimizer
     // can hoist it out of a caller's loop.
     let root = Root.shared
-    if let making = ResolutionTrace.unretainedMakingContainer { return try making.borrow(body) }
-    if root.mayHaveOverrides, let layer = overrides { return try body(layer) }
-    guard let built = root.unretainedContainer else { return try body(unbuilt) }
-    return try built.borrow(body)
+    if let making = ResolutionTrace.unretainedMakingContainer { return making }
+    if root.mayHaveOverrides, let layer = overrides { return .passUnretained(layer) }
+    return root.unretainedContainer ?? .passUnretained(unbuilt)
   }
 
   /// Stops the program with `error`'s message, pointing the report at the asking line; on a

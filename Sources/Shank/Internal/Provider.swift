@@ -99,12 +99,32 @@ final class Provider<Value>: Registration {
   {
     if isFreeSingleton, made.unsafelyUnwrapped.isSet { return kept.unsafelyUnwrapped.pointee }
     guard isPlain else { return try produce(at: site, from: container) }
-    if isIsolated { try checkIsolation(at: site) }
-    return try ResolutionTrace.unretainedCurrent.borrow { trace throws(ResolutionError) in
-      try trace.enter(self, from: container, at: site)
-      defer { trace.leave() }
-      return try callFactory(at: site)
+    return try makePlain(at: site, from: container)
+  }
+
+  /// A plain module's new instance: the factory called directly.
+  @inlinable
+  func makePlain(at site: SourceSite, from container: Dependencies) throws(ResolutionError)
+    -> Value
+  {
+    let trace = try enterPlain(at: site, from: container)
+    defer { trace.leave() }
+    do {
+      return try make.unsafelyUnwrapped()
+    } catch {
+      throw failure(error, at: site)
     }
+  }
+
+  /// Checks a plain module's isolation and puts it on this thread's trace, which it returns.
+  @inlinable
+  func enterPlain(at site: SourceSite, from container: Dependencies) throws(ResolutionError)
+    -> Unmanaged<ResolutionTrace>
+  {
+    if isIsolated { try checkIsolation(at: site) }
+    let trace = ResolutionTrace.unretainedCurrent
+    try trace.enter(self, from: container, at: site)
+    return trace
   }
 
   /// The factory's value; what it throws becomes a ``ResolutionError``.
@@ -128,29 +148,64 @@ final class Provider<Value>: Registration {
 
   /// Everything but the plain path: checks the isolation on every resolution, and makes a
   /// shared instance once, in the container that owns it.
+  ///
+  /// What comes before and after the factory is done in calls that return before it runs: in
+  /// a debug build, this frame stays on the stack through every nested resolution, and each of
+  /// its temporaries takes room there.
   @usableFromInline
   func produce(at site: SourceSite, from container: Dependencies) throws(ResolutionError) -> Value {
+    var generation: UInt = 0
+    if let done = try claim(at: site, from: container, generation: &generation) { return done }
+    defer { finishMaking() }
+    do {
+      let value = try make.unsafelyUnwrapped()
+      keep(value, madeIn: generation)
+      return value
+    } catch {
+      throw failure(error, at: site)
+    }
+  }
+
+  /// Checks the isolation, then gives what needs no making: an alias's value, or the kept
+  /// instance. Otherwise returns `nil` with the creation lock held, this thread waited for as
+  /// the maker and the owner's factory on the trace, which `finishMaking()` undoes, and sets
+  /// `generation` to keep a `.cached` instance by.
+  private func claim(
+    at site: SourceSite, from container: Dependencies, generation: inout UInt
+  ) throws(ResolutionError) -> Value? {
     try checkIsolation(at: site)
     guard let lock, let owner else { return try run(at: site, from: container, trace: .current) }
     let trace = ResolutionTrace.current
     try acquire(lock, trace: trace, site: site)
-    defer { lock.unlock() }
-    let generation: UInt
     if let cached {
       let current = cached.current
-      if let kept = current.value { return kept }
+      if let kept = current.value {
+        lock.unlock()
+        return kept
+      }
       generation = current.generation
-    } else {
-      if let kept = keptInstance() { return kept }
-      generation = 0
+    } else if let kept = keptInstance() {
+      lock.unlock()
+      return kept
     }
     WaitGraph.shared.own(self, by: trace)
-    defer { WaitGraph.shared.own(self, by: nil) }
     // Made by its owner, which its factory sees as `current`, so an override layer that
     // happened to be active at the first resolution never ends up inside a shared instance.
-    let value = try run(at: site, from: owner, trace: trace)
-    if let cached { cached.keep(value, madeIn: generation) } else { keep(value) }
-    return value
+    do {
+      try trace.enter(self, from: owner, at: site)
+    } catch {
+      WaitGraph.shared.own(self, by: nil)
+      lock.unlock()
+      throw error
+    }
+    return nil
+  }
+
+  /// Undoes what `claim` did, once the factory has run or failed.
+  private func finishMaking() {
+    ResolutionTrace.unretainedCurrent.leave()
+    WaitGraph.shared.own(self, by: nil)
+    lock.unsafelyUnwrapped.unlock()
   }
 
   override func inspectedInstance(
@@ -212,6 +267,10 @@ final class Provider<Value>: Registration {
     case .weak: weakStored?.object.flatMap { $0 as? Value }
     case .unique, .singleton, .cached: kept?.pointee
     }
+  }
+
+  private func keep(_ value: Value, madeIn generation: UInt) {
+    if let cached { cached.keep(value, madeIn: generation) } else { keep(value) }
   }
 
   private func keep(_ value: Value) {

@@ -148,3 +148,24 @@ final class ResolutionTrace {
     return key
   }()
 }
+
+extension Unmanaged where Instance == ResolutionTrace {
+  /// Pushes `registration` on this unretained trace; see ``ResolutionTrace/enter(_:from:at:)``.
+  ///
+  /// Borrows the trace only for the push, so that the factory that runs next is called from
+  /// the caller's own frame rather than from inside a closure.
+  @inlinable
+  func enter(
+    _ registration: Registration, from container: Dependencies, at site: SourceSite
+  ) throws(ResolutionError) {
+    try borrow { trace throws(ResolutionError) in
+      try trace.enter(registration, from: container, at: site)
+    }
+  }
+
+  /// Pops the innermost registration of this unretained trace.
+  @inlinable
+  func leave() {
+    _withUnsafeGuaranteedRef { $0.leave() }
+  }
+}
