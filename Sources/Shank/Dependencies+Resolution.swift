@@ -22,8 +22,7 @@ extension Dependencies {
     _ type: T.Type = T.self, name: String? = nil, fileID: StaticString = #fileID, line: UInt = #line
   ) -> T {
     let site = SourceSite(fileID: fileID, line: line)
-    // The same as `currentValue`, written out: in a debug build every call is one more frame
-    // on the stack of each resolution nested in a factory.
+    // Borrowed as in `resolveOrThrow`, written out for the same reason.
     do {
       return try unretainedCurrent._withUnsafeGuaranteedRef {
         try $0.value(T.self, name: name, site: site)
@@ -55,7 +54,17 @@ extension Dependencies {
   public static func resolveOrThrow<T>(
     _ type: T.Type = T.self, name: String? = nil, fileID: StaticString = #fileID, line: UInt = #line
   ) throws(ResolutionError) -> T {
-    try currentValue(T.self, name: name, site: SourceSite(fileID: fileID, line: line))
+    let site = SourceSite(fileID: fileID, line: line)
+    // Borrowed, not retained: a retain per resolution would make threads contend for the
+    // root's reference count. Written out rather than shared with `resolve`: in a debug build
+    // every call is one more frame on the stack of each resolution nested in a factory.
+    do {
+      return try unretainedCurrent._withUnsafeGuaranteedRef {
+        try $0.value(T.self, name: name, site: site)
+      }
+    } catch {
+      throw error as! ResolutionError
+    }
   }
 
   /// Resolves a module from this container.
@@ -121,21 +130,6 @@ extension Dependencies {
   {
     if let found = table.unretainedRegistration(for: type, name: name) { return found }
     return parent?.registration(for: type, name: name).map(Unmanaged.passUnretained)
-  }
-
-  /// The instance for `T` and `name` in ``current``, which is borrowed: a retain per
-  /// resolution would make threads contend for the root's reference count.
-  @inlinable
-  static func currentValue<T>(_ type: T.Type, name: String?, site: SourceSite)
-    throws(ResolutionError) -> T
-  {
-    do {
-      return try unretainedCurrent._withUnsafeGuaranteedRef {
-        try $0.value(T.self, name: name, site: site)
-      }
-    } catch {
-      throw error as! ResolutionError
-    }
   }
 
   /// ``current``, unretained: a built root lives for the whole process, a factory's container
