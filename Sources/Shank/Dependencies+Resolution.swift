@@ -48,8 +48,9 @@ extension Dependencies {
   ///   - fileID: The file that asks, for diagnostics; leave it to its default.
   ///   - line: The line that asks, for diagnostics; leave it to its default.
   /// - Returns: The module's instance, made or shared as its ``Scope`` says.
-  /// - Throws: ``ResolutionError`` when the key is missing, a factory closes a cycle, or the
-  ///   module is bound to an actor this code is not on.
+  /// - Throws: ``ResolutionError`` when the key is missing, a factory closes a cycle, the
+  ///   module is bound to an actor this code is not on, or factories resolving one another
+  ///   have nearly filled this thread's stack.
   @inlinable
   public static func resolveOrThrow<T>(
     _ type: T.Type = T.self, name: String? = nil, fileID: StaticString = #fileID, line: UInt = #line
@@ -98,8 +99,9 @@ extension Dependencies {
   ///   - fileID: The file that asks, for diagnostics; leave it to its default.
   ///   - line: The line that asks, for diagnostics; leave it to its default.
   /// - Returns: The module's instance, made or shared as its ``Scope`` says.
-  /// - Throws: ``ResolutionError`` when the key is missing, a factory closes a cycle, or the
-  ///   module is bound to an actor this code is not on.
+  /// - Throws: ``ResolutionError`` when the key is missing, a factory closes a cycle, the
+  ///   module is bound to an actor this code is not on, or factories resolving one another
+  ///   have nearly filled this thread's stack.
   @inlinable
   public func resolveOrThrow<T>(
     _ type: T.Type = T.self, name: String? = nil, fileID: StaticString = #fileID, line: UInt = #line
@@ -149,7 +151,13 @@ extension Dependencies {
   @usableFromInline
   static func stop(_ error: ResolutionError, at site: SourceSite) -> Never {
     ResolutionTrace.current.inspection?.abandon(with: error)
-    fatalError(error.description, file: site.fileID, line: site.line)
+    guard case .tooDeep = error.reason else {
+      fatalError(error.description, file: site.fileID, line: site.line)
+    }
+    // Reporting a crash can take more stack than this thread has left: stopped from a thread
+    // of its own, the message is sure to be written.
+    StackBounds.onFreshStack { fatalError(error.description, file: site.fileID, line: site.line) }
+    fatalError(error.description, file: site.fileID, line: site.line)  // never reached
   }
 
   /// The miss path: an optional `T` looks up its wrapped type; anything else is an error.

@@ -29,6 +29,10 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     /// The module's factory threw `error`, described as `String(describing:)` gives it. An
     /// error that a resolution inside the factory threw is passed on as it is instead.
     case factoryFailed(error: String)
+    /// `depth` factories were running on this thread, each inside the one before, and the
+    /// thread's stack had too little room left to start another. `chain` is the keys of the
+    /// outermost of them, outermost first: at most the first five.
+    case tooDeep(depth: Int, chain: [String])
   }
 
   /// What went wrong.
@@ -140,6 +144,14 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
       lines = [
         "Shank cannot resolve \(key): its factory threw \(error)",
         "  asked for at \(fileID):\(line)",
+      ]
+    case .tooDeep(let depth, let chain):
+      let more = depth > chain.count ? " → …" : ""
+      lines = [
+        "Shank cannot resolve \(key): \(depth) factories are running, each resolving the next, and this thread's stack is nearly full",
+        "  asked for at \(fileID):\(line)",
+        "  chain (\(depth) deep): \(chain.joined(separator: " → "))\(more)",
+        "  resolve a long run of modules one after another rather than each from the one before, or resolve on a thread with a larger stack",
       ]
     }
     return lines.joined(separator: "\n")

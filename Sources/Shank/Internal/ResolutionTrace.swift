@@ -42,6 +42,9 @@ final class ResolutionTrace {
   /// Whether this thread stands in for the main actor, which waits for it: a ``verify()``
   /// called on the main actor makes main-actor modules here.
   var actsAsMainActor = false
+  /// The lowest stack address at which this thread may start a factory, or 0 when its stack
+  /// could not be found. Found once, when the thread first resolves.
+  @usableFromInline let lowestFactoryAddress = StackBounds.lowestFactoryAddress()
 
   private init() {
     frames = .allocate(capacity: capacity)
@@ -92,6 +95,13 @@ final class ResolutionTrace {
   func enter(
     _ registration: Registration, from container: Dependencies, at site: SourceSite
   ) throws(ResolutionError) {
+    // A local's address is how far down the stack this resolution is. Every nested factory
+    // starts here, so refusing one that would start too low turns a stack overflow, which
+    // kills the thread without a word, into an error that names the chain.
+    var marker: UInt8 = 0
+    if withUnsafeMutablePointer(to: &marker, { UInt(bitPattern: $0) }) < lowestFactoryAddress {
+      throw tooDeepError(resolving: registration, at: site)
+    }
     let frame = Frame(registration, container)
     for index in 0..<depth
     where frames[index].registration.toOpaque() == frame.registration.toOpaque() {
@@ -120,6 +130,23 @@ final class ResolutionTrace {
   {
     let path = (stack[start...] + [registration]).map(\.description)
     return ResolutionError(.cycle(path: path), key: registration.keyDescription, site: site)
+  }
+
+  /// The error for a resolution of `registration` refused because the stack is nearly full.
+  @usableFromInline
+  func tooDeepError(resolving registration: Registration, at site: SourceSite) -> ResolutionError {
+    var error: ResolutionError?
+    // Made on a thread of its own: describing a type for the first time can search every
+    // conformance in the process, and a debug build makes a generic type's metadata the first
+    // time it is used; either can take more stack than this thread has left.
+    StackBounds.onFreshStack {
+      let chain = (0..<min(depth, 5)).map {
+        frames[$0].registration.takeUnretainedValue().description
+      }
+      error = ResolutionError(
+        .tooDeep(depth: depth, chain: chain), key: registration.keyDescription, site: site)
+    }
+    return error!
   }
 
   @usableFromInline

@@ -1,0 +1,98 @@
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// Where the calling thread's stack ends, so that a chain of factories too deep for it stops
+/// with a message instead of overflowing into the guard page.
+enum StackBounds {
+  /// The lowest address at which a resolution may start a factory on this thread: the end of
+  /// the stack, which grows down, plus a margin; 0 when the stack cannot be found.
+  ///
+  /// The margin is what is left for the last factory Shank lets start: its own frames up to
+  /// the resolution it asks for next, then everything that reports the refusal, down to the
+  /// throw, which a test framework or debugger may hook, and its first casts. In a debug build
+  /// under Swift Testing that takes up to 16 KiB. So a stack keeps a 32nd of itself, at least
+  /// 24 KiB and at most 64 KiB: a 512 KiB thread still holds over 200 nested resolutions in a
+  /// debug build, and a larger one leaves factories more room of their own.
+  static func lowestFactoryAddress() -> UInt {
+    guard let (low, size) = currentThreadStack() else { return 0 }
+    return low + min(max(size / 32, 24 << 10), 64 << 10)
+  }
+
+  /// The lowest address and size of the calling thread's stack.
+  private static func currentThreadStack() -> (low: UInt, size: UInt)? {
+    #if canImport(Darwin)
+      let thread = pthread_self()
+      let size = UInt(pthread_get_stacksize_np(thread))
+      let high = UInt(bitPattern: pthread_get_stackaddr_np(thread))
+      guard size > 0, high > size else { return nil }
+      return (high - size, size)
+    #elseif canImport(Glibc) || canImport(Musl)
+      // Declared only under _GNU_SOURCE, which Swift's C module for the C library leaves out,
+      // so it is looked up by name.
+      guard let symbol = dlsym(nil, "pthread_getattr_np") else { return nil }
+      typealias Attributes = UnsafeMutablePointer<pthread_attr_t>
+      typealias GetAttributes = @convention(c) (pthread_t, Attributes) -> Int32
+      let getAttributes = unsafeBitCast(symbol, to: GetAttributes.self)
+      var attributes = pthread_attr_t()
+      guard getAttributes(pthread_self(), &attributes) == 0 else { return nil }
+      defer { pthread_attr_destroy(&attributes) }
+      var address: UnsafeMutableRawPointer?
+      var size = 0
+      guard pthread_attr_getstack(&attributes, &address, &size) == 0, let address, size > 0
+      else { return nil }
+      return (UInt(bitPattern: address), UInt(size))
+    #else
+      return nil
+    #endif
+  }
+
+  /// Runs `body` on a new thread, and waits for it: for work that may need more stack than
+  /// the calling thread has left. Runs it here if no thread can be started.
+  ///
+  /// Not generic, so that calling it makes no type's metadata for the first time: in a debug
+  /// build that alone can take kilobytes of stack.
+  static func onFreshStack(_ body: () -> Void) {
+    withoutActuallyEscaping(body) { body in
+      let job = Unmanaged.passRetained(FreshStackJob(body))
+      #if canImport(Darwin)
+        var thread: pthread_t?
+      #else
+        var thread = pthread_t()
+      #endif
+      guard pthread_create(&thread, nil, runFreshStackJob, job.toOpaque()) == 0 else {
+        job.release()
+        return body()
+      }
+      // `body` runs on the new thread only, and this one goes on once that thread has ended.
+      #if canImport(Darwin)
+        pthread_join(thread!, nil)
+      #else
+        pthread_join(thread, nil)
+      #endif
+    }
+  }
+}
+
+/// What `StackBounds.onFreshStack` hands its thread.
+private final class FreshStackJob {
+  let run: () -> Void
+
+  init(_ run: @escaping () -> Void) { self.run = run }
+}
+
+#if canImport(Darwin)
+  private func runFreshStackJob(_ raw: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? {
+    Unmanaged<FreshStackJob>.fromOpaque(raw).takeRetainedValue().run()
+    return nil
+  }
+#else
+  private func runFreshStackJob(_ raw: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+    Unmanaged<FreshStackJob>.fromOpaque(raw!).takeRetainedValue().run()
+    return nil
+  }
+#endif

@@ -1,0 +1,285 @@
+import Foundation
+import Shank
+import Testing
+
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// Chains of factories, each resolving the next while it runs: how much stack each level
+/// takes, that 200 levels fit a 512 KiB thread, and that a chain too deep for its thread stops
+/// with Shank's message rather than overflowing the stack.
+@Suite struct DepthTests {
+  /// Darwin's default stack for a secondary thread.
+  static let smallStack = 512 << 10
+
+  @Test(arguments: [Scope.unique, .singleton], [ChainStep.resolve, .inject])
+  func twoHundredNestedResolutionsFitA512KiBThread(scope: Scope, step: ChainStep) async {
+    let length = await onThread(stackSize: Self.smallStack) {
+      let modules = chainModules(length: 200, scope: scope, step: step)
+      return Dependencies.withOverrides {
+        modules
+      } operation: {
+        chainLength(from: Dependencies.resolve(ChainLink.self, name: "0"))
+      }
+    }
+    #expect(length == 200)
+  }
+
+  @Test(arguments: [Scope.unique, .singleton], [ChainStep.resolve, .inject])
+  func eachLevelTakesLittleStack(scope: Scope, step: ChainStep) async {
+    let bytesPerLevel = await onThread(stackSize: Self.smallStack) {
+      let recorder = StackRecorder()
+      let modules = chainModules(length: 50, scope: scope, step: step, recorder: recorder)
+      Dependencies.withOverrides {
+        modules
+      } operation: {
+        _ = Dependencies.resolve(ChainLink.self, name: "0")
+      }
+      return recorder.bytesPerLevel
+    }
+    // A debug build keeps every temporary of every frame in it: past 2.5 KiB a level, 200
+    // levels and the 24 KiB Shank keeps in reserve no longer fit 512 KiB. An optimized build
+    // inlines most of a level.
+    #if DEBUG
+      let bound = 2_560
+    #else
+      let bound = 1_024
+    #endif
+    #expect(bytesPerLevel > 0)
+    #expect(bytesPerLevel < bound, "\(bytesPerLevel) bytes of stack per nested resolution")
+  }
+
+  @Test(arguments: [Scope.unique, .singleton])
+  func resolveOrThrowThrowsTooDeepInsteadOfOverflowing(scope: Scope) async throws {
+    let errors = await onThread(stackSize: 256 << 10) {
+      let modules = chainModules(length: 100_000, scope: scope, step: .resolveOrThrow)
+      return Dependencies.withOverrides {
+        modules
+      } operation: {
+        // Twice: the first refusal must leave nothing held, no creation lock, no frame on the
+        // trace, so the second goes exactly as deep.
+        [
+          resolutionError { try Dependencies.resolveOrThrow(ChainLink.self, name: "0") },
+          resolutionError { try Dependencies.resolveOrThrow(ChainLink.self, name: "0") },
+        ]
+      }
+    }
+    let error = try #require(errors[0])
+    guard case .tooDeep(let depth, let chain) = error.reason else {
+      Issue.record("expected .tooDeep, got \(error)")
+      return
+    }
+    #expect(depth > 20, "a 256 KiB thread holds more than 20 levels")
+    #expect(depth < 100_000)
+    #expect(chain == (0..<5).map { #"ChainLink named "\#($0)""# })
+    #expect(error.typeName == "ChainLink")
+    #expect(error.name == String(depth))
+    #expect(error.fileID == "ShankTests/DepthTests.swift")
+    #expect(error.line == chainResolveOrThrowLine)
+    #expect(
+      error.description == """
+        Shank cannot resolve ChainLink named "\(depth)": \(depth) factories are running, each resolving the next, and this thread's stack is nearly full
+          asked for at ShankTests/DepthTests.swift:\(chainResolveOrThrowLine)
+          chain (\(depth) deep): ChainLink named "0" → ChainLink named "1" → ChainLink named "2" → ChainLink named "3" → ChainLink named "4" → …
+          resolve a long run of modules one after another rather than each from the one before, or resolve on a thread with a larger stack
+        """)
+    #expect(errors[1]?.reason == error.reason)
+  }
+
+  @Test func aChainTooDeepForItsThreadStopsWithShanksMessage() async throws {
+    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
+    {
+      await onThread(stackSize: DepthTests.smallStack) {
+        let modules = chainModules(length: 100_000, step: .resolve)
+        Dependencies.withOverrides {
+          modules
+        } operation: {
+          _ = Dependencies.resolve(ChainLink.self, name: "0")
+        }
+      }
+    }
+    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    try expectTooDeepMessage(in: stderr, askedForAt: chainResolveLine)
+  }
+
+  @Test func aChainOfInjectionsTooDeepForItsThreadStopsWithShanksMessage() async throws {
+    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
+    {
+      await onThread(stackSize: DepthTests.smallStack) {
+        let modules = chainModules(length: 100_000, scope: .singleton, step: .inject)
+        Dependencies.withOverrides {
+          modules
+        } operation: {
+          _ = Dependencies.resolve(ChainLink.self, name: "0")
+        }
+      }
+    }
+    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    try expectTooDeepMessage(in: stderr, askedForAt: injectedChainLinkLine)
+  }
+
+  /// Checks the message, every line verbatim, with the depth it reports.
+  private func expectTooDeepMessage(in stderr: String, askedForAt line: Int) throws {
+    let depthPattern = /Shank cannot resolve ChainLink named "(\d+)": (\d+) factories are running/
+    let match = try #require(stderr.firstMatch(of: depthPattern), "\(stderr)")
+    let depth = try #require(Int(match.output.2))
+    #expect(match.output.1 == match.output.2)
+    #expect(depth >= 200, "a 512 KiB thread holds 200 levels")
+    #expect(depth < 100_000)
+    #expect(
+      stderr.contains(
+        """
+        Shank cannot resolve ChainLink named "\(depth)": \(depth) factories are running, each resolving the next, and this thread's stack is nearly full
+          asked for at ShankTests/DepthTests.swift:\(line)
+          chain (\(depth) deep): ChainLink named "0" → ChainLink named "1" → ChainLink named "2" → ChainLink named "3" → ChainLink named "4" → …
+          resolve a long run of modules one after another rather than each from the one before, or resolve on a thread with a larger stack
+        """), "\(stderr)")
+  }
+}
+
+// MARK: - A chain of modules
+
+/// One link of a chain of modules registered under the names "0", "1", …: the factory of
+/// link N resolves link N + 1 while it runs.
+protocol ChainLink: AnyObject {
+  var next: ChainLink? { get }
+}
+
+final class ChainLinkImpl: ChainLink {
+  let next: ChainLink?
+
+  init(next: ChainLink?) { self.next = next }
+}
+
+/// A link that reads the next one through an `@Inject` property, in its initializer.
+final class InjectedChainLink: ChainLink {
+  @Inject private var injected: ChainLink
+
+  var next: ChainLink? { injected }
+
+  init(nextName: String) {
+    _injected = Inject(nextName)
+    _ = injected
+  }
+}
+let injectedChainLinkLine = #line - 4  // the `Inject(nextName)` call
+
+/// How a link's factory asks for the next link.
+enum ChainStep {
+  case resolve
+  case resolveOrThrow
+  case inject
+}
+
+/// The modules of a chain of `length` links named "0" to "`length - 1`", each resolving the
+/// next with `step`, and noting where the stack is in `recorder`. A factory per step, each as
+/// small as a factory gets, so that the stack a level takes is mostly Shank's.
+@ModuleBuilder
+func chainModules(
+  length: Int, scope: Scope = .unique, step: ChainStep, recorder: StackRecorder? = nil
+) -> [Module] {
+  for index in 0..<length {
+    let next = index + 1 < length ? String(index + 1) : nil
+    switch step {
+    case .resolve:
+      Module(String(index), scope: scope) { () -> ChainLink in
+        recorder?.addresses.append(stackAddress())
+        guard let next else { return ChainLinkImpl(next: nil) }
+        return ChainLinkImpl(next: Dependencies.resolve(ChainLink.self, name: next))
+      }
+    case .resolveOrThrow:
+      Module(String(index), scope: scope) { () throws -> ChainLink in
+        guard let next else { return ChainLinkImpl(next: nil) }
+        return ChainLinkImpl(next: try Dependencies.resolveOrThrow(ChainLink.self, name: next))
+      }
+    case .inject:
+      Module(String(index), scope: scope) { () -> ChainLink in
+        recorder?.addresses.append(stackAddress())
+        guard let next else { return ChainLinkImpl(next: nil) }
+        return InjectedChainLink(nextName: next)
+      }
+    }
+  }
+}
+let chainResolveLine = #line - 16
+let chainResolveOrThrowLine = #line - 12
+
+/// How many links the chain starting at `link` has.
+func chainLength(from link: ChainLink) -> Int {
+  var count = 1
+  var current = link
+  while let next = current.next {
+    count += 1
+    current = next
+  }
+  return count
+}
+
+/// Where each link's factory found the stack, outermost first.
+final class StackRecorder {
+  var addresses: [UInt] = []
+
+  /// The bytes of stack one nested resolution took, on average.
+  var bytesPerLevel: Int {
+    guard let first = addresses.first, let last = addresses.last, addresses.count > 1 else {
+      return 0
+    }
+    return Int(first - last) / (addresses.count - 1)
+  }
+}
+
+/// The address of a local in a frame of its own, called by each link's factory at the same
+/// point, so that two addresses differ by what one level of the chain takes.
+@inline(never)
+func stackAddress() -> UInt {
+  var marker: UInt8 = 0
+  return withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
+}
+
+// MARK: - Threads with a stack of a given size
+
+/// Runs `body` on a new thread with a stack of `stackSize` bytes, and waits for its result
+/// without blocking a thread of the cooperative pool.
+func onThread<Result: Sendable>(
+  stackSize: Int, _ body: @escaping @Sendable () -> Result
+) async -> Result {
+  await withCheckedContinuation { continuation in
+    let work = Unmanaged.passRetained(ThreadWork { continuation.resume(returning: body()) })
+    var attributes = pthread_attr_t()
+    pthread_attr_init(&attributes)
+    defer { pthread_attr_destroy(&attributes) }
+    precondition(pthread_attr_setstacksize(&attributes, stackSize) == 0)
+    precondition(pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED)) == 0)
+    #if canImport(Darwin)
+      var thread: pthread_t?
+    #else
+      var thread = pthread_t()
+    #endif
+    let created = pthread_create(&thread, &attributes, runThreadWork, work.toOpaque())
+    precondition(created == 0, "pthread_create failed: \(created)")
+  }
+}
+
+/// What a thread started by `onThread` runs.
+private final class ThreadWork {
+  let body: () -> Void
+
+  init(_ body: @escaping () -> Void) { self.body = body }
+}
+
+#if canImport(Darwin)
+  private func runThreadWork(_ raw: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? {
+    Unmanaged<ThreadWork>.fromOpaque(raw).takeRetainedValue().body()
+    return nil
+  }
+#else
+  private func runThreadWork(_ raw: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+    Unmanaged<ThreadWork>.fromOpaque(raw!).takeRetainedValue().body()
+    return nil
+  }
+#endif
