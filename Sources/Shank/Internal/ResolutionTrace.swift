@@ -42,9 +42,8 @@ final class ResolutionTrace {
   /// Whether this thread stands in for the main actor, which waits for it: a ``verify()``
   /// called on the main actor makes main-actor modules here.
   var actsAsMainActor = false
-  /// The lowest stack address at which this thread may start a factory, or 0 when its stack
-  /// could not be found. Found once, when the thread first resolves.
-  @usableFromInline let lowestFactoryAddress = StackBounds.lowestFactoryAddress()
+  /// This thread's stack, found once, when the thread first resolves.
+  @usableFromInline let stackBounds = StackBounds()
 
   private init() {
     frames = .allocate(capacity: capacity)
@@ -99,7 +98,7 @@ final class ResolutionTrace {
     // starts here, so refusing one that would start too low turns a stack overflow, which
     // kills the thread without a word, into an error that names the chain.
     var marker: UInt8 = 0
-    if withUnsafeMutablePointer(to: &marker, { UInt(bitPattern: $0) }) < lowestFactoryAddress {
+    if stackBounds.isInReserve(withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }) {
       throw tooDeepError(resolving: registration, at: site)
     }
     let frame = Frame(registration, container)

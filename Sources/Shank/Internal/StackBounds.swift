@@ -6,21 +6,41 @@
   import Musl
 #endif
 
-/// Where the calling thread's stack ends, so that a chain of factories too deep for it stops
-/// with a message instead of overflowing into the guard page.
-enum StackBounds {
-  /// The lowest address at which a resolution may start a factory on this thread: the end of
-  /// the stack, which grows down, plus a margin; 0 when the stack cannot be found.
+/// Where a thread's stack ends, so that a chain of factories too deep for it stops with a
+/// message instead of overflowing into the guard page.
+@usableFromInline
+struct StackBounds {
+  /// The lowest address of the stack, which grows down; 0 when it could not be found.
+  @usableFromInline let low: UInt
+  /// How much of the stack, above `low`, no factory may start in; 0 when it could not be found.
   ///
-  /// The margin is what is left for the last factory Shank lets start: its own frames up to
+  /// The reserve is what is left for the last factory Shank lets start: its own frames up to
   /// the resolution it asks for next, then everything that reports the refusal, down to the
   /// throw, which a test framework or debugger may hook, and its first casts. In a debug build
   /// under Swift Testing that takes up to 16 KiB. So a stack keeps a 32nd of itself, at least
   /// 24 KiB and at most 64 KiB: a 512 KiB thread still holds over 200 nested resolutions in a
   /// debug build, and a larger one leaves factories more room of their own.
-  static func lowestFactoryAddress() -> UInt {
-    guard let (low, size) = currentThreadStack() else { return 0 }
-    return low + min(max(size / 32, 24 << 10), 64 << 10)
+  @usableFromInline let reserve: UInt
+
+  /// The calling thread's.
+  init() {
+    guard let (low, size) = Self.currentThreadStack() else {
+      (low, reserve) = (0, 0)
+      return
+    }
+    self.low = low
+    reserve = min(max(size / 32, 24 << 10), 64 << 10)
+  }
+
+  /// Whether a factory may not start at `address`, on this stack or off it.
+  ///
+  /// One subtraction and one comparison: an address below the stack wraps around to far above
+  /// the reserve, as one above it is. AddressSanitizer, to catch a use after return, keeps
+  /// locals off the stack; their addresses are then never in the reserve, and the sanitizer
+  /// reports an overflow itself.
+  @inlinable
+  func isInReserve(_ address: UInt) -> Bool {
+    address &- low < reserve
   }
 
   /// The lowest address and size of the calling thread's stack.
