@@ -456,6 +456,45 @@ import Testing
       ),
       "\(stderr)")
   }
+
+  @Test func resettingTheSingletonScopeNamesTheCallersLine() async throws {
+    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
+    {
+      resetScope(.singleton)
+    }
+    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    #expect(
+      stderr.contains(
+        "\(fileID):\(resetScopeLine): Fatal error: Shank: reset(_:) takes a .cached(name) scope, not .singleton; only cached instances can be dropped"
+      ),
+      "\(stderr)")
+  }
+
+  @Test func resettingTheWeakScopeNamesTheCallersLine() async throws {
+    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
+    {
+      resetScope(.weak)
+    }
+    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    #expect(
+      stderr.contains(
+        "\(fileID):\(resetScopeLine): Fatal error: Shank: reset(_:) takes a .cached(name) scope, not .weak; only cached instances can be dropped"
+      ),
+      "\(stderr)")
+  }
+
+  @Test func resettingTheUniqueScopeNamesTheCallersLine() async throws {
+    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
+    {
+      resetScope(.unique)
+    }
+    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    #expect(
+      stderr.contains(
+        "\(fileID):\(resetScopeLine): Fatal error: Shank: reset(_:) takes a .cached(name) scope, not .unique; only cached instances can be dropped"
+      ),
+      "\(stderr)")
+  }
 }
 
 // MARK: - Fixtures
@@ -544,3 +583,15 @@ func runCrossThreadCycle() {
   FileHandle.standardError.write(Data("deadlock: no cycle was reported\n".utf8))
   exit(3)
 }
+
+/// Resets `scope` in a container with a module of every scope.
+func resetScope(_ scope: Scope) {
+  let dependencies = Dependencies {
+    Module("unique") { ServiceImpl() as Service }
+    Module("singleton", scope: .singleton) { ServiceImpl() as Service }
+    Module("weak", scope: .weak) { ServiceImpl() as Service }
+    Module("session", scope: .cached("session")) { ServiceImpl() as Service }
+  }
+  dependencies.reset(scope)
+}
+let resetScopeLine = #line - 2
