@@ -7,9 +7,11 @@ extension Dependencies {
   /// ```
   ///
   /// - Parameters:
-  ///   - scope: A ``Scope/cached(_:)`` scope. Any other scope stops the program, with a
-  ///     message that names the line that called `reset`: singletons live as long as their
-  ///     container, and other scopes keep nothing to drop.
+  ///   - scope: A ``Scope/cached(_:)`` scope that a module here or underneath is registered
+  ///     with. Any other scope stops the program, with a message that names the line that
+  ///     called `reset`: singletons live as long as their container, and other scopes keep
+  ///     nothing to drop. So does a cached scope that no module here or underneath uses,
+  ///     such as a misspelled name, with a message that lists the cached scopes registered.
   ///   - fileID: The file that resets, for diagnostics; leave it to its default.
   ///   - line: The line that resets, for diagnostics; leave it to its default.
   ///
@@ -23,12 +25,36 @@ extension Dependencies {
         "Shank: reset(_:) takes a .cached(name) scope, not \(scope); only cached instances can be dropped",
         file: fileID, line: line)
     }
+    var matched = false
     var container: Dependencies? = self
     while let current = container {
       for registration in current.registrations where registration.scope == scope {
         registration.reset()
+        matched = true
       }
       container = current.parent
     }
+    guard matched else {
+      fatalError(
+        "Shank: reset(\(scope)) at \(fileID):\(line) matches no module here or in the containers underneath; \(cachedScopesRegistered)",
+        file: fileID, line: line)
+    }
+  }
+
+  /// The cached scopes that modules here and underneath are registered with, sorted, at most
+  /// the first 20, for the message of a `reset` that matches none.
+  private var cachedScopesRegistered: String {
+    var names: Set<String> = []
+    var container: Dependencies? = self
+    while let current = container {
+      for registration in current.registrations {
+        if case .cached(let name) = registration.scope.kind { names.insert(name) }
+      }
+      container = current.parent
+    }
+    guard !names.isEmpty else { return "no cached scope is registered" }
+    let shown = names.sorted().prefix(20).map { Scope.cached($0).description }
+    let count = shown.count < names.count ? " (\(names.count), first \(shown.count))" : ""
+    return "cached scopes registered\(count): " + shown.joined(separator: ", ")
   }
 }
