@@ -456,6 +456,102 @@ import Testing
       ),
       "\(stderr)")
   }
+
+  @Test func resettingTheSingletonScopeNamesTheCallersLine() async throws {
+    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
+    {
+      resetScope(.singleton)
+    }
+    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    #expect(
+      stderr.contains(
+        "\(fileID):\(resetScopeLine): Fatal error: Shank: reset(_:) takes a .cached(name) scope, not .singleton; only cached instances can be dropped"
+      ),
+      "\(stderr)")
+  }
+
+  @Test func resettingTheWeakScopeNamesTheCallersLine() async throws {
+    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
+    {
+      resetScope(.weak)
+    }
+    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    #expect(
+      stderr.contains(
+        "\(fileID):\(resetScopeLine): Fatal error: Shank: reset(_:) takes a .cached(name) scope, not .weak; only cached instances can be dropped"
+      ),
+      "\(stderr)")
+  }
+
+  @Test func resettingTheUniqueScopeNamesTheCallersLine() async throws {
+    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
+    {
+      resetScope(.unique)
+    }
+    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    #expect(
+      stderr.contains(
+        "\(fileID):\(resetScopeLine): Fatal error: Shank: reset(_:) takes a .cached(name) scope, not .unique; only cached instances can be dropped"
+      ),
+      "\(stderr)")
+  }
+
+  @Test func resettingACachedScopeNoModuleUsesStopsAndListsTheRegisteredOnes() async throws {
+    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
+    {
+      resetMisspelledSession()
+    }
+    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    let site = "\(fileID):\(resetMisspelledSessionLine)"
+    #expect(
+      stderr.contains(
+        #"\#(site): Fatal error: Shank: reset(.cached("sesion")) at \#(site) matches no module here or in the containers underneath; cached scopes registered: .cached("cart"), .cached("session")"#
+          + "\n"),
+      "\(stderr)")
+  }
+
+  @Test func resettingAMisspelledCachedScopeInOneContainerStops() async throws {
+    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
+    {
+      resetScope(.cached("sesion"))
+    }
+    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    let site = "\(fileID):\(resetScopeLine)"
+    #expect(
+      stderr.contains(
+        #"\#(site): Fatal error: Shank: reset(.cached("sesion")) at \#(site) matches no module here or in the containers underneath; cached scopes registered: .cached("session")"#
+          + "\n"),
+      "\(stderr)")
+  }
+
+  @Test func resettingAnUnusedCachedScopeListsTheFirstTwentyOfMore() async throws {
+    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
+    {
+      resetAmongTwentyFiveCachedScopes()
+    }
+    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    let site = "\(fileID):\(resetAmongTwentyFiveCachedScopesLine)"
+    let firstTwenty = (0..<20).map { String(format: #".cached("s%02d")"#, $0) }
+    #expect(
+      stderr.contains(
+        #"\#(site): Fatal error: Shank: reset(.cached("none")) at \#(site) matches no module here or in the containers underneath; cached scopes registered (25, first 20): "#
+          + firstTwenty.joined(separator: ", ") + "\n"),
+      "\(stderr)")
+  }
+
+  @Test func resettingACachedScopeInAnEmptyContainerSaysNoneIsRegistered() async throws {
+    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
+    {
+      resetInAnEmptyContainer()
+    }
+    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    let site = "\(fileID):\(resetInAnEmptyContainerLine)"
+    #expect(
+      stderr.contains(
+        #"\#(site): Fatal error: Shank: reset(.cached("session")) at \#(site) matches no module here or in the containers underneath; no cached scope is registered"#
+          + "\n"),
+      "\(stderr)")
+  }
 }
 
 // MARK: - Fixtures
@@ -544,3 +640,48 @@ func runCrossThreadCycle() {
   FileHandle.standardError.write(Data("deadlock: no cycle was reported\n".utf8))
   exit(3)
 }
+
+/// Resets `scope` in a container with a module of every scope.
+func resetScope(_ scope: Scope) {
+  let dependencies = Dependencies {
+    Module("unique") { ServiceImpl() as Service }
+    Module("singleton", scope: .singleton) { ServiceImpl() as Service }
+    Module("weak", scope: .weak) { ServiceImpl() as Service }
+    Module("session", scope: .cached("session")) { ServiceImpl() as Service }
+  }
+  dependencies.reset(scope)
+}
+let resetScopeLine = #line - 2
+
+/// Resets a misspelled scope from an override layered over another, each with a cached scope.
+func resetMisspelledSession() {
+  Dependencies.withOverrides {
+    Module(scope: .cached("session")) { ServiceImpl() as Service }
+    Module("single", scope: .singleton) { ServiceImpl() as Service }
+  } operation: {
+    Dependencies.withOverrides {
+      Module(scope: .cached("cart")) { OtherServiceImpl() as OtherService }
+      Module("again", scope: .cached("session")) { ServiceImpl() as Service }
+    } operation: {
+      Dependencies.current.reset(.cached("sesion"))
+    }
+  }
+}
+let resetMisspelledSessionLine = #line - 4
+
+/// Resets a cached scope that none of 25 cached modules uses.
+func resetAmongTwentyFiveCachedScopes() {
+  let dependencies = Dependencies {
+    for index in (0..<25).reversed() {
+      Module(String(index), scope: .cached(String(format: "s%02d", index))) {
+        ServiceImpl() as Service
+      }
+    }
+  }
+  dependencies.reset(.cached("none"))
+}
+let resetAmongTwentyFiveCachedScopesLine = #line - 2
+
+/// Resets a cached scope in a container with no modules.
+func resetInAnEmptyContainer() { Dependencies {}.reset(.cached("session")) }
+let resetInAnEmptyContainerLine = #line - 1
