@@ -150,6 +150,45 @@ import Testing
     #expect(error.description.contains("  registered (20):\n") == true)
   }
 
+  @Test func namesAreWrittenAsSwiftStringLiteralsSoEachEntryKeepsItsLine() throws {
+    let dependencies = Dependencies {
+      Module("x\"y\\z\r\u{7}\u{2028}é") { ServiceImpl() as Service }
+    }
+    let line = #line + 1
+    let error = try #require(
+      resolutionError { try dependencies.resolveOrThrow(Service.self, name: "a\nb") })
+    #expect(error.name == "a\nb", "the field keeps the name as it was asked for")
+    #expect(
+      error.description == #"""
+        Shank cannot resolve Service named "a\nb"
+          asked for at \#(fileID):\#(line)
+          near misses:
+            Service named "x\"y\\z\r\u{07}\u{2028}é": the same type under another name
+          registered (1):
+            Service named "x\"y\\z\r\u{07}\u{2028}é"
+        """#)
+  }
+
+  @Test func verificationProblemsKeepTheirLineWhenANameBreaksLines() throws {
+    let dependencies = Dependencies {
+      Module("x\ny") { LineBreakingModule() as SampleModuleType }
+    }
+    let error = try #require(
+      { () -> VerificationError? in
+        do {
+          try dependencies.verify()
+          return nil
+        } catch {
+          return error as? VerificationError
+        }
+      }())
+    #expect(
+      error.description == #"""
+        Shank found 1 problem in the dependency graph:
+          - SampleModuleType named "x\ny" needs Service named "a\nb" in property "service" (\#(fileID):\#(lineBreakingInjectLine)), and nothing registers it
+        """#)
+  }
+
   @Test func aCycleReportsItsWholePath() throws {
     let errors = Collector<ResolutionError>()
     let line = Collector<Int>()
@@ -544,3 +583,10 @@ func runCrossThreadCycle() {
   FileHandle.standardError.write(Data("deadlock: no cycle was reported\n".utf8))
   exit(3)
 }
+
+/// A module whose `@Inject` asks for a name with a newline in it.
+struct LineBreakingModule: SampleModuleType {
+  @Inject("a\nb") private var service: Service
+  func test() -> String { "" }
+}
+let lineBreakingInjectLine = #line - 3
