@@ -20,7 +20,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     /// Nothing is registered under the type and name.
     case notRegistered
     /// A factory asked, directly or through others, for the key it was making.
-    /// The path starts and ends with the same key.
+    /// The path starts and ends with the same key, and each key in it asked for the next,
+    /// whether the factories ran on one thread or on several that waited for each other.
     case cycle(path: [String])
     /// The module was registered from code isolated to `actor`, and was resolved off it.
     case wrongIsolation(actor: String, registeredAt: String)
