@@ -150,6 +150,57 @@ import Testing
     #expect(error.description.contains("  registered (20):\n") == true)
   }
 
+  @Test func aMissAmongAHundredThousandKeysListsTheFirstTwentyOfEachList() throws {
+    // Registered last to first, so that the near misses, in registration order, and the
+    // registered keys, sorted, start at opposite ends.
+    let dependencies = Dependencies {
+      for index in (0..<100_000).reversed() {
+        Module(String(format: "n%06d", index)) { SampleModule() as SampleModuleType }
+      }
+    }
+    let line = #line + 1
+    let error = try #require(
+      resolutionError { try dependencies.resolveOrThrow(SampleModuleType.self, name: "gone") })
+    #expect(error.nearMisses.count == 100_000)
+    #expect(error.registeredCount == 100_000)
+    let nearMisses = (99_980..<100_000).reversed().map {
+      String(format: #"    SampleModuleType named "n%06d": the same type under another name"#, $0)
+    }
+    let registered = (0..<20).map { String(format: #"    SampleModuleType named "n%06d""#, $0) }
+    var expected = [
+      #"Shank cannot resolve SampleModuleType named "gone""#, "  asked for at \(fileID):\(line)",
+      "  near misses (100,000, first 20):",
+    ]
+    expected += nearMisses
+    expected.append("  registered (100,000, first 20):")
+    expected += registered
+    let lines = error.description.split(separator: "\n", omittingEmptySubsequences: false)
+    #expect(lines.count == 44)
+    #expect(lines.map(String.init) == expected)
+  }
+
+  @Test func nearMissesPastTwentyShowTheFirstTwentyAndHowManyThereAre() throws {
+    func message(nearMisses count: Int) throws -> [Substring] {
+      let dependencies = Dependencies {
+        for index in 0..<count {
+          Module(String(format: "n%02d", index)) { SampleModule() as SampleModuleType }
+        }
+      }
+      let error = try #require(
+        resolutionError { try dependencies.resolveOrThrow(SampleModuleType.self) })
+      #expect(error.nearMisses.count == count)
+      return error.description.split(separator: "\n")
+    }
+    let twenty = try message(nearMisses: 20)
+    #expect(twenty[2] == "  near misses:")
+    #expect(twenty[23] == "  registered (20):")
+    let twentyOne = try message(nearMisses: 21)
+    #expect(twentyOne[2] == "  near misses (21, first 20):")
+    #expect(twentyOne[22] == #"    SampleModuleType named "n19": the same type under another name"#)
+    #expect(twentyOne[23] == "  registered (21, first 20):")
+    #expect(twentyOne.count == 44)
+  }
+
   @Test func namesAreWrittenAsSwiftStringLiteralsSoEachEntryKeepsItsLine() throws {
     let dependencies = Dependencies {
       Module("x\"y\\z\r\u{7}\u{2028}é") { ServiceImpl() as Service }

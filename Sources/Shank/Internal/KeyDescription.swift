@@ -15,9 +15,24 @@ struct KeyDescription: Hashable, Comparable, Sendable, CustomStringConvertible {
   /// `SampleModuleType named "abc"`, the name spelled as a Swift string literal, so that a
   /// name with a newline or a quote in it stays on its line of a message and reads
   /// unambiguously.
-  var description: String {
-    guard let name else { return typeName }
-    return "\(typeName) named \(Self.quoted(name))"
+  var description: String { description(followedBy: "") }
+
+  /// The description and then `suffix`, made as one string: a miss among many keys describes
+  /// each of its near misses this way.
+  func description(followedBy suffix: String) -> String {
+    let quotedName = name.map { Self.escaped($0) }
+    var text = ""
+    // ` named "` and the closing quote are 9 bytes.
+    text.reserveCapacity(
+      typeName.utf8.count + (quotedName.map { $0.utf8.count + 9 } ?? 0) + suffix.utf8.count)
+    text += typeName
+    if let quotedName {
+      text += " named \""
+      text += quotedName
+      text += "\""
+    }
+    text += suffix
+    return text
   }
 
   static func < (lhs: Self, rhs: Self) -> Bool {
