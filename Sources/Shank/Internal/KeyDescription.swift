@@ -52,13 +52,17 @@ struct KeyDescription: Hashable, Comparable, Sendable, CustomStringConvertible {
 
   /// `text` as it is spelled between a Swift string literal's quotes: backslashes, quotes and
   /// every character that breaks or hides a line are written as escapes.
-  static func escaped(_ text: String) -> String {
+  ///
+  /// With `keepingQuotes`, backslashes and quotes stay as they are, for text that is shown
+  /// without quotes around it.
+  static func escaped(_ text: String, keepingQuotes: Bool = false) -> String {
     // Most names are printable ASCII, checked a byte at a time.
     let isPlain = text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != 0x5C && $0 != 0x22 }
-    guard !isPlain, text.unicodeScalars.contains(where: needsEscape) else { return text }
+    let isEscaped = keepingQuotes ? isInvisible : needsEscape
+    guard !isPlain, text.unicodeScalars.contains(where: isEscaped) else { return text }
     var escaped = ""
     for scalar in text.unicodeScalars {
-      guard needsEscape(scalar) else {
+      guard isEscaped(scalar) else {
         escaped.unicodeScalars.append(scalar)
         continue
       }
@@ -82,7 +86,7 @@ struct KeyDescription: Hashable, Comparable, Sendable, CustomStringConvertible {
   }
 
   /// Whether `scalar` is a control character or a line or paragraph separator.
-  private static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
+  static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
     if scalar.isASCII { return scalar.value < 0x20 || scalar.value == 0x7F }
     switch scalar.properties.generalCategory {
     case .control, .lineSeparator, .paragraphSeparator: return true
