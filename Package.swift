@@ -32,6 +32,12 @@ let package = Package(
       dependencies: ["WidgetApp", "Shank", "ShankTesting"],
       swiftSettings: [.defaultIsolation(MainActor.self)]
     ),
+    // A test target as a new one is made, without default isolation, testing the app target
+    // that has it: its traits cannot read the app's main-actor module lists synchronously.
+    .testTarget(
+      name: "PlainTestTargetTests",
+      dependencies: ["WidgetApp", "Shank", "ShankTesting"]
+    ),
   ],
   swiftLanguageModes: [.v6]
 )

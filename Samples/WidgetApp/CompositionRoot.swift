@@ -5,6 +5,10 @@ import Shank
 /// `WidgetCLI` builds it once per run. Tests layer their own mocks over the same list, so the
 /// wiring they check is the wiring the app runs.
 enum CompositionRoot {
+  /// The modules of a run with no flags: what tests start from, as an app's
+  /// `AppDependencies.modules` is.
+  static var modules: [Module] { modules(for: Invocation()) }
+
   @ModuleBuilder
   static func modules(for invocation: Invocation) -> [Module] {
     // One AppModule for the whole run: every feature shares its client, clock and configuration.

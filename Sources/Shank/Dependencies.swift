@@ -70,33 +70,6 @@ public final class Dependencies: Sendable {
     return root.unretainedContainer?.takeUnretainedValue() ?? unbuilt
   }
 
-  /// Drops the instances of every module registered with `scope`, here and in the
-  /// containers this one is layered over, so the next resolution makes new ones.
-  ///
-  /// ```swift
-  /// Dependencies.current.reset(.cached("session"))  // at log-out
-  /// ```
-  ///
-  /// - Parameter scope: A ``Scope/cached(_:)`` scope. Any other scope stops the program:
-  ///   singletons live as long as their container, and other scopes keep nothing to drop.
-  ///
-  /// > Note: Call it outside factories: a factory that resets the scope of the instance it is
-  /// > making waits for itself.
-  public func reset(_ scope: Scope) {
-    guard case .cached = scope.kind else {
-      preconditionFailure(
-        "Shank: reset(_:) takes a .cached(name) scope, not \(scope); only cached instances can be dropped"
-      )
-    }
-    var container: Dependencies? = self
-    while let current = container {
-      for registration in current.registrations where registration.scope == scope {
-        registration.reset()
-      }
-      container = current.parent
-    }
-  }
-
   /// A copy of this container and of those it is layered over, with instances of its own,
   /// so that ``verify()`` makes modules without touching this container's instances or locks.
   func privateCopy() -> Dependencies {

@@ -7,10 +7,15 @@
 /// print(graph.mermaid)  // paste into a Markdown ```mermaid block
 /// print(graph.dot)      // pipe into `dot -Tsvg`
 /// ```
+///
+/// Any name renders as it reads in a message: the text is escaped for each format, and node
+/// identifiers are made of plain characters.
 public struct DependencyGraph: Sendable, Hashable {
   /// A registered key.
   public struct Node: Sendable, Hashable {
-    /// An identifier unique in the graph, made of letters, digits and underscores.
+    /// An identifier unique in the graph: ASCII letters, digits and underscores, starting
+    /// with a capital letter and never one of DOT's keywords, so that both formats read it
+    /// as a name.
     public let id: String
     /// The registered type, as written in code.
     public let typeName: String
@@ -19,15 +24,24 @@ public struct DependencyGraph: Sendable, Hashable {
     /// The scope it was registered with.
     public let scope: Scope
 
-    /// The node as people read it: `SampleModuleType "abc" · .singleton`.
+    /// The node as people read it: `SampleModuleType "abc" · .singleton`, its name written
+    /// as a Swift string literal, as messages write it (`"a\nb"` for a name with a newline).
     public var label: String {
-      let named = name.map { "\(typeName) \"\($0)\"" } ?? typeName
-      return scope == .unique ? named : "\(named) · \(scope)"
+      let named = name.map { "\(typeName) \(KeyDescription.quoted($0))" } ?? typeName
+      switch scope.kind {
+      case .unique: return named
+      case .cached(let scopeName): return "\(named) · .cached(\(KeyDescription.quoted(scopeName)))"
+      case .singleton, .weak: return "\(named) · \(scope)"
+      }
     }
 
     static func identifier(for key: KeyDescription, avoiding used: inout Set<String>) -> String {
       let raw = key.name.map { "\(key.typeName)_\($0)" } ?? key.typeName
-      let base = String(raw.map { $0.isLetter || $0.isNumber ? $0 : "_" })
+      var base = String(raw.map { $0.isASCII && ($0.isLetter || $0.isNumber) ? $0 : "_" })
+      // Mermaid's keywords (`end`, `class`, `style`, …) are lower-case and read as such even
+      // at the start of a longer word; DOT's (`node`, `graph`, …) are whole words in any case.
+      if base.first.map({ !($0.isASCII && $0.isUppercase) }) ?? true { base = "N_" + base }
+      if dotKeywords.contains(base.lowercased()) { base += "_" }
       var id = base
       var suffix = 2
       while !used.insert(id).inserted {
@@ -36,6 +50,10 @@ public struct DependencyGraph: Sendable, Hashable {
       }
       return id
     }
+
+    private static let dotKeywords: Set<String> = [
+      "node", "edge", "graph", "digraph", "subgraph", "strict",
+    ]
   }
 
   /// A module that injects another, through one of its `@Inject` properties.
@@ -72,21 +90,37 @@ public struct DependencyGraph: Sendable, Hashable {
     return lines.joined(separator: "\n") + "\n"
   }
 
-  // `String.replacing(_:with:)` needs macOS 13; the package supports 10.15.
+  /// `text` as Mermaid shows it literally, between quotes or pipes: every character its parser
+  /// or its HTML, Markdown and entity handling reads is written as an entity code (`#35;`),
+  /// and a control character as its Swift escape, as in messages.
   private static func escapedForMermaid(_ text: String) -> String {
-    text.reduce(into: "") { escaped, character in
-      switch character {
+    var escaped = ""
+    for scalar in KeyDescription.escaped(text, keepingQuotes: true).unicodeScalars {
+      switch scalar {
       case "\"": escaped += "#quot;"
-      case "|": escaped += "#124;"
-      default: escaped.append(character)
+      case "#", "%", "&", "<", ">", "[", "]", "{", "}", "(", ")", "|", ":", ";", "*", "`", "\\":
+        escaped += "#\(scalar.value);"
+      // Mermaid reads `direction TB` anywhere on a line as a statement.
+      case _ where scalar.properties.isWhitespace && escaped.hasSuffix("direction"):
+        escaped += "#\(scalar.value);"
+      default: escaped.unicodeScalars.append(scalar)
       }
     }
+    return escaped
   }
 
+  /// `text` as Graphviz shows it literally in a quoted string: its escapes (`\n`, `\N`, …)
+  /// and HTML entities (`&lt;`) are written so that none is expanded, and a control character
+  /// as its Swift escape, as in messages.
   private static func escapedForDOT(_ text: String) -> String {
-    text.reduce(into: "") { escaped, character in
-      if character == "\"" || character == "\\" { escaped.append("\\") }
-      escaped.append(character)
+    var escaped = ""
+    for scalar in KeyDescription.escaped(text, keepingQuotes: true).unicodeScalars {
+      switch scalar {
+      case "\"", "\\": escaped += "\\\(scalar)"
+      case "&": escaped += "&amp;"
+      default: escaped.unicodeScalars.append(scalar)
+      }
     }
+    return escaped
   }
 }

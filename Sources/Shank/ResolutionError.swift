@@ -3,7 +3,9 @@
 /// ``Dependencies/resolveOrThrow(_:name:fileID:line:)-swift.type.method`` throws it;
 /// ``Dependencies/resolve(_:name:fileID:line:)-swift.type.method`` and ``Inject`` stop the
 /// program with its ``description``, which names the type and name, where it was asked for,
-/// near misses, and what is registered:
+/// near misses, and what is registered, at most the first 20 of each list with how many there
+/// are. Names are written as Swift string literals, so that one with a newline or a quote in
+/// it stays on its line:
 ///
 /// ```
 /// Shank cannot resolve WidgetModuleType named "staging"
@@ -20,7 +22,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     /// Nothing is registered under the type and name.
     case notRegistered
     /// A factory asked, directly or through others, for the key it was making.
-    /// The path starts and ends with the same key.
+    /// The path starts and ends with the same key, and each key in it asked for the next,
+    /// whether the factories ran on one thread or on several that waited for each other.
     case cycle(path: [String])
     /// The module was registered from code isolated to `actor`, and was resolved off it.
     case wrongIsolation(actor: String, registeredAt: String)
@@ -48,7 +51,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
   /// Whether the resolution ran with no container built (see ``Dependencies/build()``).
   public var noContainerBuilt: Bool { storage.noContainerBuilt }
   /// Registrations close to the one requested: the same type under another name, the same
-  /// name under another type, the type registered as an `Optional`.
+  /// name under another type, the type registered as an `Optional`. All of them, in
+  /// registration order; ``description`` lists the first 20 and says how many there are.
   public var nearMisses: [String] { storage.nearMisses }
   /// What is registered, sorted, at most the first 20.
   public var registered: [String] { storage.registered }
@@ -98,7 +102,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     }
   }
 
-  /// The message, in plain words, over several lines.
+  /// The message, in plain words, over several lines: a list longer than 20 shows its first
+  /// 20 and its count, so even a miss among a hundred thousand keys stays a short message.
   public var description: String {
     let key = KeyDescription(typeName: typeName, name: name)
     var lines: [String]
@@ -110,13 +115,18 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
           "  no container was built: did you call build() on your Dependencies at launch?")
       }
       if !nearMisses.isEmpty {
-        lines.append("  near misses:")
-        lines += nearMisses.map { "    \($0)" }
+        let shown = nearMisses.prefix(Dependencies.listedKeyLimit)
+        let count =
+          shown.count < nearMisses.count
+          ? " (\(Self.grouped(nearMisses.count)), first \(shown.count))" : ""
+        lines.append("  near misses\(count):")
+        lines += shown.map { "    \($0)" }
       }
       if registeredCount > 0 {
-        let shown = registered.count < registeredCount ? ", first \(registered.count)" : ""
-        lines.append("  registered (\(registeredCount)\(shown)):")
-        lines += registered.map { "    \($0)" }
+        let shown = registered.prefix(Dependencies.listedKeyLimit)
+        let first = shown.count < registeredCount ? ", first \(shown.count)" : ""
+        lines.append("  registered (\(Self.grouped(registeredCount))\(first)):")
+        lines += shown.map { "    \($0)" }
       } else if !noContainerBuilt {
         lines.append("  nothing is registered")
       }
@@ -155,5 +165,16 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
       ]
     }
     return lines.joined(separator: "\n")
+  }
+
+  /// `100,000`: a count as people read it, without Foundation's formatters.
+  private static func grouped(_ count: Int) -> String {
+    let digits = Array(String(count))
+    var text = ""
+    for (index, digit) in digits.enumerated() {
+      if index > 0, (digits.count - index).isMultiple(of: 3) { text.append(",") }
+      text.append(digit)
+    }
+    return text
   }
 }

@@ -36,7 +36,7 @@ public struct Scope: Sendable, Hashable {
   /// > at every resolution, as with ``unique``, and ``Dependencies/verify()`` reports it.
   public static let weak = Scope(kind: .weak)
 
-  /// Like ``singleton``, but ``Dependencies/reset(_:)`` drops the instances so the next
+  /// Like ``singleton``, but ``Dependencies/reset(_:fileID:line:)`` drops the instances so the next
   /// resolution makes new ones.
   ///
   /// ```swift
@@ -46,7 +46,7 @@ public struct Scope: Sendable, Hashable {
   /// // at log-out:
   /// Dependencies.current.reset(.session)
   /// ```
-  /// - Parameter name: The name that ``Dependencies/reset(_:)`` is called with.
+  /// - Parameter name: The name that ``Dependencies/reset(_:fileID:line:)`` is called with.
   /// - Returns: A scope that shares one instance until it is reset.
   public static func cached(_ name: String) -> Scope { Scope(kind: .cached(name)) }
 }

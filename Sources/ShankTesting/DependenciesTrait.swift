@@ -16,8 +16,20 @@ public import Testing
 /// The trait wraps the test in ``Shank/Dependencies/withOverrides(_:isolation:operation:)``,
 /// so overrides are task-local: tests running in parallel never share them. Applied to a
 /// suite, it applies to every test in the suite; a test's own trait layers over its suite's.
+///
+/// Make it with ``dependencies(_:)``, or with ``mainActorDependencies(_:)`` when the modules
+/// come from main-actor code that the test target cannot reach from a trait: an app target
+/// built with default `MainActor` isolation, tested from a target built without it.
 public struct DependenciesTrait: TestTrait, SuiteTrait, TestScoping {
-  let modules: [Module]
+  /// Where the trait's modules come from.
+  enum Modules: Sendable {
+    /// Listed when the trait was made.
+    case listed([Module])
+    /// Listed by a builder that runs on the main actor, before each test case.
+    case mainActor(@MainActor @Sendable () -> [Module])
+  }
+
+  let modules: Modules
 
   /// Applies to every test in a suite, not once around the suite.
   public var isRecursive: Bool { true }
@@ -32,8 +44,13 @@ public struct DependenciesTrait: TestTrait, SuiteTrait, TestScoping {
       try await function()
       return
     }
+    let layer: [Module]
+    switch modules {
+    case .listed(let listed): layer = listed
+    case .mainActor(let build): layer = await MainActor.run { build() }
+    }
     try await Dependencies.withOverrides {
-      modules
+      layer
     } operation: {
       try await function()
     }
@@ -46,6 +63,41 @@ extension Trait where Self == DependenciesTrait {
   /// - Parameter modules: The modules to override, written as in ``Shank/Dependencies``.
   /// - Returns: A trait for `@Test` and `@Suite`.
   public static func dependencies(@ModuleBuilder _ modules: () -> [Module]) -> Self {
-    DependenciesTrait(modules: modules())
+    DependenciesTrait(modules: .listed(modules()))
+  }
+
+  /// Runs the test, or every test of the suite, with `modules` layered over the root, listing
+  /// them on the main actor: for modules that main-actor code provides.
+  ///
+  /// A test target built without default isolation evaluates traits off the main actor, so
+  /// ``dependencies(_:)`` cannot read a list of modules that an app target with default
+  /// `MainActor` isolation declares. This trait can:
+  ///
+  /// ```swift
+  /// // In the app target, built with .defaultIsolation(MainActor.self):
+  /// enum AppDependencies {
+  ///   static var modules: [Module] { [Module { WidgetModule() as WidgetModuleType }] }
+  /// }
+  ///
+  /// // In a test target built without it:
+  /// @Suite(.mainActorDependencies { AppDependencies.modules })
+  /// @MainActor
+  /// struct WidgetTests { … }
+  /// ```
+  ///
+  /// The builder runs on the main actor before each test case, so a ``Shank/Module`` written
+  /// inside it is registered from main-actor code: its factory runs only on the main actor,
+  /// as one written in the app target does. Resolve such modules from `@MainActor` tests, or
+  /// with ``Shank/Dependencies/resolveAsync(_:name:fileID:line:)-swift.type.method``. Keep
+  /// modules that nonisolated tests resolve synchronously in ``dependencies(_:)``, which
+  /// leaves their factories nonisolated.
+  ///
+  /// - Parameter modules: The modules to override, written as in ``Shank/Dependencies``; the
+  ///   builder runs on the main actor.
+  /// - Returns: A trait for `@Test` and `@Suite`.
+  public static func mainActorDependencies(
+    @ModuleBuilder _ modules: @escaping @MainActor @Sendable () -> [Module]
+  ) -> Self {
+    DependenciesTrait(modules: .mainActor(modules))
   }
 }

@@ -150,6 +150,96 @@ import Testing
     #expect(error.description.contains("  registered (20):\n") == true)
   }
 
+  @Test func aMissAmongAHundredThousandKeysListsTheFirstTwentyOfEachList() throws {
+    // Registered last to first, so that the near misses, in registration order, and the
+    // registered keys, sorted, start at opposite ends.
+    let dependencies = Dependencies {
+      for index in (0..<100_000).reversed() {
+        Module(String(format: "n%06d", index)) { SampleModule() as SampleModuleType }
+      }
+    }
+    let line = #line + 1
+    let error = try #require(
+      resolutionError { try dependencies.resolveOrThrow(SampleModuleType.self, name: "gone") })
+    #expect(error.nearMisses.count == 100_000)
+    #expect(error.registeredCount == 100_000)
+    let nearMisses = (99_980..<100_000).reversed().map {
+      String(format: #"    SampleModuleType named "n%06d": the same type under another name"#, $0)
+    }
+    let registered = (0..<20).map { String(format: #"    SampleModuleType named "n%06d""#, $0) }
+    var expected = [
+      #"Shank cannot resolve SampleModuleType named "gone""#, "  asked for at \(fileID):\(line)",
+      "  near misses (100,000, first 20):",
+    ]
+    expected += nearMisses
+    expected.append("  registered (100,000, first 20):")
+    expected += registered
+    let lines = error.description.split(separator: "\n", omittingEmptySubsequences: false)
+    #expect(lines.count == 44)
+    #expect(lines.map(String.init) == expected)
+  }
+
+  @Test func nearMissesPastTwentyShowTheFirstTwentyAndHowManyThereAre() throws {
+    func message(nearMisses count: Int) throws -> [Substring] {
+      let dependencies = Dependencies {
+        for index in 0..<count {
+          Module(String(format: "n%02d", index)) { SampleModule() as SampleModuleType }
+        }
+      }
+      let error = try #require(
+        resolutionError { try dependencies.resolveOrThrow(SampleModuleType.self) })
+      #expect(error.nearMisses.count == count)
+      return error.description.split(separator: "\n")
+    }
+    let twenty = try message(nearMisses: 20)
+    #expect(twenty[2] == "  near misses:")
+    #expect(twenty[23] == "  registered (20):")
+    let twentyOne = try message(nearMisses: 21)
+    #expect(twentyOne[2] == "  near misses (21, first 20):")
+    #expect(twentyOne[22] == #"    SampleModuleType named "n19": the same type under another name"#)
+    #expect(twentyOne[23] == "  registered (21, first 20):")
+    #expect(twentyOne.count == 44)
+  }
+
+  @Test func namesAreWrittenAsSwiftStringLiteralsSoEachEntryKeepsItsLine() throws {
+    let dependencies = Dependencies {
+      Module("x\"y\\z\r\u{7}\u{2028}é") { ServiceImpl() as Service }
+    }
+    let line = #line + 1
+    let error = try #require(
+      resolutionError { try dependencies.resolveOrThrow(Service.self, name: "a\nb") })
+    #expect(error.name == "a\nb", "the field keeps the name as it was asked for")
+    #expect(
+      error.description == #"""
+        Shank cannot resolve Service named "a\nb"
+          asked for at \#(fileID):\#(line)
+          near misses:
+            Service named "x\"y\\z\r\u{07}\u{2028}é": the same type under another name
+          registered (1):
+            Service named "x\"y\\z\r\u{07}\u{2028}é"
+        """#)
+  }
+
+  @Test func verificationProblemsKeepTheirLineWhenANameBreaksLines() throws {
+    let dependencies = Dependencies {
+      Module("x\ny") { LineBreakingModule() as SampleModuleType }
+    }
+    let error = try #require(
+      { () -> VerificationError? in
+        do {
+          try dependencies.verify()
+          return nil
+        } catch {
+          return error as? VerificationError
+        }
+      }())
+    #expect(
+      error.description == #"""
+        Shank found 1 problem in the dependency graph:
+          - SampleModuleType named "x\ny" needs Service named "a\nb" in property "service" (\#(fileID):\#(lineBreakingInjectLine)), and nothing registers it
+        """#)
+  }
+
   @Test func aCycleReportsItsWholePath() throws {
     let errors = Collector<ResolutionError>()
     let line = Collector<Int>()
@@ -456,6 +546,102 @@ import Testing
       ),
       "\(stderr)")
   }
+
+  @Test func resettingTheSingletonScopeNamesTheCallersLine() async throws {
+    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
+    {
+      resetScope(.singleton)
+    }
+    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    #expect(
+      stderr.contains(
+        "\(fileID):\(resetScopeLine): Fatal error: Shank: reset(_:) takes a .cached(name) scope, not .singleton; only cached instances can be dropped"
+      ),
+      "\(stderr)")
+  }
+
+  @Test func resettingTheWeakScopeNamesTheCallersLine() async throws {
+    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
+    {
+      resetScope(.weak)
+    }
+    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    #expect(
+      stderr.contains(
+        "\(fileID):\(resetScopeLine): Fatal error: Shank: reset(_:) takes a .cached(name) scope, not .weak; only cached instances can be dropped"
+      ),
+      "\(stderr)")
+  }
+
+  @Test func resettingTheUniqueScopeNamesTheCallersLine() async throws {
+    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
+    {
+      resetScope(.unique)
+    }
+    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    #expect(
+      stderr.contains(
+        "\(fileID):\(resetScopeLine): Fatal error: Shank: reset(_:) takes a .cached(name) scope, not .unique; only cached instances can be dropped"
+      ),
+      "\(stderr)")
+  }
+
+  @Test func resettingACachedScopeNoModuleUsesStopsAndListsTheRegisteredOnes() async throws {
+    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
+    {
+      resetMisspelledSession()
+    }
+    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    let site = "\(fileID):\(resetMisspelledSessionLine)"
+    #expect(
+      stderr.contains(
+        #"\#(site): Fatal error: Shank: reset(.cached("sesion")) at \#(site) matches no module here or in the containers underneath; cached scopes registered: .cached("cart"), .cached("session")"#
+          + "\n"),
+      "\(stderr)")
+  }
+
+  @Test func resettingAMisspelledCachedScopeInOneContainerStops() async throws {
+    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
+    {
+      resetScope(.cached("sesion"))
+    }
+    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    let site = "\(fileID):\(resetScopeLine)"
+    #expect(
+      stderr.contains(
+        #"\#(site): Fatal error: Shank: reset(.cached("sesion")) at \#(site) matches no module here or in the containers underneath; cached scopes registered: .cached("session")"#
+          + "\n"),
+      "\(stderr)")
+  }
+
+  @Test func resettingAnUnusedCachedScopeListsTheFirstTwentyOfMore() async throws {
+    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
+    {
+      resetAmongTwentyFiveCachedScopes()
+    }
+    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    let site = "\(fileID):\(resetAmongTwentyFiveCachedScopesLine)"
+    let firstTwenty = (0..<20).map { String(format: #".cached("s%02d")"#, $0) }
+    #expect(
+      stderr.contains(
+        #"\#(site): Fatal error: Shank: reset(.cached("none")) at \#(site) matches no module here or in the containers underneath; cached scopes registered (25, first 20): "#
+          + firstTwenty.joined(separator: ", ") + "\n"),
+      "\(stderr)")
+  }
+
+  @Test func resettingACachedScopeInAnEmptyContainerSaysNoneIsRegistered() async throws {
+    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
+    {
+      resetInAnEmptyContainer()
+    }
+    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    let site = "\(fileID):\(resetInAnEmptyContainerLine)"
+    #expect(
+      stderr.contains(
+        #"\#(site): Fatal error: Shank: reset(.cached("session")) at \#(site) matches no module here or in the containers underneath; no cached scope is registered"#
+          + "\n"),
+      "\(stderr)")
+  }
 }
 
 // MARK: - Fixtures
@@ -544,3 +730,55 @@ func runCrossThreadCycle() {
   FileHandle.standardError.write(Data("deadlock: no cycle was reported\n".utf8))
   exit(3)
 }
+
+/// Resets `scope` in a container with a module of every scope.
+func resetScope(_ scope: Scope) {
+  let dependencies = Dependencies {
+    Module("unique") { ServiceImpl() as Service }
+    Module("singleton", scope: .singleton) { ServiceImpl() as Service }
+    Module("weak", scope: .weak) { ServiceImpl() as Service }
+    Module("session", scope: .cached("session")) { ServiceImpl() as Service }
+  }
+  dependencies.reset(scope)
+}
+let resetScopeLine = #line - 2
+
+/// Resets a misspelled scope from an override layered over another, each with a cached scope.
+func resetMisspelledSession() {
+  Dependencies.withOverrides {
+    Module(scope: .cached("session")) { ServiceImpl() as Service }
+    Module("single", scope: .singleton) { ServiceImpl() as Service }
+  } operation: {
+    Dependencies.withOverrides {
+      Module(scope: .cached("cart")) { OtherServiceImpl() as OtherService }
+      Module("again", scope: .cached("session")) { ServiceImpl() as Service }
+    } operation: {
+      Dependencies.current.reset(.cached("sesion"))
+    }
+  }
+}
+let resetMisspelledSessionLine = #line - 4
+
+/// Resets a cached scope that none of 25 cached modules uses.
+func resetAmongTwentyFiveCachedScopes() {
+  let dependencies = Dependencies {
+    for index in (0..<25).reversed() {
+      Module(String(index), scope: .cached(String(format: "s%02d", index))) {
+        ServiceImpl() as Service
+      }
+    }
+  }
+  dependencies.reset(.cached("none"))
+}
+let resetAmongTwentyFiveCachedScopesLine = #line - 2
+
+/// Resets a cached scope in a container with no modules.
+func resetInAnEmptyContainer() { Dependencies {}.reset(.cached("session")) }
+let resetInAnEmptyContainerLine = #line - 1
+
+/// A module whose `@Inject` asks for a name with a newline in it.
+struct LineBreakingModule: SampleModuleType {
+  @Inject("a\nb") private var service: Service
+  func test() -> String { "" }
+}
+let lineBreakingInjectLine = #line - 3

@@ -69,6 +69,70 @@ import Testing
     #expect(svg.contains("<svg"))
     #expect(svg.contains("PaymentsModuleType"))
   }
+
+  // MARK: Names the formats read specially
+
+  let hostile = Dependencies { hostileModules() }.graph()
+
+  @Test func labelsSpellNamesAsSwiftStringLiterals() {
+    #expect(
+      hostile.nodes.map(\.label) == [
+        #"HostileModuleType "a\nb \"c\" [d] {e} |f| <g> \\h" · .cached("s\n\"")"#,
+        #"LedgerModuleType "x\\y\u{07}<z>""#,
+        #"LedgerModuleType "&lt; #quot; %%{init: {}}%% direction TB""#,
+        "Node",
+        "end",
+      ])
+  }
+
+  @Test func identifiersAreNeverKeywordsOfEitherFormat() {
+    #expect(
+      hostile.nodes.map(\.id) == [
+        "HostileModuleType_a_b__c___d___e___f___g___h", "LedgerModuleType_x_y__z_",
+        "LedgerModuleType__lt___quot_____init________direction_TB", "Node_", "N_end",
+      ])
+  }
+
+  @Test func mermaidWritesEveryCharacterItReadsAsAnEntityCode() {
+    // Reflection names a raw identifier's storage with its backticks and an underscore inside
+    // them, and writes its space as a no-break space.
+    #expect(
+      hostile.mermaid == """
+        flowchart LR
+          HostileModuleType_a_b__c___d___e___f___g___h["HostileModuleType #quot;a#92;nb #92;#quot;c#92;#quot; #91;d#93; #123;e#125; #124;f#124; #60;g#62; #92;#92;h#quot; · .cached#40;#quot;s#92;n#92;#quot;#quot;#41;"]
+          LedgerModuleType_x_y__z_["LedgerModuleType #quot;x#92;#92;y#92;u#123;07#125;#60;z#62;#quot;"]
+          LedgerModuleType__lt___quot_____init________direction_TB["LedgerModuleType #quot;#38;lt#59; #35;quot#59; #37;#37;#123;init#58; #123;#125;#125;#37;#37; direction#32;TB#quot;"]
+          Node_["Node"]
+          N_end["end"]
+          HostileModuleType_a_b__c___d___e___f___g___h -->|#96;_p#quot;q#quot;#91;r#93;#123;s#125;#124;t#124;#60;u#62;#38;#35;35#59;direction#160;LR#96;| LedgerModuleType_x_y__z_
+
+        """)
+  }
+
+  @Test func dotEscapesEveryCharacterItReads() {
+    #expect(
+      hostile.dot == #"""
+        digraph Dependencies {
+          rankdir=LR;
+          node [shape=box];
+          HostileModuleType_a_b__c___d___e___f___g___h [label="HostileModuleType \"a\\nb \\\"c\\\" [d] {e} |f| <g> \\\\h\" · .cached(\"s\\n\\\"\")"];
+          LedgerModuleType_x_y__z_ [label="LedgerModuleType \"x\\\\y\\u{07}<z>\""];
+          LedgerModuleType__lt___quot_____init________direction_TB [label="LedgerModuleType \"&amp;lt; #quot; %%{init: {}}%% direction TB\""];
+          Node_ [label="Node"];
+          N_end [label="end"];
+          HostileModuleType_a_b__c___d___e___f___g___h -> LedgerModuleType_x_y__z_ [label="`_p\"q\"[r]{s}|t|<u>&amp;#35;direction\#u{A0}LR`"];
+        }
+
+        """#)
+  }
+
+  @Test(.enabled(if: Graphviz.path != nil, "Graphviz's dot is not installed"))
+  func graphvizShowsEveryNameAsItsLabelReads() throws {
+    let svg = try Graphviz.render(hostile.dot)
+    for text in hostile.nodes.map(\.label) + hostile.edges.map(\.property) {
+      #expect(svg.contains(">\(Graphviz.svgText(text))</text>"), "\(text)")
+    }
+  }
 }
 
 /// Graphviz's `dot`, where it is installed.
@@ -97,4 +161,49 @@ enum Graphviz {
     #expect(String(decoding: warnings, as: UTF8.self) == "")
     return String(decoding: svg, as: UTF8.self)
   }
+
+  /// `text` as Graphviz writes it in an SVG `<text>` element.
+  static func svgText(_ text: String) -> String {
+    text.reduce(into: "") { escaped, character in
+      switch character {
+      case "&": escaped += "&amp;"
+      case "<": escaped += "&lt;"
+      case ">": escaped += "&gt;"
+      case "\"": escaped += "&quot;"
+      case "-": escaped += "&#45;"
+      default: escaped.append(character)
+      }
+    }
+  }
+}
+
+// MARK: - Hostile names
+
+/// A module whose name, scope name and injected property hold every character Mermaid or
+/// DOT reads specially.
+protocol HostileModuleType {}
+
+struct HostileModule: HostileModuleType {
+  @Inject(#"x\y"# + "\u{7}<z>") private var `p"q"[r]{s}|t|<u>&#35;direction LR`: LedgerModuleType
+}
+
+/// Types whose names are keywords: `Node` in DOT, in any case; `end` in Mermaid.
+enum Keywords {
+  protocol Node {}
+  // swift-format-ignore: TypeNamesShouldBeCapitalized
+  // Lower-case on purpose: Mermaid reads `end` as the end of a subgraph.
+  protocol end {}
+  struct Made: Node, end {}
+}
+
+func hostileModules() -> [Module] {
+  [
+    Module("a\nb \"c\" [d] {e} |f| <g> \\h", scope: .cached("s\n\"")) {
+      HostileModule() as HostileModuleType
+    },
+    Module(#"x\y"# + "\u{7}<z>") { LedgerModule() as LedgerModuleType },
+    Module("&lt; #quot; %%{init: {}}%% direction TB") { LedgerModule() as LedgerModuleType },
+    Module { Keywords.Made() as Keywords.Node },
+    Module { Keywords.Made() as Keywords.end },
+  ]
 }

@@ -6,17 +6,17 @@ enum HelpText {
     Usage: WidgetApp [flags] [command]
 
     Commands:
-      list          List the catalog and your local widgets (the default)
-      show ID       Show one widget
-      add NAME      Add a widget to your local store
-      graph         Print the module graph as Mermaid text
-      verify        Check that every module's @Inject resolves
+      list            List the catalog and your local widgets (the default)
+      show ID         Show one widget
+      add NAME        Add a widget to your local store
+      graph           Print the module graph as Mermaid text
+      verify          Check that every module's @Inject resolves
 
     Flags:
-      --store PATH  Keep the JSON store in PATH (default: a temporary folder)
-      --staging     Use the "staging" widget module, registered under that name
-      --analytics   Add the optional analytics module
-      --mock        Swap in the mock store and remote
-      -h, --help    Show this help
+      --store FOLDER  Keep the JSON store in FOLDER (default: a temporary folder)
+      --staging       Use the "staging" widget module, registered under that name
+      --analytics     Add the optional analytics module
+      --mock          Swap in the mock store and remote
+      -h, --help      Show this help
     """
 }

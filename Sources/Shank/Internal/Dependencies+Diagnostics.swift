@@ -1,47 +1,70 @@
 extension Dependencies {
-  /// How many registered keys a message lists.
+  /// How many entries a message lists of each kind.
   static let listedKeyLimit = 20
 
   /// The error for a key nothing registers, with near misses and what is registered.
+  ///
+  /// A container may hold a hundred thousand keys, so this prints each type once, spells
+  /// out only the near misses, and keeps only the first keys in order instead of sorting
+  /// them all.
   func notRegistered<T>(_ type: T.Type, name: String?, site: SourceSite) -> ResolutionError {
-    let visible = visibleRegistrations()
     let requested = ObjectIdentifier(T.self)
     let optional = ObjectIdentifier(T?.self)
+    var typeNames = TypeNames()
     var nearMisses: [String] = []
-    for registration in visible {
-      let key = registration.key
-      let described = registration.keyDescription
-      if key.type == requested {
-        let nameNote = key.name == nil ? "with no name" : "under another name"
-        nearMisses.append("\(described): the same type \(nameNote)")
-      } else if key.type == optional, key.name == name {
+    var listed = FirstKeys(limit: Self.listedKeyLimit)
+    var registeredCount = 0
+    forEachVisibleRegistration { registration in
+      registeredCount += 1
+      let type = ObjectIdentifier(registration.type)
+      let described = KeyDescription(
+        typeName: typeNames.name(of: registration.type), name: registration.name)
+      listed.offer(described)
+      if type == requested {
+        let note =
+          registration.name == nil
+          ? ": the same type with no name" : ": the same type under another name"
+        nearMisses.append(described.description(followedBy: note))
+      } else if type == optional, registration.name == name {
         nearMisses.append(
           "\(described): the type registered as an Optional; register it as \(KeyDescription(T.self, name: nil))"
         )
-      } else if let name, key.name == name {
-        nearMisses.append("\(described): the same name, another type")
+      } else if let name, registration.name == name {
+        nearMisses.append(described.description(followedBy: ": the same name, another type"))
       }
     }
-    let listed = visible.map(\.keyDescription).sorted()
     return ResolutionError(
       .notRegistered, key: KeyDescription(T.self, name: name), site: site,
       noContainerBuilt: isBuiltOnNothing, nearMisses: nearMisses,
-      registered: listed.prefix(Self.listedKeyLimit).map(\.description),
-      registeredCount: listed.count)
+      registered: listed.keys.map(\.description), registeredCount: registeredCount)
   }
 
   /// Every registration resolution can reach from here: the layer's own win over its parent's.
   func visibleRegistrations() -> [Registration] {
-    var seen: Set<Key> = []
     var visible: [Registration] = []
+    forEachVisibleRegistration { visible.append($0) }
+    return visible
+  }
+
+  /// Calls `body` with every registration resolution can reach from here, layer by layer.
+  ///
+  /// A table holds one registration per key, so a registration is hidden only by a closer
+  /// layer's table, which answers that without hashing the key the way a `Set` would.
+  private func forEachVisibleRegistration(_ body: (Registration) -> Void) {
+    var closer: [Dependencies] = []
     var container: Dependencies? = self
     while let current = container {
-      for registration in current.registrations where seen.insert(registration.key).inserted {
-        visible.append(registration)
+      for entry in current.table.order {
+        let registration = entry.takeUnretainedValue()
+        let type = ObjectIdentifier(registration.type)
+        let isHidden = closer.contains {
+          $0.table.unretainedRegistration(for: type, name: registration.name) != nil
+        }
+        if !isHidden { body(registration) }
       }
+      closer.append(current)
       container = current.parent
     }
-    return visible
   }
 
   /// Whether this container, or the one it is layered over, is the stand-in for "not built".
@@ -52,5 +75,47 @@ extension Dependencies {
       container = current.parent
     }
     return false
+  }
+}
+
+/// Each type's printed name, printed once: printing a type costs far more than looking it up,
+/// and registrations mostly share a few types.
+private struct TypeNames {
+  private var names: [ObjectIdentifier: String] = [:]
+  private var last: (type: ObjectIdentifier, name: String)?
+
+  mutating func name(of type: Any.Type) -> String {
+    let id = ObjectIdentifier(type)
+    if let last, last.type == id { return last.name }
+    let name: String
+    if let known = names[id] {
+      name = known
+    } else {
+      name = KeyDescription.typeName(of: type)
+      names[id] = name
+    }
+    last = (id, name)
+    return name
+  }
+}
+
+/// The first `limit` keys in sorted order, kept as they are offered: one comparison for most
+/// keys, rather than a sort of all of them.
+private struct FirstKeys {
+  let limit: Int
+  /// Sorted, at most `limit`.
+  private(set) var keys: [KeyDescription] = []
+
+  init(limit: Int) {
+    self.limit = limit
+  }
+
+  mutating func offer(_ key: KeyDescription) {
+    if keys.count == limit {
+      guard let last = keys.last, key < last else { return }
+      keys.removeLast()
+    }
+    let index = keys.firstIndex { key < $0 } ?? keys.endIndex
+    keys.insert(key, at: index)
   }
 }

@@ -12,9 +12,27 @@ struct KeyDescription: Hashable, Comparable, Sendable, CustomStringConvertible {
     self.name = name
   }
 
-  var description: String {
-    guard let name else { return typeName }
-    return "\(typeName) named \"\(name)\""
+  /// `SampleModuleType named "abc"`, the name spelled as a Swift string literal, so that a
+  /// name with a newline or a quote in it stays on its line of a message and reads
+  /// unambiguously.
+  var description: String { description(followedBy: "") }
+
+  /// The description and then `suffix`, made as one string: a miss among many keys describes
+  /// each of its near misses this way.
+  func description(followedBy suffix: String) -> String {
+    let quotedName = name.map { Self.escaped($0) }
+    var text = ""
+    // ` named "` and the closing quote are 9 bytes.
+    text.reserveCapacity(
+      typeName.utf8.count + (quotedName.map { $0.utf8.count + 9 } ?? 0) + suffix.utf8.count)
+    text += typeName
+    if let quotedName {
+      text += " named \""
+      text += quotedName
+      text += "\""
+    }
+    text += suffix
+    return text
   }
 
   static func < (lhs: Self, rhs: Self) -> Bool {
@@ -25,5 +43,54 @@ struct KeyDescription: Hashable, Comparable, Sendable, CustomStringConvertible {
   static func typeName(of type: Any.Type) -> String {
     let name = String(describing: type)
     return name.hasPrefix("any ") ? String(name.dropFirst(4)) : name
+  }
+
+  /// `text` as a Swift string literal spells it, quotes included: `"a\nb"`.
+  static func quoted(_ text: String) -> String {
+    "\"\(escaped(text))\""
+  }
+
+  /// `text` as it is spelled between a Swift string literal's quotes: backslashes, quotes and
+  /// every character that breaks or hides a line are written as escapes.
+  ///
+  /// With `keepingQuotes`, backslashes and quotes stay as they are, for text that is shown
+  /// without quotes around it.
+  static func escaped(_ text: String, keepingQuotes: Bool = false) -> String {
+    // Most names are printable ASCII, checked a byte at a time.
+    let isPlain = text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != 0x5C && $0 != 0x22 }
+    let isEscaped = keepingQuotes ? isInvisible : needsEscape
+    guard !isPlain, text.unicodeScalars.contains(where: isEscaped) else { return text }
+    var escaped = ""
+    for scalar in text.unicodeScalars {
+      guard isEscaped(scalar) else {
+        escaped.unicodeScalars.append(scalar)
+        continue
+      }
+      switch scalar {
+      case "\\": escaped += "\\\\"
+      case "\"": escaped += "\\\""
+      case "\n": escaped += "\\n"
+      case "\r": escaped += "\\r"
+      case "\t": escaped += "\\t"
+      case "\0": escaped += "\\0"
+      default:
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        escaped += "\\u{\(hex.count < 2 ? "0" + hex : hex)}"
+      }
+    }
+    return escaped
+  }
+
+  private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+    scalar == "\\" || scalar == "\"" || isInvisible(scalar)
+  }
+
+  /// Whether `scalar` is a control character or a line or paragraph separator.
+  static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
+    if scalar.isASCII { return scalar.value < 0x20 || scalar.value == 0x7F }
+    switch scalar.properties.generalCategory {
+    case .control, .lineSeparator, .paragraphSeparator: return true
+    default: return false
+    }
   }
 }

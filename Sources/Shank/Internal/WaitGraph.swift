@@ -20,28 +20,50 @@ final class WaitGraph {
     for registration: Registration, by trace: ResolutionTrace, site: SourceSite
   ) throws(ResolutionError) {
     let cycle: [Registration]? = lock.withLock {
-      var path = [registration]
-      var owner = owners[ObjectIdentifier(registration)]
-      while let current = owner, path.count <= owners.count + 1 {
-        if current === trace {
-          return path
-        }
-        guard let next = waits[ObjectIdentifier(current)] else { break }
-        path.append(next)
-        owner = owners[ObjectIdentifier(next)]
+      // Each thread along the way holds what the one before it waits for.
+      var holders: [(thread: ResolutionTrace, holds: Registration)] = []
+      var waitedFor = registration
+      while let holder = owners[ObjectIdentifier(waitedFor)], holders.count < owners.count {
+        holders.append((holder, waitedFor))
+        if holder === trace { return Self.path(around: holders) }
+        guard let next = waits[ObjectIdentifier(holder)] else { break }
+        waitedFor = next
       }
       waits[ObjectIdentifier(trace)] = registration
       return nil
     }
     if let cycle {
-      let names = ([trace.stack.last].compactMap { $0 } + cycle).map(\.description)
-      throw ResolutionError(.cycle(path: names), key: registration.keyDescription, site: site)
+      throw ResolutionError(
+        .cycle(path: cycle.map(\.description)), key: registration.keyDescription, site: site)
     }
   }
 
   /// Records that `trace`'s thread no longer waits.
   func stopWaiting(_ trace: ResolutionTrace) {
     lock.withLock { _ = waits.removeValue(forKey: ObjectIdentifier(trace)) }
+  }
+
+  /// The cycle that `holders` close: each holds what the one before it waits for, and the
+  /// last, the caller, holds what the first waits for. It runs from what the caller holds,
+  /// through every thread's factories, back to it.
+  ///
+  /// The graph knows only the key each thread holds and the key it waits for; the factories
+  /// between the two are on that thread's stack. Every holder but the caller is blocked, and
+  /// its stack is read under `lock`, which it took after its last push and takes again before
+  /// it resolves anything more, so the read does not race with its own resolution.
+  private static func path(
+    around holders: [(thread: ResolutionTrace, holds: Registration)]
+  ) -> [Registration] {
+    let caller = holders[holders.count - 1]
+    var path = [caller.holds]
+    for ((thread, held), awaited) in zip([caller] + holders.dropLast(), holders.map(\.holds)) {
+      let stack = thread.stack
+      if let start = stack.lastIndex(where: { $0 === held }) {
+        path += stack[(start + 1)...]
+      }
+      path.append(awaited)
+    }
+    return path
   }
 }
 

@@ -1,0 +1,62 @@
+extension Dependencies {
+  /// Drops the instances of every module registered with `scope`, here and in the
+  /// containers this one is layered over, so the next resolution makes new ones.
+  ///
+  /// ```swift
+  /// Dependencies.current.reset(.cached("session"))  // at log-out
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - scope: A ``Scope/cached(_:)`` scope that a module here or underneath is registered
+  ///     with. Any other scope stops the program, with a message that names the line that
+  ///     called `reset`: singletons live as long as their container, and other scopes keep
+  ///     nothing to drop. So does a cached scope that no module here or underneath uses,
+  ///     such as a misspelled name, with a message that lists the cached scopes registered.
+  ///   - fileID: The file that resets, for diagnostics; leave it to its default.
+  ///   - line: The line that resets, for diagnostics; leave it to its default.
+  ///
+  /// `reset` never waits for a factory, so it cannot deadlock, from inside a factory or from
+  /// a thread that another thread's factory waits for. An instance that is being made while
+  /// its scope is reset, such as one whose own factory resets it, goes to the resolution that
+  /// asked for it and is not kept: the next resolution makes a new one.
+  public func reset(_ scope: Scope, fileID: StaticString = #fileID, line: UInt = #line) {
+    guard case .cached = scope.kind else {
+      // `fatalError`, not `preconditionFailure`: the message and the caller's line are
+      // reported in release builds too, as for every other trap of Shank's.
+      fatalError(
+        "Shank: reset(_:) takes a .cached(name) scope, not \(scope); only cached instances can be dropped",
+        file: fileID, line: line)
+    }
+    var matched = false
+    var container: Dependencies? = self
+    while let current = container {
+      for registration in current.registrations where registration.scope == scope {
+        registration.reset()
+        matched = true
+      }
+      container = current.parent
+    }
+    guard matched else {
+      fatalError(
+        "Shank: reset(\(scope)) at \(fileID):\(line) matches no module here or in the containers underneath; \(cachedScopesRegistered)",
+        file: fileID, line: line)
+    }
+  }
+
+  /// The cached scopes that modules here and underneath are registered with, sorted, at most
+  /// the first 20, for the message of a `reset` that matches none.
+  private var cachedScopesRegistered: String {
+    var names: Set<String> = []
+    var container: Dependencies? = self
+    while let current = container {
+      for registration in current.registrations {
+        if case .cached(let name) = registration.scope.kind { names.insert(name) }
+      }
+      container = current.parent
+    }
+    guard !names.isEmpty else { return "no cached scope is registered" }
+    let shown = names.sorted().prefix(20).map { Scope.cached($0).description }
+    let count = shown.count < names.count ? " (\(names.count), first \(shown.count))" : ""
+    return "cached scopes registered\(count): " + shown.joined(separator: ", ")
+  }
+}

@@ -1,0 +1,130 @@
+import Dispatch
+import Foundation
+import Shank
+import Testing
+
+/// Singleton cycles that threads enter from different ends at once. The suite's name has
+/// "Concurrency" in it so that CI runs it under ThreadSanitizer.
+@Suite struct CycleConcurrencyTests {
+  @Test func aThreadHoldingTwoKeysOfACycleReportsTheWholeCycle() async throws {
+    // Thread 1 makes RingA and thread 2 makes RingB, then RingC, before either asks for what
+    // the other holds: whichever asks second closes RingA → RingB → RingC → RingA, and thread
+    // 2 holds two of its keys.
+    let aStarted = DispatchSemaphore(value: 0)
+    let cStarted = DispatchSemaphore(value: 0)
+    let ring = Ring { made in
+      switch made {
+      case .a:
+        aStarted.signal()
+        cStarted.wait()
+      case .c:
+        cStarted.signal()
+      case .b:
+        break
+      }
+    }
+    let finished = await onThreads(2, timeout: 10) { index in
+      if index == 0 {
+        ring.resolve(.a)
+      } else {
+        aStarted.wait()
+        ring.resolve(.b)
+      }
+    }
+    // On a deadlock the creation locks stay held for good: stop before touching them again.
+    try #require(finished, "the threads deadlocked")
+    let paths = ring.errors.all.map(\.reason)
+    #expect(
+      paths == [.cycle(path: ["RingA", "RingB", "RingC", "RingA"])]
+        || paths == [.cycle(path: ["RingB", "RingC", "RingA", "RingB"])])
+  }
+
+  @Test func threadsEnteringACycleFromEveryEndReportOnlyClosedRealCycles() async throws {
+    var reported = 0
+    for round in 0..<300 {
+      let ring = Ring { _ in
+        // Varies which thread gets how far before the others ask.
+        if Bool.random() { sched_yield() }
+      }
+      let finished = await onThreads(3, timeout: 10) { index in
+        ring.resolve(Ring.Key.allCases[index])
+      }
+      try #require(finished, "the threads deadlocked in round \(round)")
+      for error in ring.errors.all {
+        reported += 1
+        guard case .cycle(let path) = error.reason else {
+          Issue.record("round \(round): not a cycle: \(error)")
+          continue
+        }
+        #expect(path.first == path.last, "round \(round): the path is not closed: \(path)")
+        #expect(path.count == 4, "round \(round): not the whole cycle: \(path)")
+        for (from, to) in zip(path, path.dropFirst()) {
+          #expect(
+            Ring.edges.contains([from, to]), "round \(round): \(from) → \(to) is no edge: \(path)")
+        }
+      }
+    }
+    // Each round ends with one cycle reported, by whichever thread closed it.
+    #expect(reported == 300)
+  }
+}
+
+// MARK: - Fixtures
+
+protocol RingA: AnyObject {}
+protocol RingB: AnyObject {}
+protocol RingC: AnyObject {}
+final class RingAImpl: RingA { init(_ next: RingB?) {} }
+final class RingBImpl: RingB { init(_ next: RingC?) {} }
+final class RingCImpl: RingC { init(_ next: RingA?) {} }
+
+/// Three singletons in a cycle, RingA → RingB → RingC → RingA. Each factory calls a hook,
+/// then asks for the next, and records the error it gets instead of stopping.
+final class Ring: Sendable {
+  enum Key: CaseIterable, Sendable {
+    case a, b, c
+  }
+
+  static let edges: Set<[String]> = [["RingA", "RingB"], ["RingB", "RingC"], ["RingC", "RingA"]]
+
+  let errors = Collector<ResolutionError>()
+  private let box = ContainerBox()
+
+  /// - Parameter hook: Called in each factory, with the key it makes, before it asks for the
+  ///   next one.
+  init(hook: @escaping @Sendable (Key) -> Void) {
+    let box = box
+    let errors = errors
+    func next<T>(_ type: T.Type) -> T? {
+      do throws(ResolutionError) {
+        return try box.dependencies!.resolveOrThrow(T.self)
+      } catch {
+        errors.append(error)
+        return nil
+      }
+    }
+    box.dependencies = Dependencies {
+      Module(scope: .singleton) { () -> RingA in
+        hook(.a)
+        return RingAImpl(next(RingB.self))
+      }
+      Module(scope: .singleton) { () -> RingB in
+        hook(.b)
+        return RingBImpl(next(RingC.self))
+      }
+      Module(scope: .singleton) { () -> RingC in
+        hook(.c)
+        return RingCImpl(next(RingA.self))
+      }
+    }
+  }
+
+  func resolve(_ key: Key) {
+    let dependencies = box.dependencies!
+    switch key {
+    case .a: _ = dependencies.resolve(RingA.self)
+    case .b: _ = dependencies.resolve(RingB.self)
+    case .c: _ = dependencies.resolve(RingC.self)
+    }
+  }
+}
