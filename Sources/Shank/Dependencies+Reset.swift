@@ -32,8 +32,10 @@ extension Dependencies {
     while let current = container {
       for registration in current.registrations where registration.scope == scope {
         registration.reset()
-        matched = true
       }
+      // A module that a later one replaced still counts: overriding a cached module, as a
+      // test does, must not turn every reset of its scope into a stop.
+      matched = matched || current.table.cachedScopes.contains(scope)
       container = current.parent
     }
     guard matched else {
@@ -49,8 +51,8 @@ extension Dependencies {
     var names: Set<String> = []
     var container: Dependencies? = self
     while let current = container {
-      for registration in current.registrations {
-        if case .cached(let name) = registration.scope.kind { names.insert(name) }
+      for scope in current.table.cachedScopes {
+        if case .cached(let name) = scope.kind { names.insert(name) }
       }
       container = current.parent
     }

@@ -41,20 +41,22 @@ final class InspectionThread {
     let run = InspectionThread(count: count, actsAsMainActor: MainActorCheck.isOnMainActor)
     var next = 0
     while next < count {
-      run.start(at: next, in: dependencies.privateCopy())
+      run.start(at: next, copying: dependencies)
       run.progress.wait()
       next = run.lock.withLock { run.outcomes.firstIndex { $0 == nil } ?? count }
     }
     return run.lock.withLock { run.outcomes.map { $0! } }
   }
 
-  private func start(at first: Int, in copy: Dependencies) {
-    let handOff = HandOff(copy)
+  /// Makes the modules from `first` on, in a copy of `dependencies` that the new thread makes
+  /// and releases itself, so that nothing of it is released on the caller's thread.
+  private func start(at first: Int, copying dependencies: Dependencies) {
+    let handOff = HandOff(dependencies)
     let thread = Thread { [self] in
       let trace = ResolutionTrace.current
       trace.inspection = self
       trace.actsAsMainActor = actsAsMainActor
-      makeEach(from: first, in: handOff.take())
+      makeEach(from: first, in: handOff.take().privateCopy())
       trace.inspection = nil
       progress.signal()
     }
@@ -92,7 +94,7 @@ final class InspectionThread {
 }
 
 /// Hands a container to the inspection thread, which takes it out, so that the thread's
-/// closure, released only when the thread ends, does not keep it alive.
+/// closure, released only some time after the thread ends, does not keep it alive.
 private final class HandOff {
   private var container: Dependencies?
 

@@ -28,6 +28,10 @@ final class RegistrationTable {
   /// replaced.
   private let made: [Registration]
 
+  /// The `.cached` scopes of every module given, replaced ones included, for
+  /// ``Dependencies/reset(_:fileID:line:)`` to tell a misspelled scope from an overridden one.
+  let cachedScopes: Set<Scope>
+
   init(_ modules: [Module]) {
     var list = RegistrationList(reservingCapacity: modules.count)
     // Where each module's registrations end in `list.order`.
@@ -40,6 +44,13 @@ final class RegistrationTable {
       }
       ends.append(list.order.count)
     }
+    var cachedScopes: Set<Scope> = []
+    for entry in list.order {
+      entry._withUnsafeGuaranteedRef {
+        if case .cached = $0.scope.kind { cachedScopes.insert($0.scope) }
+      }
+    }
+    self.cachedScopes = cachedScopes
     var capacity = 8
     while capacity < list.order.count * 2 { capacity *= 2 }
     mask = capacity - 1
