@@ -27,7 +27,13 @@ extension Dependencies {
     @ModuleBuilder _ modules: () -> [Module],
     operation: () throws -> Result
   ) rethrows -> Result {
-    try $overrides.withValue(layer(modules()), operation: operation)
+    let layer = layer(modules())
+    let trace = ResolutionTrace.current
+    if trace.enterOverride(layer) {
+      defer { trace.leave() }
+      return try $overrides.withValue(layer, operation: operation)
+    }
+    return try $overrides.withValue(layer, operation: operation)
   }
 
   /// Runs the asynchronous `operation` with `modules` layered over ``current``, for this task

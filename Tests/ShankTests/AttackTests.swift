@@ -10,6 +10,23 @@ import Testing
 /// The first suite holds the problems the review found that are fixed: each failed at 6696279.
 /// The second holds attacks that held up and add coverage.
 @Suite struct AttackRegressionTests {
+  /// An override that a factory installs with `withOverrides` is what its operation resolves
+  /// from, over the container making the factory's instance.
+  @Test func withOverridesInsideAFactoryIsSeenByItsOperation() throws {
+    let dependencies = Dependencies {
+      Module { () -> Router in
+        let service = Dependencies.withOverrides {
+          Module { MockService() as Service }
+        } operation: {
+          Dependencies.resolve(Service.self)
+        }
+        return Router(service: service)
+      }
+      Module { ServiceImpl() as Service }
+    }
+    #expect(try dependencies.resolveOrThrow(Router.self).service is MockService)
+  }
+
   // MARK: verify() on its own thread
 
   /// The private copy `verify()` makes, and every instance made in it, is released on

@@ -117,6 +117,20 @@ final class ResolutionTrace {
     depth -= 1
   }
 
+  /// Makes `layer` the container the running factory resolves from, until ``leave()``, when
+  /// a factory is running: an override the factory installs must win over the container
+  /// making its instance. Returns whether it did.
+  ///
+  /// The frame repeats the running factory's registration, so resolving that registration
+  /// inside is still the cycle it is.
+  func enterOverride(_ layer: Dependencies) -> Bool {
+    guard depth > 0 else { return false }
+    if depth == capacity { grow() }
+    frames[depth] = Frame(frames[depth - 1].registration.takeUnretainedValue(), layer)
+    depth += 1
+    return true
+  }
+
   /// Throws the cycle that resolving `registration` here would close, if any.
   func checkNoCycle(closedBy registration: Registration, site: SourceSite) throws(ResolutionError) {
     guard let start = stack.lastIndex(where: { $0 === registration }) else { return }
