@@ -23,9 +23,9 @@ extension Dependencies {
     guard case .cached = scope.kind else {
       // `fatalError`, not `preconditionFailure`: the message and the caller's line are
       // reported in release builds too, as for every other trap of Shank's.
-      fatalError(
+      Self.stop(
         "Shank: reset(_:) takes a .cached(name) scope, not \(scope); only cached instances can be dropped",
-        file: fileID, line: line)
+        fileID: fileID, line: line)
     }
     var matched = false
     var container: Dependencies? = self
@@ -39,9 +39,9 @@ extension Dependencies {
       container = current.parent
     }
     guard matched else {
-      fatalError(
+      Self.stop(
         "Shank: reset(\(scope)) at \(fileID):\(line) matches no module here or in the containers underneath; \(cachedScopesRegistered)",
-        file: fileID, line: line)
+        fileID: fileID, line: line)
     }
   }
 
@@ -60,5 +60,12 @@ extension Dependencies {
     let shown = names.sorted().prefix(20).map { Scope.cached($0).description }
     let count = shown.count < names.count ? " (\(names.count), first \(shown.count))" : ""
     return "cached scopes registered\(count): " + shown.joined(separator: ", ")
+  }
+
+  /// Stops the program with `message` at the caller's line; on a ``verify()`` thread, reports
+  /// it as the problem of the module being made instead.
+  private static func stop(_ message: String, fileID: StaticString, line: UInt) -> Never {
+    ResolutionTrace.current.inspection?.abandon(.stopped(message))
+    fatalError(message, file: fileID, line: line)
   }
 }

@@ -29,6 +29,26 @@ import Testing
 
   // MARK: verify() on its own thread
 
+  /// A `reset` that would stop the program inside a factory is, under `verify()`, a problem
+  /// of the module being made.
+  @Test func aResetThatWouldStopInsideAFactoryIsAVerificationProblem() async {
+    await #expect(processExitsWith: .success) {
+      let dependencies = Dependencies {
+        Module { () -> Service in
+          Dependencies.current.reset(.cached("sesion"))  // misspelled
+          return ServiceImpl()
+        }
+        Module(scope: .cached("session")) { OtherServiceImpl() as OtherService }
+      }
+      do throws(VerificationError) {
+        try dependencies.verify()
+        preconditionFailure("verify() passed")
+      } catch {
+        precondition(error.problems.count == 1, "\(error.problems)")
+      }
+    }
+  }
+
   /// The private copy `verify()` makes, and every instance made in it, is released on
   /// verify's own thread, never on the caller's thread in the caller's context.
   @Test func verifyReleasesItsCopyOnItsOwnThreadNotTheCallers() throws {

@@ -29,6 +29,8 @@ struct GraphInspection {
     switch outcome {
     case .failed(let error):
       problems.append(Self.problem(error, making: registration))
+    case .stopped(let message):
+      problems.append(.unresolvable(module: module, message: message))
     case .made(let valueType, let injections):
       if case .weak = registration.scope.kind, !(valueType is AnyObject.Type) {
         problems.append(

@@ -10,6 +10,8 @@ enum InspectedModule {
   case made(valueType: Any.Type, injections: [(property: String, requirement: Requirement)])
   /// Making it failed.
   case failed(ResolutionError)
+  /// Making it hit one of Shank's other stops, such as a misused `reset`, with this message.
+  case stopped(String)
 }
 
 /// Makes every module of a container once, on a thread of its own, for inspection.
@@ -86,7 +88,12 @@ final class InspectionThread {
 
   /// Records `error` as the outcome of the module being made, and parks this thread for good.
   func abandon(with error: ResolutionError) -> Never {
-    lock.withLock { outcomes[making] = .failed(error) }
+    abandon(.failed(error))
+  }
+
+  /// Records `outcome` for the module being made, and parks this thread for good.
+  func abandon(_ outcome: InspectedModule) -> Never {
+    lock.withLock { outcomes[making] = outcome }
     progress.signal()
     let never = DispatchSemaphore(value: 0)
     while true { never.wait() }
