@@ -65,6 +65,6 @@ extension Dependencies {
   /// A container of `modules` whose misses fall through to ``current``.
   static func layer(_ modules: [Module]) -> Dependencies {
     Root.shared.noteOverridesInstalled()
-    return Dependencies(modules: modules, over: current)
+    return Dependencies(modules: modules, over: current, site: nil)
   }
 }

@@ -6,6 +6,9 @@ extension Dependencies {
   /// Dependencies.current.reset(.cached("session"))  // at log-out
   /// ```
   ///
+  /// The modules' `onClose` handlers run on a task of their own, newest instance first; the
+  /// `async` form, ``reset(_:fileID:line:)-(_,_,_)async``, waits for them.
+  ///
   /// - Parameters:
   ///   - scope: A ``Scope/cached(_:)`` scope that a module here or underneath is registered
   ///     with. Any other scope stops the program, with a message that names the line that
@@ -20,6 +23,29 @@ extension Dependencies {
   /// its scope is reset, such as one whose own factory resets it, goes to the resolution that
   /// asked for it and is not kept: the next resolution makes a new one.
   public func reset(_ scope: Scope, fileID: StaticString = #fileID, line: UInt = #line) {
+    Disposal.runLater(drop(scope, fileID: fileID, line: line))
+  }
+
+  /// Drops the instances of every module registered with `scope`, as
+  /// ``reset(_:fileID:line:)-(_,_,_)`` does, and returns once their `onClose` handlers have
+  /// run.
+  ///
+  /// ```swift
+  /// await dependencies.reset(.cached("session"))  // signed out before this returns
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - scope: A ``Scope/cached(_:)`` scope that a module here or underneath is registered
+  ///     with; any other stops the program, as for the synchronous form.
+  ///   - fileID: The file that resets, for diagnostics; leave it to its default.
+  ///   - line: The line that resets, for diagnostics; leave it to its default.
+  public func reset(_ scope: Scope, fileID: StaticString = #fileID, line: UInt = #line) async {
+    await Disposal.runAll(drop(scope, fileID: fileID, line: line))
+  }
+
+  /// Drops the instances of `scope` and returns their `onClose` handlers, newest first: this
+  /// container's before those underneath, which it was made after.
+  private func drop(_ scope: Scope, fileID: StaticString, line: UInt) -> [Disposal] {
     guard case .cached = scope.kind else {
       // `fatalError`, not `preconditionFailure`: the message and the caller's line are
       // reported in release builds too, as for every other trap of Shank's.
@@ -28,11 +54,14 @@ extension Dependencies {
         fileID: fileID, line: line)
     }
     var matched = false
+    var disposals: [Disposal] = []
     var container: Dependencies? = self
     while let current = container {
+      var dropped: [(order: UInt, disposal: Disposal)] = []
       for registration in current.registrations where registration.scope == scope {
-        registration.reset()
+        if let disposal = registration.reset() { dropped.append(disposal) }
       }
+      disposals += dropped.sorted { $0.order > $1.order }.map(\.disposal)
       // A module that a later one replaced still counts: overriding a cached module, as a
       // test does, must not turn every reset of its scope into a stop.
       matched = matched || current.table.cachedScopes.contains(scope)
@@ -43,6 +72,7 @@ extension Dependencies {
         "Shank: reset(\(scope)) at \(fileID):\(line) matches no module here or in the containers underneath; \(cachedScopesRegistered)",
         fileID: fileID, line: line)
     }
+    return disposals
   }
 
   /// The cached scopes that modules here and underneath are registered with, sorted, at most

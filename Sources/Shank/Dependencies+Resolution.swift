@@ -1,3 +1,5 @@
+import _ShankAtomics
+
 extension Dependencies {
   /// Resolves a module from ``current``, for initializers and function bodies.
   ///
@@ -23,8 +25,10 @@ extension Dependencies {
   ) -> T {
     let site = SourceSite(fileID: fileID, line: line)
     // Borrowed as in `resolveOrThrow`, written out for the same reason.
+    let (container, isRoot) = unretainedCurrentForReading
+    defer { if isRoot { Root.shared.stopReading() } }
     do {
-      return try unretainedCurrent._withUnsafeGuaranteedRef {
+      return try container._withUnsafeGuaranteedRef {
         try $0.value(T.self, name: name, site: site)
       }
     } catch {
@@ -59,8 +63,10 @@ extension Dependencies {
     // Borrowed, not retained: a retain per resolution would make threads contend for the
     // root's reference count. Written out rather than shared with `resolve`: in a debug build
     // every call is one more frame on the stack of each resolution nested in a factory.
+    let (container, isRoot) = unretainedCurrentForReading
+    defer { if isRoot { Root.shared.stopReading() } }
     do {
-      return try unretainedCurrent._withUnsafeGuaranteedRef {
+      return try container._withUnsafeGuaranteedRef {
         try $0.value(T.self, name: name, site: site)
       }
     } catch {
@@ -112,7 +118,8 @@ extension Dependencies {
   /// The instance for `T` and `name`; the one path every resolution takes.
   @inlinable
   func value<T>(_ type: T.Type, name: String?, site: SourceSite) throws(ResolutionError) -> T {
-    guard let registration = unretainedRegistration(for: ObjectIdentifier(T.self), name: name)
+    guard let registration = unretainedRegistration(for: ObjectIdentifier(T.self), name: name),
+      closed.relaxed == 0
     else { return try missing(T.self, name: name, site: site) }
     // Borrowed, not retained: the tables of this container and those under it keep the
     // registration alive, and a retain on every resolution would make threads contend for its
@@ -131,19 +138,41 @@ extension Dependencies {
   func unretainedRegistration(for type: ObjectIdentifier, name: String?) -> Unmanaged<Registration>?
   {
     if let found = table.unretainedRegistration(for: type, name: name) { return found }
-    return parent?.registration(for: type, name: name).map(Unmanaged.passUnretained)
+    return parent?.openRegistration(for: type, name: name).map(Unmanaged.passUnretained)
   }
 
-  /// ``current``, unretained: a built root lives for the whole process, a factory's container
-  /// is held by the resolution running it, and an override layer by the task-local.
+  /// The registration for `type` and `name` here or underneath, unless a closed container
+  /// comes first: a child resolves nothing through a closed parent.
+  @usableFromInline
+  func openRegistration(for type: ObjectIdentifier, name: String?) -> Registration? {
+    guard !isClosed else { return nil }
+    if let found = table.registration(for: type, name: name) { return found }
+    return parent?.openRegistration(for: type, name: name)
+  }
+
+  /// ``current``, unretained, and whether it is the built root, which this thread's hazard
+  /// slot then holds until the caller calls ``Root/stopReading()``.
+  ///
+  /// A factory's container is held by the resolution running it, an override layer by the
+  /// task-local, and a root already in the slot by the outer resolution that put it there:
+  /// a resolution nested in it reads the same root, whatever was built meanwhile.
   @inlinable
-  static var unretainedCurrent: Unmanaged<Dependencies> {
+  static var unretainedCurrentForReading: (Unmanaged<Dependencies>, isRoot: Bool) {
     // The root first: its check that `shared` exists then runs on every path, so the optimizer
     // can hoist it out of a caller's loop.
     let root = Root.shared
-    if let making = ResolutionTrace.unretainedMakingContainer { return making }
-    if root.mayHaveOverrides, let layer = overrides { return .passUnretained(layer) }
-    return root.unretainedContainer ?? .passUnretained(unbuilt)
+    if let raw = _shank_trace() {
+      if let making = ResolutionTrace.makingContainer(of: raw) { return (making, false) }
+    } else {
+      ResolutionTrace.makeCurrent()
+    }
+    if root.mayHaveOverrides, let layer = overrides { return (.passUnretained(layer), false) }
+    let held = _shank_hazard()
+    if held != 0 { return (Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: held)!), false) }
+    guard let address = UnsafeRawPointer(bitPattern: root.latest.protected) else {
+      return (.passUnretained(unbuilt), false)
+    }
+    return (.fromOpaque(address), true)
   }
 
   /// Stops the program with `error`'s message, pointing the report at the asking line; on a
@@ -163,6 +192,9 @@ extension Dependencies {
   /// The miss path: an optional `T` looks up its wrapped type; anything else is an error.
   @usableFromInline
   func missing<T>(_ type: T.Type, name: String?, site: SourceSite) throws(ResolutionError) -> T {
+    if let closed = closedContainer {
+      throw closedError(T.self, name: name, closed: closed, site: site)
+    }
     if let optional = T.self as? OptionalMarker.Type {
       return try optional.resolveWrapped(in: self, name: name, site: site) as! T
     }

@@ -16,25 +16,44 @@
 /// container keeps its own ``Scope/singleton`` instances.
 public final class Dependencies: Sendable {
   @usableFromInline let table: RegistrationTable
-  /// The container an override layer sits on; `nil` for a root.
+  /// The container this one sits on: an override layer's or a child's; `nil` for a root.
   @usableFromInline let parent: Dependencies?
   /// True only for the empty stand-in used before anything was built.
   let isUnbuilt: Bool
+  /// Where the container was made, for the message of a resolution after ``close()``; `nil`
+  /// for an override layer.
+  let site: SourceSite?
+  /// 1 once ``close()`` began; read on every resolution from this container.
+  @usableFromInline let closed = AtomicWord(0)
+  /// The `onClose` handlers of the instances this container keeps.
+  let disposals = Disposals()
 
   /// Makes a container from modules; a later module replaces an earlier one with the same key.
   ///
-  /// - Parameter modules: The modules, written with ``ModuleBuilder``.
-  public convenience init(@ModuleBuilder _ modules: () -> [Module]) {
-    self.init(modules: modules(), over: nil)
+  /// - Parameters:
+  ///   - fileID: The file that makes the container, for diagnostics; leave it to its default.
+  ///   - line: The line that makes the container, for diagnostics; leave it to its default.
+  ///   - modules: The modules, written with ``ModuleBuilder``.
+  public convenience init(
+    fileID: StaticString = #fileID, line: UInt = #line, @ModuleBuilder _ modules: () -> [Module]
+  ) {
+    self.init(modules: modules(), over: nil, site: SourceSite(fileID: fileID, line: line))
   }
 
-  init(modules: [Module], over parent: Dependencies?, isUnbuilt: Bool = false) {
+  init(modules: [Module], over parent: Dependencies?, site: SourceSite?, isUnbuilt: Bool = false) {
     table = RegistrationTable(modules)
     self.parent = parent
     self.isUnbuilt = isUnbuilt
+    self.site = site
     for registration in table.order {
       registration._withUnsafeGuaranteedRef { $0.adopt(by: self) }
     }
+  }
+
+  /// A container dropped without ``close()`` still disposes of its instances: on a task of
+  /// its own, since nothing can wait here.
+  deinit {
+    Disposal.runLater(disposals.seal())
   }
 
   /// The registrations that won their key, in registration order.
@@ -46,8 +65,11 @@ public final class Dependencies: Sendable {
   /// Call it once at launch. Calling it on another container later replaces the root
   /// atomically; values that an ``Inject`` property already read stay as they are.
   ///
-  /// > Note: A container that was built stays alive for the life of the process, with its
-  /// > singletons, so that no reader can ever see it released.
+  /// The root it replaces is released once no resolution still reads it, which reading never
+  /// waits for: at once, or when the last resolution reading it returns. If nothing else holds
+  /// it (a child container over it, an override layer, your own reference), it is freed then,
+  /// and its instances with it, after their `onClose` handlers ran. So rebuilding the root at
+  /// every log-out leaves memory and open files flat.
   public func build() {
     Root.shared.replace(with: self)
   }
@@ -62,26 +84,25 @@ public final class Dependencies: Sendable {
   /// built root, a container that was never built, an override layer, or ``verify()``.
   @inlinable
   public static var current: Dependencies {
-    if let making = ResolutionTrace.unretainedMakingContainer {
-      return making.takeUnretainedValue()
-    }
-    let root = Root.shared
-    if root.mayHaveOverrides, let layer = overrides { return layer }
-    return root.unretainedContainer?.takeUnretainedValue() ?? unbuilt
+    let (container, isRoot) = unretainedCurrentForReading
+    let retained = container.takeUnretainedValue()
+    if isRoot { Root.shared.stopReading() }
+    return retained
   }
 
   /// A copy of this container and of those it is layered over, with instances of its own,
   /// so that ``verify()`` makes modules without touching this container's instances or locks.
   func privateCopy() -> Dependencies {
     if isUnbuilt { return self }
-    return Dependencies(modules: table.modules, over: parent?.privateCopy())
+    return Dependencies(modules: table.modules, over: parent?.privateCopy(), site: site)
   }
 
   /// The override layer of this task, if any.
   @usableFromInline @TaskLocal static var overrides: Dependencies?
 
   /// The empty container resolution falls back to before anything is built.
-  @usableFromInline static let unbuilt = Dependencies(modules: [], over: nil, isUnbuilt: true)
+  @usableFromInline static let unbuilt = Dependencies(
+    modules: [], over: nil, site: SourceSite(fileID: #fileID, line: #line), isUnbuilt: true)
 
   /// The registration for `key`, here or in the containers this one is layered over.
   func registration(for key: Key) -> Registration? {

@@ -42,6 +42,10 @@ public struct Module: Sendable {
   ///   - isolation: The isolation the factory runs on. Leave it to its default, the caller's.
   ///   - fileID: The file that registers the module, for diagnostics; leave it to its default.
   ///   - line: The line that registers the module, for diagnostics; leave it to its default.
+  ///   - onClose: Disposes of an instance when its owner drops it: when its container is
+  ///     closed or released, or its ``Scope/cached(_:)`` scope is reset. Runs on the isolation
+  ///     the factory runs on, newest instance first. Only instances a container keeps are
+  ///     disposed of, so it applies to ``Scope/singleton`` and ``Scope/cached(_:)`` modules.
   ///   - factory: Makes the module. Its static result type, usually written `X() as P`, is the
   ///     type the module is resolved by. It may resolve other modules, and may throw.
   @inlinable
@@ -51,12 +55,15 @@ public struct Module: Sendable {
     isolation: isolated (any Actor)? = #isolation,
     fileID: StaticString = #fileID,
     line: UInt = #line,
+    onClose: ((Value) async -> Void)? = nil,
     _ factory: @escaping () throws -> Value
   ) {
     // Inlined, so that the provider's generic type is looked up once per call site, not once
     // per module.
     let site = SourceSite(fileID: fileID, line: line)
-    recipe = Provider(name: name, scope: scope, site: site, isolation: isolation, factory: factory)
+    recipe = Provider(
+      name: name, scope: scope, site: site, isolation: isolation, onClose: onClose,
+      factory: factory)
   }
 
   /// Registers one factory under several types, sharing the instance when the scope shares.
@@ -79,6 +86,8 @@ public struct Module: Sendable {
   ///   - isolation: The isolation the factory runs on. Leave it to its default, the caller's.
   ///   - fileID: The file that registers the module, for diagnostics; leave it to its default.
   ///   - line: The line that registers the module, for diagnostics; leave it to its default.
+  ///   - onClose: Disposes of the shared instance when its owner drops it, once however many
+  ///     types it is resolved as; see ``init(_:scope:isolation:fileID:line:onClose:_:)``.
   ///   - factory: Makes the value. It may resolve other modules and may throw.
   public init<Value>(
     _ name: String? = nil,
@@ -88,13 +97,14 @@ public struct Module: Sendable {
     isolation: isolated (any Actor)? = #isolation,
     fileID: StaticString = #fileID,
     line: UInt = #line,
+    onClose: ((Value) async -> Void)? = nil,
     _ factory: @escaping () throws -> Value
   ) {
     let site = SourceSite(fileID: fileID, line: line)
     self.init(
       AliasRecipe(
         name: name, scope: scope, site: site, isolation: isolation, types: [type] + more,
-        factory: factory))
+        onClose: onClose, factory: factory))
   }
 
   init(_ recipe: Recipe) {

@@ -36,6 +36,9 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     /// thread's stack had too little room left to start another. `chain` is the keys of the
     /// outermost of them, outermost first: at most the first five.
     case tooDeep(depth: Int, chain: [String])
+    /// The container resolved from, or one it falls through to, was closed (see
+    /// ``Dependencies/close()``). `container` says which, and where it was made.
+    case closed(container: String)
   }
 
   /// What went wrong.
@@ -154,6 +157,12 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
       lines = [
         "Shank cannot resolve \(key): its factory threw \(error)",
         "  asked for at \(fileID):\(line)",
+      ]
+    case .closed(let container):
+      lines = [
+        "Shank cannot resolve \(key): its container was closed (\(container))",
+        "  asked for at \(fileID):\(line)",
+        "  resolve from a container that is still open; an instance kept from before it closed stays usable",
       ]
     case .tooDeep(let depth, let chain):
       let more = depth > chain.count ? " → …" : ""

@@ -1,4 +1,5 @@
-// The functions are all `static inline` in the header; this file defines the one variable.
+// The functions are all `static inline` in the header; this file defines the variables.
 #include "_ShankAtomics.h"
 
 __thread void *_shank_current_trace = 0;
+__thread uintptr_t _shank_current_hazard = 0;

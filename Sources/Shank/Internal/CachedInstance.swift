@@ -8,6 +8,8 @@
 final class CachedInstance<Value> {
   private let lock = Lock()
   private var kept: UnsafeMutablePointer<Value>?
+  /// The kept instance's entry in its container's ``Disposals``, if its module has `onClose`.
+  private var disposal: UInt?
   private var resets: UInt = 0
 
   deinit {
@@ -19,28 +21,34 @@ final class CachedInstance<Value> {
     lock.withLock { (kept?.pointee, resets) }
   }
 
-  /// Keeps `value`, unless a reset came after `generation` was read.
-  func keep(_ value: Value, madeIn generation: UInt) {
+  /// Keeps `value`, unless a reset came after `generation` was read; when it keeps it, records
+  /// the disposal that `dispose` adds, under the same lock, so that no reset can come between.
+  func keep(_ value: Value, madeIn generation: UInt, dispose: () -> UInt?) {
     let box = UnsafeMutablePointer.boxing(value)
     let stale: UnsafeMutablePointer<Value>? = lock.withLock {
       guard resets == generation else { return box }
+      disposal = dispose()
       defer { kept = box }
       return kept
     }
     stale?.deinitialize(count: 1).deallocate()
   }
 
-  /// Drops the kept instance.
-  func reset() {
-    let dropped: UnsafeMutablePointer<Value>? = lock.withLock {
+  /// Drops the kept instance; returns the id of its disposal, if it has one.
+  func reset() -> UInt? {
+    let (dropped, disposal): (UnsafeMutablePointer<Value>?, UInt?) = lock.withLock {
       resets &+= 1
-      defer { kept = nil }
-      return kept
+      defer {
+        kept = nil
+        self.disposal = nil
+      }
+      return (kept, self.disposal)
     }
     // Released outside the lock: the instance's deinit may resolve, or reset again.
     dropped?.deinitialize(count: 1).deallocate()
+    return disposal
   }
 }
 
-// `kept` and `resets` are only touched under `lock`.
+// `kept`, `disposal` and `resets` are only touched under `lock`.
 extension CachedInstance: @unchecked Sendable {}

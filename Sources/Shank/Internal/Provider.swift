@@ -9,6 +9,8 @@ final class Provider<Value>: Registration {
   /// context would be retained and released by every thread on every resolution.
   @usableFromInline let make: (() throws -> Value)?
   private let conversion: Conversion?
+  /// Runs when the owner drops a kept instance: the module's `onClose`.
+  private let onClose: ((Value) async -> Void)?
   private let lock: Lock?
   /// Published once a `.singleton` is made; its instance is then read without the creation
   /// lock, after one atomic load. Only singletons have one.
@@ -43,11 +45,11 @@ final class Provider<Value>: Registration {
   @usableFromInline
   convenience init(
     name: String?, scope: Scope, site: SourceSite, isolation: (any Actor)?,
-    factory: @escaping () throws -> Value
+    onClose: ((Value) async -> Void)?, factory: @escaping () throws -> Value
   ) {
     self.init(
       name: name, scope: scope, upstream: nil, site: site, isolation: isolation, make: factory,
-      conversion: nil, keepsInstances: false)
+      conversion: nil, onClose: onClose, keepsInstances: false)
   }
 
   /// An alias: a provider that converts what `upstream` makes and keeps nothing itself.
@@ -57,7 +59,8 @@ final class Provider<Value>: Registration {
   ) {
     self.init(
       name: upstream.name, scope: upstream.scope, upstream: upstream, site: site,
-      isolation: upstream.isolation, make: nil, conversion: conversion, keepsInstances: true)
+      isolation: upstream.isolation, make: nil, conversion: conversion, onClose: nil,
+      keepsInstances: true)
   }
 
   /// Makes a provider. `keepsInstances` says whether it is registered in a container, rather
@@ -65,7 +68,7 @@ final class Provider<Value>: Registration {
   required init(
     name: String?, scope: Scope, upstream: Registration?, site: SourceSite,
     isolation: (any Actor)?, make: (() throws -> Value)?, conversion: Conversion?,
-    keepsInstances: Bool
+    onClose: ((Value) async -> Void)?, keepsInstances: Bool
   ) {
     // Matched rather than compared, so that making a provider never copies a scope.
     var keepsNothing = upstream != nil
@@ -82,6 +85,7 @@ final class Provider<Value>: Registration {
     }
     self.make = make
     self.conversion = conversion
+    self.onClose = onClose
     self.upstream = upstream
     self.made = keepsInstances && isSingleton ? OnceFlag() : nil
     self.isFreeSingleton = isSingleton && isolation == nil
@@ -223,7 +227,7 @@ final class Provider<Value>: Registration {
     registrations.append(
       made: Self(
         name: name, scope: scope, upstream: nil, site: site, isolation: isolation, make: make,
-        conversion: nil, keepsInstances: true))
+        conversion: nil, onClose: onClose, keepsInstances: true))
   }
 
   override func adopt(by container: Dependencies) {
@@ -233,9 +237,10 @@ final class Provider<Value>: Registration {
     upstream?.adopt(by: container)
   }
 
-  override func reset() {
-    upstream?.reset()
-    cached?.reset()
+  override func reset() -> (order: UInt, disposal: Disposal)? {
+    if let upstream { return upstream.reset() }
+    guard let id = cached?.reset(), let disposal = owner?.disposals.remove(id) else { return nil }
+    return (id, disposal)
   }
 
   private func run(
@@ -270,7 +275,20 @@ final class Provider<Value>: Registration {
   }
 
   private func keep(_ value: Value, madeIn generation: UInt) {
-    if let cached { cached.keep(value, madeIn: generation) } else { keep(value) }
+    guard let cached else { return keep(value) }
+    cached.keep(value, madeIn: generation) { addDisposal(of: value) }
+  }
+
+  /// Adds `value`'s `onClose` to its owner's list, returning the entry's id. Once the owner is
+  /// closed, it runs the handler at once instead: the instance was dropped as it was kept.
+  private func addDisposal(of value: Value) -> UInt? {
+    guard let onClose, let owner else { return nil }
+    let disposal = Disposal(isolation: isolation) { await onClose(value) }
+    guard let id = owner.disposals.add(disposal) else {
+      Disposal.runLater([disposal])
+      return nil
+    }
+    return id
   }
 
   private func keep(_ value: Value) {
@@ -282,6 +300,7 @@ final class Provider<Value>: Registration {
     case .singleton:
       kept = UnsafeMutablePointer.boxingOnItsOwnCacheLine(value)
       made.unsafelyUnwrapped.publish()
+      _ = addDisposal(of: value)
     case .cached:
       break  // kept by `cached`
     }

@@ -26,13 +26,15 @@ class Recipe {
 /// A factory registered under several types that share its instances.
 final class AliasRecipe<Value>: Recipe {
   private let factory: () throws -> Value
+  private let onClose: ((Value) async -> Void)?
   private let types: [Any.Type]
 
   init(
     name: String?, scope: Scope, site: SourceSite, isolation: (any Actor)?,
-    types: [Any.Type], factory: @escaping () throws -> Value
+    types: [Any.Type], onClose: ((Value) async -> Void)?, factory: @escaping () throws -> Value
   ) {
     self.factory = factory
+    self.onClose = onClose
     self.types = types
     super.init(name: name, scope: scope, site: site, isolation: isolation)
   }
@@ -40,7 +42,7 @@ final class AliasRecipe<Value>: Recipe {
   override func register(into registrations: inout RegistrationList) {
     let shared = Provider(
       name: name, scope: scope, upstream: nil, site: site, isolation: isolation, make: factory,
-      conversion: nil, keepsInstances: true)
+      conversion: nil, onClose: onClose, keepsInstances: true)
     for type in types { registrations.append(made: Self.alias(type, of: shared)) }
   }
 

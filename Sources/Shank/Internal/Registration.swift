@@ -32,8 +32,10 @@ class Registration: Recipe, CustomStringConvertible {
     owner = container
   }
 
-  /// Drops a `.cached` instance so the next resolution makes a new one.
-  func reset() {}
+  /// Drops a `.cached` instance so the next resolution makes a new one, and returns its
+  /// `onClose` handler, taken out of the container's list, for the caller to run, with its
+  /// place in that list.
+  func reset() -> (order: UInt, disposal: Disposal)? { nil }
 }
 
 // Every mutable part lives in `Provider` behind its lock or its once-flag.

@@ -65,7 +65,13 @@ final class ResolutionTrace {
   @inlinable
   static var unretainedMakingContainer: Unmanaged<Dependencies>? {
     guard let raw = _shank_trace() else { return nil }
-    return Unmanaged<ResolutionTrace>.fromOpaque(raw)._withUnsafeGuaranteedRef { trace in
+    return makingContainer(of: raw)
+  }
+
+  /// The making container of the trace at `raw`; see ``unretainedMakingContainer``.
+  @inlinable
+  static func makingContainer(of raw: UnsafeMutableRawPointer) -> Unmanaged<Dependencies>? {
+    Unmanaged<ResolutionTrace>.fromOpaque(raw)._withUnsafeGuaranteedRef { trace in
       trace.depth > 0 ? trace.frames[trace.depth - 1].container : nil
     }
   }
@@ -80,13 +86,23 @@ final class ResolutionTrace {
     return makeCurrent()
   }
 
-  /// Makes this thread's trace, which the thread's key releases when the thread ends.
+  /// Makes this thread's trace, which the thread's key releases when the thread ends, and
+  /// registers the thread's hazard slot, which the root's replacement looks at from then on.
   @usableFromInline
+  @discardableResult
   static func makeCurrent() -> Unmanaged<ResolutionTrace> {
     let trace = Unmanaged.passRetained(ResolutionTrace())
     pthread_setspecific(threadKey, trace.toOpaque())
     _shank_set_trace(trace.toOpaque())
+    Root.shared.register(_shank_hazard_address())
     return trace
+  }
+
+  /// Undoes `makeCurrent()` on a thread that is ending.
+  private static func endCurrent(_ raw: UnsafeMutableRawPointer) {
+    Root.shared.unregister(_shank_hazard_address())
+    _shank_set_trace(nil)
+    Unmanaged<ResolutionTrace>.fromOpaque(raw).release()
   }
 
   /// Pushes `registration`, resolved from `container`, or throws the cycle it would close.
@@ -174,15 +190,11 @@ final class ResolutionTrace {
   private static let threadKey: pthread_key_t = {
     var key = pthread_key_t()
     #if canImport(Darwin)
-      pthread_key_create(&key) {
-        _shank_set_trace(nil)
-        Unmanaged<ResolutionTrace>.fromOpaque($0).release()
-      }
+      pthread_key_create(&key) { endCurrent($0) }
     #else
       pthread_key_create(&key) { raw in
         guard let raw else { return }
-        _shank_set_trace(nil)
-        Unmanaged<ResolutionTrace>.fromOpaque(raw).release()
+        endCurrent(raw)
       }
     #endif
     return key

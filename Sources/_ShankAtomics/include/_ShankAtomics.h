@@ -49,4 +49,50 @@ _shank_set_trace(void *trace) {
   _shank_current_trace = trace;
 }
 
+// The root container this thread is reading, or 0: its hazard slot. A container that
+// `build()` replaced is freed only once no thread's slot holds it, which keeps every read of
+// the root lock-free. The slot lives as long as its thread; Shank registers its address when
+// the thread first resolves and unregisters it when the thread ends.
+extern __thread uintptr_t _shank_current_hazard;
+
+static inline __attribute__((always_inline)) uintptr_t
+_shank_hazard(void) {
+  return _shank_current_hazard;
+}
+
+static inline __attribute__((always_inline)) uintptr_t *
+_shank_hazard_address(void) {
+  return &_shank_current_hazard;
+}
+
+static inline __attribute__((always_inline)) void
+_shank_clear_hazard(void) {
+  __atomic_store_n(&_shank_current_hazard, 0, __ATOMIC_RELEASE);
+}
+
+// Loads `*word` into this thread's hazard slot and returns it, once the slot is known to have
+// been set before any later replacement of `*word` could scan the slots: the sequentially
+// consistent store and load pair with the replacer's store and scan, so either this thread
+// sees the newer value and tries again, or the replacer sees the slot.
+static inline __attribute__((always_inline)) uintptr_t
+_shank_protect(const uintptr_t *word) {
+  uintptr_t value = __atomic_load_n(word, __ATOMIC_RELAXED);
+  for (;;) {
+    __atomic_store_n(&_shank_current_hazard, value, __ATOMIC_SEQ_CST);
+    uintptr_t again = __atomic_load_n(word, __ATOMIC_SEQ_CST);
+    if (again == value) return value;
+    value = again;
+  }
+}
+
+static inline __attribute__((always_inline)) uintptr_t
+_shank_load_sequential(const uintptr_t *word) {
+  return __atomic_load_n(word, __ATOMIC_SEQ_CST);
+}
+
+static inline __attribute__((always_inline)) void
+_shank_store_sequential(uintptr_t *word, uintptr_t value) {
+  __atomic_store_n(word, value, __ATOMIC_SEQ_CST);
+}
+
 #endif

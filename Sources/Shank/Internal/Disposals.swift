@@ -1,0 +1,40 @@
+/// The `onClose` handlers of the instances a container keeps, in the order they were made.
+///
+/// Closing the container seals the list and takes every handler, newest first; an instance
+/// kept after that, by a factory that was already running, is disposed of at once.
+final class Disposals {
+  private let lock = Lock()
+  private var entries: [(id: UInt, disposal: Disposal)] = []
+  private var nextID: UInt = 0
+  private var isSealed = false
+
+  /// Adds `disposal`, returning the id that ``remove(_:)`` takes, or `nil` once sealed.
+  func add(_ disposal: Disposal) -> UInt? {
+    lock.withLock {
+      guard !isSealed else { return nil }
+      nextID &+= 1
+      entries.append((nextID, disposal))
+      return nextID
+    }
+  }
+
+  /// Takes out the disposal added as `id`, if it is still here.
+  func remove(_ id: UInt) -> Disposal? {
+    lock.withLock {
+      guard let index = entries.firstIndex(where: { $0.id == id }) else { return nil }
+      return entries.remove(at: index).disposal
+    }
+  }
+
+  /// Seals the list and takes every disposal, newest first.
+  func seal() -> [Disposal] {
+    lock.withLock {
+      isSealed = true
+      defer { entries = [] }
+      return entries.reversed().map(\.disposal)
+    }
+  }
+}
+
+// `entries`, `nextID` and `isSealed` are only touched under `lock`.
+extension Disposals: @unchecked Sendable {}

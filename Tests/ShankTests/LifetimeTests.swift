@@ -1,0 +1,387 @@
+import Dispatch
+import Foundation
+import Shank
+import Testing
+
+/// Child containers, `close()`, `withScope` and `onClose`.
+@Suite struct LifetimeTests {
+  @Test func aChildResolvesItsOwnModulesAndFallsThroughToItsParent() {
+    let parent = Dependencies {
+      Module(scope: .singleton) { ServiceImpl() as Service }
+      Module { SampleModule(value: "parent") as SampleModuleType }
+    }
+    let first = Dependencies(over: parent) {
+      Module(scope: .singleton) { OtherServiceImpl() as OtherService }
+      Module { SampleModule(value: "child") as SampleModuleType }
+    }
+    let second = Dependencies(over: parent) {
+      Module(scope: .singleton) { OtherServiceImpl() as OtherService }
+    }
+    #expect(first.resolve(SampleModuleType.self).test() == "SampleModule.test()child")
+    #expect(second.resolve(SampleModuleType.self).test() == "SampleModule.test()parent")
+    #expect(first.resolve(Service.self) === parent.resolve(Service.self))
+    #expect(second.resolve(Service.self) === parent.resolve(Service.self))
+    #expect(first.resolve(OtherService.self) === first.resolve(OtherService.self))
+    #expect(first.resolve(OtherService.self) !== second.resolve(OtherService.self))
+    #expect(parent.resolve(OtherService?.self) == nil)
+  }
+
+  @Test func closeRunsEveryHandlerOnceNewestInstanceFirst() async {
+    let closed = Collector<String>()
+    let session = Dependencies {
+      Module("a", scope: .singleton, onClose: { _ in closed.append("a") }) {
+        ServiceImpl() as Service
+      }
+      Module("b", scope: .cached("session"), onClose: { _ in closed.append("b") }) {
+        ServiceImpl() as Service
+      }
+      Module("c", scope: .singleton, onClose: { _ in closed.append("c") }) {
+        ServiceImpl() as Service
+      }
+      Module("unused", scope: .singleton, onClose: { _ in closed.append("unused") }) {
+        ServiceImpl() as Service
+      }
+    }
+    _ = session.resolve(Service.self, name: "c")
+    _ = session.resolve(Service.self, name: "a")
+    _ = session.resolve(Service.self, name: "b")
+    await session.close()
+    #expect(closed.all == ["b", "a", "c"])
+    await session.close()
+    #expect(closed.all == ["b", "a", "c"], "closing again runs nothing")
+    #expect(session.isClosed)
+  }
+
+  @Test func aHandlerReceivesTheInstanceItsContainerKept() async {
+    let received = Collector<ObjectIdentifier>()
+    let container = Dependencies {
+      Module(scope: .singleton, onClose: { received.append(ObjectIdentifier($0)) }) {
+        ServiceImpl() as Service
+      }
+    }
+    let service = container.resolve(Service.self)
+    await container.close()
+    #expect(received.all == [ObjectIdentifier(service)])
+  }
+
+  @Test func anAliasedInstanceIsDisposedOfOnce() async {
+    let closed = Counter()
+    let container = Dependencies {
+      Module(scope: .singleton, as: Service.self, OtherService.self, onClose: { _ in closed.increment() }) {
+        AliasedServices()
+      }
+    }
+    _ = container.resolve(Service.self)
+    _ = container.resolve(OtherService.self)
+    await container.close()
+    #expect(closed.value == 1)
+  }
+
+  @Test func resolvingFromAClosedContainerThrowsSayingWhereItWasMade() async throws {
+    let session = Dependencies(over: Dependencies {}) {
+      Module { ServiceImpl() as Service }
+    }
+    let madeAt = #line - 3
+    await session.close()
+    let error = try #require(resolutionError { try session.resolveOrThrow(Service.self) })
+    let askedAt = #line - 1
+    #expect(error.reason == .closed(container: "made at ShankTests/LifetimeTests.swift:\(madeAt)"))
+    #expect(
+      error.description == """
+        Shank cannot resolve Service: its container was closed (made at ShankTests/LifetimeTests.swift:\(madeAt))
+          asked for at ShankTests/LifetimeTests.swift:\(askedAt)
+          resolve from a container that is still open; an instance kept from before it closed stays usable
+        """)
+    #expect(resolutionError { try session.resolveOrThrow(Service?.self) }?.reason == error.reason)
+  }
+
+  @Test func aChildOfAClosedContainerResolvesNothingThroughIt() async throws {
+    let parent = Dependencies { Module { ServiceImpl() as Service } }
+    let parentLine = #line - 1
+    let child = Dependencies(over: parent) { Module { OtherServiceImpl() as OtherService } }
+    await parent.close()
+    #expect(child.resolve(OtherService.self) is OtherServiceImpl, "its own modules still resolve")
+    let error = try #require(resolutionError { try child.resolveOrThrow(Service.self) })
+    #expect(
+      error.reason
+        == .closed(
+          container:
+            "a container it falls through to, made at ShankTests/LifetimeTests.swift:\(parentLine)"
+        ))
+  }
+
+  @Test func anInstanceHeldWhenItsScopeClosesStaysUsable() async {
+    let session = Dependencies { Module(scope: .singleton) { ServiceImpl() as Service } }
+    let held = session.resolve(Service.self)
+    let serial = (held as! ServiceImpl).serial
+    await session.close()
+    #expect((held as! ServiceImpl).serial == serial)
+  }
+
+  @Test func aContainerFreedWithoutCloseStillRunsItsHandlers() async {
+    let closed = Counter()
+    weak var released: Service?
+    do {
+      let container = Dependencies {
+        Module(scope: .singleton, onClose: { _ in closed.increment() }) { ServiceImpl() as Service }
+      }
+      released = container.resolve(Service.self)
+    }
+    await eventually { closed.value == 1 }
+    #expect(closed.value == 1)
+    await eventually { released == nil }
+    #expect(released == nil, "the instance is freed once its handler ran")
+  }
+
+  @Test func anInstanceKeptAfterCloseBeganIsDisposedOfAtOnce() async {
+    let closed = Counter()
+    let started = DispatchSemaphore(value: 0)
+    let proceed = DispatchSemaphore(value: 0)
+    let container = Dependencies {
+      Module(scope: .singleton, onClose: { _ in closed.increment() }) { () -> Service in
+        started.signal()
+        proceed.wait()
+        return ServiceImpl()
+      }
+    }
+    let resolving = Thread { _ = container.resolve(Service.self) }
+    resolving.start()
+    started.wait()
+    await container.close()
+    proceed.signal()
+    await eventually { closed.value == 1 }
+    #expect(closed.value == 1)
+  }
+
+  @Test func withScopeResolvesItsModulesOverCurrentAndClosesWhenTheOperationEnds() async {
+    let closed = Counter()
+    await Dependencies.withOverrides {
+      Module { SampleModule(value: "parent") as SampleModuleType }
+    } operation: {
+      let (inside, fromChildTask) = await Dependencies.withScope {
+        Module(scope: .singleton, onClose: { _ in closed.increment() }) { ServiceImpl() as Service }
+      } operation: {
+        async let child = Dependencies.resolve(Service.self)
+        let here = Dependencies.resolve(Service.self)
+        #expect(Dependencies.resolve(SampleModuleType.self).test() == "SampleModule.test()parent")
+        #expect(closed.value == 0)
+        return (here, await child)
+      }
+      #expect(inside === fromChildTask, "child tasks see the scope")
+      #expect(closed.value == 1, "the scope was closed before withScope returned")
+      #expect(Dependencies.resolve(Service?.self) == nil)
+    }
+  }
+
+  @Test func withScopeClosesWhenTheOperationThrows() async {
+    let closed = Counter()
+    await #expect(throws: ScopeFailure.self) {
+      try await Dependencies.withScope {
+        Module(scope: .singleton, onClose: { _ in closed.increment() }) { ServiceImpl() as Service }
+      } operation: {
+        _ = Dependencies.resolve(Service.self)
+        throw ScopeFailure()
+      }
+    }
+    #expect(closed.value == 1)
+  }
+
+  @Test func aTaskThatOutlivesItsScopeFindsItClosed() async throws {
+    let escaped = await Dependencies.withScope {
+      Module { ServiceImpl() as Service }
+    } operation: {
+      Task {
+        try await Task.sleep(nanoseconds: 20_000_000)
+        return resolutionError { try Dependencies.resolveOrThrow(Service.self) }
+      }
+    }
+    let error = try await escaped.value
+    guard case .closed = error?.reason else {
+      Issue.record("expected a closed-container error, got \(String(describing: error))")
+      return
+    }
+  }
+
+  @Test func overridesLayerOverAScope() async {
+    await Dependencies.withScope {
+      Module { SampleModule(value: "scope") as SampleModuleType }
+      Module(scope: .singleton) { ServiceImpl() as Service }
+    } operation: {
+      let scoped = Dependencies.resolve(Service.self)
+      Dependencies.withOverrides {
+        Module { SampleModule(value: "mock") as SampleModuleType }
+      } operation: {
+        #expect(Dependencies.resolve(SampleModuleType.self).test() == "SampleModule.test()mock")
+        #expect(Dependencies.resolve(Service.self) === scoped)
+      }
+    }
+  }
+
+  @Test func resetDisposesOfTheDroppedInstancesAndItsAsyncFormWaits() async {
+    let closed = Collector<String>()
+    let container = Dependencies {
+      Module("first", scope: .cached("session"), onClose: { _ in closed.append("first") }) {
+        ServiceImpl() as Service
+      }
+      Module("second", scope: .cached("session"), onClose: { _ in closed.append("second") }) {
+        ServiceImpl() as Service
+      }
+      Module("kept", scope: .cached("other"), onClose: { _ in closed.append("kept") }) {
+        ServiceImpl() as Service
+      }
+    }
+    _ = container.resolve(Service.self, name: "first")
+    _ = container.resolve(Service.self, name: "second")
+    _ = container.resolve(Service.self, name: "kept")
+    await container.reset(.cached("session"))
+    #expect(closed.all == ["second", "first"])
+
+    _ = container.resolve(Service.self, name: "first")
+    resetWithoutWaiting(container, .cached("session"))
+    await eventually { closed.all.count == 3 }
+    #expect(closed.all == ["second", "first", "first"])
+
+    await container.close()
+    #expect(closed.all == ["second", "first", "first", "kept"], "a reset instance is not disposed of twice")
+  }
+}
+
+/// Replacing the root, each test in a child process so that no other test sees its roots.
+@Suite struct RootReplacementTests {
+  @Test func rebuildingTheRootTenThousandTimesKeepsFilesAndMemoryFlat() async {
+    await #expect(processExitsWith: .success) {
+      let closed = Counter()
+      func rebuild() {
+        Dependencies {
+          Module(scope: .singleton, onClose: { $0.close(); closed.increment() }) {
+            OpenResource() as OpenResource
+          }
+        }.build()
+        precondition(Dependencies.resolve(OpenResource.self).isOpen)
+      }
+      for _ in 0..<100 { rebuild() }  // warm-up: allocator arenas, the first tasks
+      await eventually(timeout: 20) { closed.value == 99 }
+      let files = openFileCount()
+      let resident = residentBytes()
+      for _ in 0..<10_000 { rebuild() }
+      await eventually(timeout: 60) { closed.value == 10_099 }
+      precondition(closed.value == 10_099, "every replaced root's handler ran once: \(closed.value)")
+      precondition(openFileCount() <= files + 1, "open files grew from \(files) to \(openFileCount())")
+      let grown = residentBytes() - resident
+      precondition(grown < 64 << 20, "resident memory grew by \(grown) bytes over 10,000 roots")
+    }
+  }
+
+  @Test func resolvingWhileRootsAreReplacedReadsOnlyLiveRoots() async throws {
+    let result = await #expect(
+      processExitsWith: .success, observing: [\.standardErrorContent]
+    ) {
+      let made = Counter()
+      let closed = Counter()
+      @Sendable func root() -> Dependencies {
+        Dependencies {
+          Module(scope: .singleton, onClose: { service in
+            precondition(!service.isDisposed)
+            service.isDisposed = true
+            closed.increment()
+          }) { () -> DisposableService in
+            made.increment()
+            return DisposableService()
+          }
+        }
+      }
+      root().build()
+      let finished = await onThreads(4) { index in
+        for round in 0..<2_000 {
+          if index == 0 {
+            guard round.isMultiple(of: 4) else { continue }
+            root().build()
+            _ = Dependencies.resolve(DisposableService.self)
+          } else {
+            let service = Dependencies.resolve(DisposableService.self)
+            _ = service.serial
+          }
+        }
+      }
+      precondition(finished)
+      // The last root makes nothing, so every instance made belongs to a replaced root.
+      root().build()
+      await eventually(timeout: 20) { closed.value == made.value }
+      precondition(closed.value == made.value, "made \(made.value), disposed of \(closed.value)")
+    }
+    let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(stderr.isEmpty)
+  }
+}
+
+// MARK: - Fixtures
+
+struct ScopeFailure: Error {}
+
+final class AliasedServices: Numbered, Service, OtherService {}
+
+/// A service that records its disposal, to catch a handler that runs twice.
+final class DisposableService: Numbered, @unchecked Sendable {
+  // Written once by its one `onClose`, after every resolution that could read it.
+  var isDisposed = false
+}
+
+/// A singleton that holds an open file and a mebibyte of memory, both given back by `close()`.
+final class OpenResource: @unchecked Sendable {
+  // Touched by its factory and then only by its one `onClose`.
+  private var descriptor: Int32
+  private var buffer: UnsafeMutableRawPointer?
+
+  init() {
+    descriptor = open("/dev/null", O_RDONLY)
+    buffer = malloc(1 << 20)
+    memset(buffer!, 1, 1 << 20)
+  }
+
+  var isOpen: Bool { descriptor >= 0 }
+
+  func close() {
+    _ = Foundation.close(descriptor)
+    descriptor = -1
+    free(buffer)
+    buffer = nil
+  }
+}
+
+/// The synchronous `reset`, which an `async` caller would otherwise not pick.
+func resetWithoutWaiting(_ container: Dependencies, _ scope: Scope) {
+  container.reset(scope)
+}
+
+/// Waits, without blocking a thread, until `condition` holds or `timeout` seconds pass.
+func eventually(timeout: Double = 5, _ condition: () -> Bool) async {
+  let deadline = DispatchTime.now() + timeout
+  while !condition(), DispatchTime.now() < deadline {
+    try? await Task.sleep(nanoseconds: 1_000_000)
+  }
+}
+
+/// How many file descriptors this process has open.
+func openFileCount() -> Int {
+  (0..<4096).filter { fcntl(Int32($0), F_GETFD) != -1 }.count
+}
+
+/// This process' resident memory, in bytes.
+func residentBytes() -> Int {
+  #if os(Linux)
+    guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
+      let pages = statm.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
+    else { return 0 }
+    return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+  #else
+    var info = mach_task_basic_info()
+    var count = mach_msg_type_number_t(
+      MemoryLayout<mach_task_basic_info>.size / MemoryLayout<natural_t>.size)
+    _ = withUnsafeMutablePointer(to: &info) {
+      $0.withMemoryRebound(to: integer_t.self, capacity: Int(count)) {
+        task_info(mach_task_self_, task_flavor_t(MACH_TASK_BASIC_INFO), $0, &count)
+      }
+    }
+    return Int(info.resident_size)
+  #endif
+}
