@@ -67,7 +67,9 @@ import Testing
   @Test func anAliasedInstanceIsDisposedOfOnce() async {
     let closed = Counter()
     let container = Dependencies {
-      Module(scope: .singleton, as: Service.self, OtherService.self, onClose: { _ in closed.increment() }) {
+      Module(
+        scope: .singleton, as: Service.self, OtherService.self, onClose: { _ in closed.increment() }
+      ) {
         AliasedServices()
       }
     }
@@ -242,7 +244,9 @@ import Testing
     #expect(closed.all == ["second", "first", "first"])
 
     await container.close()
-    #expect(closed.all == ["second", "first", "first", "kept"], "a reset instance is not disposed of twice")
+    #expect(
+      closed.all == ["second", "first", "first", "kept"],
+      "a reset instance is not disposed of twice")
   }
 }
 
@@ -253,7 +257,13 @@ import Testing
       let closed = Counter()
       func rebuild() {
         Dependencies {
-          Module(scope: .singleton, onClose: { $0.close(); closed.increment() }) {
+          Module(
+            scope: .singleton,
+            onClose: {
+              $0.close()
+              closed.increment()
+            }
+          ) {
             OpenResource() as OpenResource
           }
         }.build()
@@ -265,8 +275,10 @@ import Testing
       let resident = residentBytes()
       for _ in 0..<10_000 { rebuild() }
       await eventually(timeout: 60) { closed.value == 10_099 }
-      precondition(closed.value == 10_099, "every replaced root's handler ran once: \(closed.value)")
-      precondition(openFileCount() <= files + 1, "open files grew from \(files) to \(openFileCount())")
+      precondition(
+        closed.value == 10_099, "every replaced root's handler ran once: \(closed.value)")
+      precondition(
+        openFileCount() <= files + 1, "open files grew from \(files) to \(openFileCount())")
       let grown = residentBytes() - resident
       precondition(grown < 64 << 20, "resident memory grew by \(grown) bytes over 10,000 roots")
     }
@@ -280,11 +292,14 @@ import Testing
       let closed = Counter()
       @Sendable func root() -> Dependencies {
         Dependencies {
-          Module(scope: .singleton, onClose: { service in
-            precondition(!service.isDisposed)
-            service.isDisposed = true
-            closed.increment()
-          }) { () -> DisposableService in
+          Module(
+            scope: .singleton,
+            onClose: { service in
+              precondition(!service.isDisposed)
+              service.isDisposed = true
+              closed.increment()
+            }
+          ) { () -> DisposableService in
             made.increment()
             return DisposableService()
           }
