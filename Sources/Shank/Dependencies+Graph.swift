@@ -6,6 +6,9 @@ extension Dependencies {
   /// ```
   ///
   /// Like ``verify()``, it makes one instance of every module to find its `@Inject` properties.
+  /// For a child container or an override layer, it shows what resolution reaches: its own
+  /// modules and those of the containers underneath that it does not replace, each node with
+  /// the ``DependencyGraph/Node/layer`` it comes from.
   ///
   /// - Returns: The nodes (registered keys with their scopes) and edges (module → module it
   ///   injects), with ``DependencyGraph/mermaid`` and ``DependencyGraph/dot`` renderings.
@@ -13,12 +16,12 @@ extension Dependencies {
     let inspection = GraphInspection(self)
     var ids: [ObjectIdentifier: String] = [:]
     var used: Set<String> = []
-    let nodes = inspection.registrations.map { registration in
+    let nodes = zip(inspection.registrations, inspection.layers).map { registration, layer in
       let id = DependencyGraph.Node.identifier(for: registration.keyDescription, avoiding: &used)
       ids[ObjectIdentifier(registration)] = id
       return DependencyGraph.Node(
         id: id, typeName: registration.keyDescription.typeName, name: registration.name,
-        scope: registration.scope)
+        scope: registration.scope, layer: layer)
     }
     let edges = inspection.edges.map { edge in
       DependencyGraph.Edge(

@@ -23,6 +23,9 @@ public struct DependencyGraph: Sendable, Hashable {
     public let name: String?
     /// The scope it was registered with.
     public let scope: Scope
+    /// The container it is registered in: 0 for the one graphed, 1 for the container that one
+    /// is over (a child's parent, an override layer's container), and so on.
+    public let layer: Int
 
     /// The node as people read it: `SampleModuleType "abc" · .singleton`, its name written
     /// as a Swift string literal, as messages write it (`"a\nb"` for a name with a newline).
@@ -71,10 +74,16 @@ public struct DependencyGraph: Sendable, Hashable {
   /// The injections, in the order the modules and their properties were found.
   public let edges: [Edge]
 
-  /// The graph as a Mermaid flowchart.
+  /// The graph as a Mermaid flowchart. Nodes of the containers underneath, if any, are
+  /// grouped in a subgraph per container.
   public var mermaid: String {
     var lines = ["flowchart LR"]
-    lines += nodes.map { "  \($0.id)[\"\(Self.escapedForMermaid($0.label))\"]" }
+    for (layer, members) in layers {
+      let indent = layer == 0 ? "  " : "    "
+      if layer > 0 { lines.append("  subgraph Layer\(layer)[\"\(Self.layerTitle(layer))\"]") }
+      lines += members.map { "\(indent)\($0.id)[\"\(Self.escapedForMermaid($0.label))\"]" }
+      if layer > 0 { lines.append("  end") }
+    }
     lines += edges.map { "  \($0.from) -->|\(Self.escapedForMermaid($0.property))| \($0.to)" }
     return lines.joined(separator: "\n") + "\n"
   }
@@ -82,12 +91,29 @@ public struct DependencyGraph: Sendable, Hashable {
   /// The graph in Graphviz's DOT language.
   public var dot: String {
     var lines = ["digraph Dependencies {", "  rankdir=LR;", "  node [shape=box];"]
-    lines += nodes.map { "  \($0.id) [label=\"\(Self.escapedForDOT($0.label))\"];" }
+    for (layer, members) in layers {
+      let indent = layer == 0 ? "  " : "    "
+      if layer > 0 {
+        lines += ["  subgraph cluster_\(layer) {", "    label=\"\(Self.layerTitle(layer))\";"]
+      }
+      lines += members.map { "\(indent)\($0.id) [label=\"\(Self.escapedForDOT($0.label))\"];" }
+      if layer > 0 { lines.append("  }") }
+    }
     lines += edges.map {
       "  \($0.from) -> \($0.to) [label=\"\(Self.escapedForDOT($0.property))\"];"
     }
     lines.append("}")
     return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// The nodes grouped by ``Node/layer``, nearest first, each group in registration order.
+  private var layers: [(layer: Int, nodes: [Node])] {
+    Dictionary(grouping: nodes, by: \.layer).sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+  }
+
+  /// A subgraph's title: which container underneath its nodes come from.
+  private static func layerTitle(_ layer: Int) -> String {
+    layer == 1 ? "underneath" : "underneath, \(layer) down"
   }
 
   /// `text` as Mermaid shows it literally, between quotes or pipes: every character its parser

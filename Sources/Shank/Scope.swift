@@ -20,6 +20,14 @@ public struct Scope: Sendable, Hashable {
 
   let kind: Kind
 
+  /// Whether a container keeps the instances, and so disposes of them.
+  var keepsInstances: Bool {
+    switch kind {
+    case .singleton, .cached: true
+    case .unique, .weak: false
+    }
+  }
+
   /// A new instance at every resolution. The default.
   public static let unique = Scope(kind: .unique)
 

@@ -23,6 +23,12 @@ public struct VerificationError: Error, CustomStringConvertible, Sendable {
     case weakValueType(module: String, valueType: String, registeredAt: String)
     /// Making `module` failed with a resolution error, whose message is `message`.
     case unresolvable(module: String, message: String)
+    /// `module` has an `onClose` handler but is registered with `scope`, whose instances no
+    /// container keeps (``Scope/unique`` or ``Scope/weak``), so the handler never runs.
+    case onCloseNeverRuns(module: String, scope: String, registeredAt: String)
+    /// The container verified, or one it falls through to, was closed (see
+    /// ``Dependencies/close()``): nothing resolves from it. `container` says where it was made.
+    case closed(container: String)
 
     /// The problem in one plain sentence.
     public var description: String {
@@ -35,6 +41,10 @@ public struct VerificationError: Error, CustomStringConvertible, Sendable {
         "\(module), registered at \(site), is made as \(valueType), which does not conform to it"
       case .weakValueType(let module, let valueType, let site):
         "\(module), registered .weak at \(site), is made as \(valueType), a value type: .weak keeps only class instances, so it is made at every resolution"
+      case .onCloseNeverRuns(let module, let scope, let site):
+        "\(module), registered \(scope) at \(site), has an onClose that never runs: only .singleton and .cached instances are kept, and so disposed of"
+      case .closed(let container):
+        "the container was closed (\(container)): nothing resolves from it"
       case .unresolvable(let module, let message):
         "\(module) could not be made: "
           + message.split(separator: "\n").map { $0.drop(while: \.isWhitespace) }

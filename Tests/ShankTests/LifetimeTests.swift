@@ -400,3 +400,102 @@ func residentBytes() -> Int {
     return Int(info.resident_size)
   #endif
 }
+
+/// What ``Dependencies/verify()`` and ``Dependencies/graph()`` make of lifetimes.
+@Suite struct LifetimeVerificationTests {
+  @Test func verifyChecksAChildTogetherWithItsParent() throws {
+    let parent = Dependencies { Module { AppModule() as AppModuleType } }
+    let child = Dependencies(over: parent) { Module { WidgetModule() as WidgetModuleType } }
+    try child.verify()
+    let orphan = Dependencies(over: Dependencies {}) {
+      Module { WidgetModule() as WidgetModuleType }
+    }
+    #expect(throws: VerificationError.self) { try orphan.verify() }
+  }
+
+  @Test func verifyReportsAnOnCloseThatNeverRuns() throws {
+    let container = Dependencies {
+      Module(onClose: { _ in }) { ServiceImpl() as Service }
+      Module("weak", scope: .weak, onClose: { _ in }) { ServiceImpl() as Service }
+      Module("kept", scope: .singleton, onClose: { _ in }) { ServiceImpl() as Service }
+    }
+    let line = #line - 5
+    let error = try #require(verificationError { try container.verify() })
+    #expect(
+      error.problems == [
+        .onCloseNeverRuns(
+          module: "Service", scope: ".unique",
+          registeredAt: "ShankTests/LifetimeTests.swift:\(line + 1)"),
+        .onCloseNeverRuns(
+          module: "Service named \"weak\"", scope: ".weak",
+          registeredAt: "ShankTests/LifetimeTests.swift:\(line + 2)"),
+      ])
+    #expect(
+      error.problems[0].description
+        == "Service, registered .unique at ShankTests/LifetimeTests.swift:\(line + 1), has an onClose that never runs: only .singleton and .cached instances are kept, and so disposed of"
+    )
+  }
+
+  @Test func verifyReportsAClosedContainer() async throws {
+    let parent = Dependencies { Module { ServiceImpl() as Service } }
+    let line = #line - 1
+    let child = Dependencies(over: parent) {}
+    await parent.close()
+    let error = try #require(verificationError { try child.verify() })
+    #expect(
+      error.problems == [.closed(container: "made at ShankTests/LifetimeTests.swift:\(line)")])
+    #expect(
+      error.problems[0].description
+        == "the container was closed (made at ShankTests/LifetimeTests.swift:\(line)): nothing resolves from it"
+    )
+  }
+
+  @Test func graphGroupsTheModulesOfEachContainerUnderneath() {
+    let root = Dependencies {
+      Module { AppModule() as AppModuleType }
+      Module { SampleModule(value: "root") as SampleModuleType }
+    }
+    let session = Dependencies(over: root) {
+      Module(scope: .singleton) { WidgetModule() as WidgetModuleType }
+      Module { SampleModule(value: "session") as SampleModuleType }
+    }
+    let graph = session.graph()
+    #expect(graph.nodes.map(\.layer) == [0, 0, 1])
+    #expect(
+      graph.mermaid == """
+        flowchart LR
+          WidgetModuleType["WidgetModuleType · .singleton"]
+          SampleModuleType["SampleModuleType"]
+          subgraph Layer1["underneath"]
+            AppModuleType["AppModuleType"]
+          end
+          WidgetModuleType -->|app| AppModuleType
+
+        """)
+    #expect(
+      graph.dot == """
+        digraph Dependencies {
+          rankdir=LR;
+          node [shape=box];
+          WidgetModuleType [label="WidgetModuleType · .singleton"];
+          SampleModuleType [label="SampleModuleType"];
+          subgraph cluster_1 {
+            label="underneath";
+            AppModuleType [label="AppModuleType"];
+          }
+          WidgetModuleType -> AppModuleType [label="app"];
+        }
+
+        """)
+  }
+}
+
+/// The error `body` throws, or `nil`.
+func verificationError(_ body: () throws -> Void) -> VerificationError? {
+  do {
+    try body()
+    return nil
+  } catch {
+    return error as? VerificationError
+  }
+}

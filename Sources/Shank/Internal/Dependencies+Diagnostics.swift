@@ -14,7 +14,7 @@ extension Dependencies {
     var nearMisses: [String] = []
     var listed = FirstKeys(limit: Self.listedKeyLimit)
     var registeredCount = 0
-    forEachVisibleRegistration { registration in
+    forEachVisibleRegistration { registration, _ in
       registeredCount += 1
       let type = ObjectIdentifier(registration.type)
       let described = KeyDescription(
@@ -42,15 +42,22 @@ extension Dependencies {
   /// Every registration resolution can reach from here: the layer's own win over its parent's.
   func visibleRegistrations() -> [Registration] {
     var visible: [Registration] = []
-    forEachVisibleRegistration { visible.append($0) }
+    forEachVisibleRegistration { registration, _ in visible.append(registration) }
     return visible
+  }
+
+  /// How far down each of ``visibleRegistrations()`` is registered: 0 here, 1 in the parent.
+  func visibleLayers() -> [Int] {
+    var layers: [Int] = []
+    forEachVisibleRegistration { _, layer in layers.append(layer) }
+    return layers
   }
 
   /// Calls `body` with every registration resolution can reach from here, layer by layer.
   ///
   /// A table holds one registration per key, so a registration is hidden only by a closer
   /// layer's table, which answers that without hashing the key the way a `Set` would.
-  private func forEachVisibleRegistration(_ body: (Registration) -> Void) {
+  private func forEachVisibleRegistration(_ body: (Registration, _ layer: Int) -> Void) {
     var closer: [Dependencies] = []
     var container: Dependencies? = self
     while let current = container {
@@ -60,7 +67,7 @@ extension Dependencies {
         let isHidden = closer.contains {
           $0.table.unretainedRegistration(for: type, name: registration.name) != nil
         }
-        if !isHidden { body(registration) }
+        if !isHidden { body(registration, closer.count) }
       }
       closer.append(current)
       container = current.parent

@@ -10,11 +10,17 @@ struct GraphInspection {
   }
 
   private(set) var registrations: [Registration] = []
+  /// How far down each registration's container is: 0 for the one inspected.
+  private(set) var layers: [Int] = []
   private(set) var edges: [Edge] = []
   private(set) var problems: [VerificationError.Problem] = []
 
   init(_ dependencies: Dependencies) {
     registrations = dependencies.visibleRegistrations()
+    layers = dependencies.visibleLayers()
+    if let closed = dependencies.closedContainer {
+      problems.append(.closed(container: closed.site.map { "made at \($0)" } ?? "an override layer"))
+    }
     let outcomes = InspectionThread.inspect(dependencies)
     for (registration, outcome) in zip(registrations, outcomes) {
       inspect(registration, outcome, in: dependencies)
@@ -32,6 +38,12 @@ struct GraphInspection {
     case .stopped(let message):
       problems.append(.unresolvable(module: module, message: message))
     case .made(let valueType, let injections):
+      if registration.hasOnClose, !registration.scope.keepsInstances {
+        problems.append(
+          .onCloseNeverRuns(
+            module: module, scope: registration.scope.description,
+            registeredAt: registration.site.description))
+      }
       if case .weak = registration.scope.kind, !(valueType is AnyObject.Type) {
         problems.append(
           .weakValueType(

@@ -230,6 +230,8 @@ final class Provider<Value>: Registration {
         conversion: nil, onClose: onClose, keepsInstances: true))
   }
 
+  override var hasOnClose: Bool { onClose != nil || upstream?.hasOnClose == true }
+
   override func adopt(by container: Dependencies) {
     // Only a provider that keeps instances makes them in its owner. A unique one may be shared
     // by several containers at once, so it is never written.

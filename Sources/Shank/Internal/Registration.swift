@@ -27,6 +27,9 @@ class Registration: Recipe, CustomStringConvertible {
     preconditionFailure("Provider overrides inspectedInstance(at:)")
   }
 
+  /// Whether the module has an `onClose` handler.
+  var hasOnClose: Bool { false }
+
   /// Records `container` as the owner, before the container is shared with anyone.
   func adopt(by container: Dependencies) {
     owner = container
