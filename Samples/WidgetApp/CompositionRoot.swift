@@ -9,8 +9,10 @@ enum CompositionRoot {
   /// `AppDependencies.modules` is.
   static var modules: [Module] { modules(for: Invocation()) }
 
+  /// The modules for `invocation`; what the run leaves to say at its end goes to `console`.
   @ModuleBuilder
-  static func modules(for invocation: Invocation) -> [Module] {
+  static func modules(for invocation: Invocation, console: Console = StandardConsole()) -> [Module]
+  {
     // One AppModule for the whole run: every feature shares its client, clock and configuration.
     Module(scope: .singleton) {
       AppModule(configuration: AppConfiguration(storeFolder: invocation.storeFolder))
@@ -25,8 +27,13 @@ enum CompositionRoot {
       Module("staging") { MockWidgetModule() as WidgetModuleType }
     }
     if invocation.tracksAnalytics {
-      // Absent otherwise: `@Inject var analytics: AnalyticsModuleType?` then reads nil.
-      Module(scope: .singleton) { AnalyticsModule() as AnalyticsModuleType }
+      // Absent otherwise: `@Inject var analytics: AnalyticsModuleType?` then reads nil. The
+      // tracker batches the run's events and sends them when the run's container closes, as
+      // a real app's would at log-out or shutdown; `onClose` is where that happens.
+      Module(
+        scope: .singleton,
+        onClose: { analytics in analytics.component().flush(to: console) }
+      ) { AnalyticsModule() as AnalyticsModuleType }
     }
   }
 }

@@ -7,24 +7,24 @@ import Testing
 @Suite("add")
 struct AddCommandTests {
   @Test("writes a real JSON file, and list then shows the widget")
-  func addThenList() throws {
+  func addThenList() async throws {
     let app = TestApp()
-    let added = app.run("add", "Blue gear")
+    let added = await app.run("add", "Blue gear")
     let file = app.folder.appendingPathComponent("widgets.json")
     #expect(added.exitCode == 0)
     #expect(added.output == [#"Added w4 "Blue gear" to \#(file.path)"#])
 
     let saved = try Widget.decodeList(from: Data(contentsOf: file))
     #expect(saved.map(\.name) == ["Blue gear"])
-    #expect(app.run("list").output.last == "  w4  Blue gear (added)")
+    #expect(await app.run("list").output.last == "  w4  Blue gear (added)")
   }
 
   @Test("records the time from the app module's clock")
-  func usesTheSharedClock() {
+  func usesTheSharedClock() async {
     let app = TestApp()
     let date = Date(timeIntervalSince1970: 1_700_000_000)
     let store = MockWidgetStore()
-    app.run("add", "Dated") {
+    await app.run("add", "Dated") {
       Module(scope: .singleton) {
         AppModule(
           configuration: AppConfiguration(storeFolder: app.folder), clock: FixedClock(date: date))
@@ -36,10 +36,10 @@ struct AddCommandTests {
   }
 
   @Test("IDs keep counting after the highest one")
-  func nextID() {
+  func nextID() async {
     let app = TestApp()
-    app.run("add", "One")
-    let second = app.run("add", "Two")
+    await app.run("add", "One")
+    let second = await app.run("add", "Two")
     #expect(second.output.first?.hasPrefix(#"Added w5 "Two""#) == true)
   }
 }

@@ -10,8 +10,8 @@ struct ArgumentTests {
       ["frobnicate"], ["show"], ["add"], ["add", "  "], ["show", "w1", "w2"], ["list", "extra"],
       ["--bogus"], ["--store"], ["-x", "list"],
     ])
-  func badArguments(_ arguments: [String]) {
-    let run = TestApp().run(arguments: arguments)
+  func badArguments(_ arguments: [String]) async {
+    let run = await TestApp().run(arguments: arguments)
     #expect(run.exitCode == 2)
     #expect(run.output.isEmpty)
     #expect(run.errors.count == 1)
@@ -20,15 +20,17 @@ struct ArgumentTests {
   }
 
   @Test("the messages say what is wrong")
-  func messages() {
+  func messages() async {
     #expect(
-      TestApp().run("frobnicate").errors == [
+      await TestApp().run("frobnicate").errors == [
         #"WidgetApp: unknown command "frobnicate" (see WidgetApp --help)"#
       ])
     #expect(
-      TestApp().run("--bogus").errors == ["WidgetApp: unknown flag --bogus (see WidgetApp --help)"])
+      await TestApp().run("--bogus").errors == [
+        "WidgetApp: unknown flag --bogus (see WidgetApp --help)"
+      ])
     #expect(
-      TestApp().run("show").errors == [
+      await TestApp().run("show").errors == [
         "WidgetApp: show needs a widget ID, as in: show w1 (see WidgetApp --help)"
       ])
   }
@@ -36,8 +38,8 @@ struct ArgumentTests {
   @Test(
     "--help, -h and help print the commands and flags",
     arguments: [["--help"], ["-h"], ["help"], ["list", "--help"]])
-  func help(_ arguments: [String]) {
-    let run = TestApp().run(arguments: arguments)
+  func help(_ arguments: [String]) async {
+    let run = await TestApp().run(arguments: arguments)
     #expect(run.exitCode == 0)
     #expect(run.text == HelpText.text)
     #expect(
@@ -63,7 +65,7 @@ struct ArgumentTests {
   }
 
   @Test("parsing reads flags anywhere, and --store both ways")
-  func parsing() throws {
+  func parsing() async throws {
     let invocation = try Invocation(parsing: [
       "--mock", "add", "Blue gear", "--store=/tmp/x", "--staging",
     ])
@@ -76,7 +78,7 @@ struct ArgumentTests {
   }
 
   @Test("no arguments means list, with the default store folder")
-  func defaults() throws {
+  func defaults() async throws {
     let invocation = try Invocation(parsing: [])
     #expect(invocation.command == .list && !invocation.namesCommand)
     #expect(invocation.storeFolder == Invocation.defaultStoreFolder)

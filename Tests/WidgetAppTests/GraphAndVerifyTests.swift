@@ -6,8 +6,8 @@ import Testing
 @Suite("graph and verify")
 struct GraphAndVerifyTests {
   @Test("graph prints the module graph as Mermaid")
-  func graph() {
-    let run = TestApp().run("graph")
+  func graph() async {
+    let run = await TestApp().run("graph")
     #expect(run.exitCode == 0)
     #expect(run.output.first == "flowchart LR")
     #expect(run.output.contains("  WidgetModuleType -->|app| AppModuleType"))
@@ -16,8 +16,8 @@ struct GraphAndVerifyTests {
   }
 
   @Test("the graph shows the analytics module only when the flag adds it")
-  func graphWithAnalytics() {
-    #expect(TestApp().run("--analytics", "graph").text.contains("AnalyticsModuleType"))
+  func graphWithAnalytics() async {
+    #expect(await TestApp().run("--analytics", "graph").text.contains("AnalyticsModuleType"))
   }
 
   @Test(
@@ -25,15 +25,15 @@ struct GraphAndVerifyTests {
     arguments: [
       [], ["--mock"], ["--analytics"], ["--staging", "--mock", "--analytics"],
     ])
-  func verify(flags: [String]) {
-    let run = TestApp().run(arguments: ["verify"] + flags)
+  func verify(flags: [String]) async {
+    let run = await TestApp().run(arguments: ["verify"] + flags)
     #expect(run.exitCode == 0)
     #expect(run.output.first?.hasPrefix("Verified: ") == true)
   }
 
   @Test("verify reports a module whose @Inject nothing registers, and exits 1")
-  func verifyFails() {
-    let run = TestApp().run("verify") {
+  func verifyFails() async {
+    let run = await TestApp().run("verify") {
       Module { ReportsModule() as ReportsModuleType }
     }
     #expect(run.exitCode == 1)

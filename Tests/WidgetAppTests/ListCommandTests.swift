@@ -7,8 +7,8 @@ import Testing
 @Suite("list")
 struct ListCommandTests {
   @Test("with no arguments, lists the catalog and hints at the other commands")
-  func noArguments() {
-    let run = TestApp().run()
+  func noArguments() async {
+    let run = await TestApp().run()
     #expect(run.exitCode == 0)
     #expect(
       run.output == [
@@ -23,25 +23,25 @@ struct ListCommandTests {
   }
 
   @Test("named, it lists without the hint")
-  func named() {
-    let run = TestApp().run("list")
+  func named() async {
+    let run = await TestApp().run("list")
     #expect(run.exitCode == 0)
     #expect(run.output.last == "  w3  Flywheel")
   }
 
   @Test("shows the remote's catalog and the store's widgets, both swapped for mocks")
-  func mockedStoreAndRemote() {
+  func mockedStoreAndRemote() async {
     let store = MockWidgetStore(widgets: [Widget(id: "w5", name: "Saved", added: Date())])
     let remote = MockWidgetRemote(widgets: [Widget(id: "w1", name: "Served")])
-    let run = TestApp().run("list") {
+    let run = await TestApp().run("list") {
       Module { MockWidgetModule(store: store, remote: remote) as WidgetModuleType }
     }
     #expect(run.output == ["Widgets (production)", "  w1  Served", "  w5  Saved (added)"])
   }
 
   @Test("a catalog the server does not serve is a one-line error")
-  func remoteFails() {
-    let run = TestApp().run("list") {
+  func remoteFails() async {
+    let run = await TestApp().run("list") {
       // Swap the client the shared AppModule holds; the real WidgetModule fetches through it.
       Module(scope: .singleton) {
         AppModule(

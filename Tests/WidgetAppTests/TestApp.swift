@@ -5,7 +5,7 @@ import Shank
 
 /// Runs the app in-process, as `swift run WidgetApp` would, with a store folder of its own.
 ///
-/// The app's modules become this test's task-local layer instead of the process-wide root,
+/// The app's modules become this test's task-local scope instead of the process-wide root,
 /// so tests running in parallel never share a root; `overrides` follow them, so they win.
 final class TestApp {
   /// A folder unique to this test, removed with the app.
@@ -27,16 +27,16 @@ final class TestApp {
 
   /// Runs `arguments` with `--store` set to this app's folder and `overrides` over its modules.
   @discardableResult
-  func run(_ arguments: String..., @ModuleBuilder overrides: () -> [Module] = { [] }) -> Run {
-    run(arguments: arguments, overrides: overrides)
+  func run(_ arguments: String..., @ModuleBuilder overrides: () -> [Module] = { [] }) async -> Run {
+    await run(arguments: arguments, overrides: overrides)
   }
 
   /// `run` with the arguments as an array, for parameterized tests.
   @discardableResult
-  func run(arguments: [String], @ModuleBuilder overrides: () -> [Module] = { [] }) -> Run {
+  func run(arguments: [String], @ModuleBuilder overrides: () -> [Module] = { [] }) async -> Run {
     let console = RecordingConsole()
     let cli = WidgetCLI(console: console, root: .taskLocal(overrides: overrides()))
-    let exitCode = cli.run(["--store", folder.path] + arguments)
+    let exitCode = await cli.run(["--store", folder.path] + arguments)
     return Run(exitCode: exitCode, output: console.output, errors: console.errors)
   }
 }

@@ -24,10 +24,10 @@ struct WidgetFileStoreTests {
   }
 
   @Test("a damaged file is a one-line error from the command line, not a trap")
-  func damaged() throws {
+  func damaged() async throws {
     try FileManager.default.createDirectory(at: app.folder, withIntermediateDirectories: true)
     try Data("not json".utf8).write(to: file)
-    let run = app.run("list")
+    let run = await app.run("list")
     #expect(run.exitCode == 1)
     #expect(run.errors.count == 1)
     #expect(run.errors.first?.hasPrefix("WidgetApp: cannot read \(file.path)") == true)

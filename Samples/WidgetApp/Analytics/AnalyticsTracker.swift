@@ -5,4 +5,11 @@ final class AnalyticsTracker {
   func track(_ event: String) {
     events.append(event)
   }
+
+  /// Sends the events collected, here to `console`, and starts a new batch.
+  func flush(to console: Console) {
+    guard !events.isEmpty else { return }
+    console.print("analytics: \(events.joined(separator: ", "))")
+    events = []
+  }
 }

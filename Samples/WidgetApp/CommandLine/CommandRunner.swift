@@ -19,9 +19,6 @@ struct CommandRunner {
       console.printError("WidgetApp: \(error)")
       return ExitCode.failure
     }
-    if let events = analytics?.component().events, !events.isEmpty {
-      console.print("analytics: \(events.joined(separator: ", "))")
-    }
     return ExitCode.success
   }
 

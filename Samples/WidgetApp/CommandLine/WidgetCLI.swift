@@ -8,7 +8,7 @@ struct WidgetCLI {
   enum Root {
     /// `build()`: the process-wide root, as an app makes once at launch.
     case processWide
-    /// A task-local layer with `overrides` after the app's modules, so they win. Tests use it:
+    /// A task-local scope with `overrides` after the app's modules, so they win. Tests use it:
     /// they run in parallel, so each needs a root of its own.
     case taskLocal(overrides: [Module])
   }
@@ -17,7 +17,10 @@ struct WidgetCLI {
   var root: Root = .processWide
 
   /// Runs one command line and returns the process's exit code; never traps on bad input.
-  func run(_ arguments: [String]) -> Int32 {
+  ///
+  /// The run's container is closed at its end, which runs the modules' `onClose` handlers:
+  /// the analytics module sends its batch of events then.
+  func run(_ arguments: [String]) async -> Int32 {
     let invocation: Invocation
     do {
       invocation = try Invocation(parsing: arguments)
@@ -30,13 +33,18 @@ struct WidgetCLI {
       return ExitCode.success
     }
     let runner = CommandRunner(console: console)
-    let modules = CompositionRoot.modules(for: invocation)
+    let modules = CompositionRoot.modules(for: invocation, console: console)
     switch root {
     case .processWide:
-      Dependencies { modules }.build()
-      return runner.run(invocation)
+      let dependencies = Dependencies { modules }
+      dependencies.build()
+      let code = runner.run(invocation)
+      await dependencies.close()
+      return code
     case .taskLocal(let overrides):
-      return Dependencies.withOverrides {
+      // A scope rather than an override layer: it is closed, and its handlers awaited, at the
+      // end of the run, as the process-wide root is.
+      return await Dependencies.withScope {
         modules
         overrides
       } operation: {
