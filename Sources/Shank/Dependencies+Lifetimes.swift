@@ -34,13 +34,16 @@ extension Dependencies {
   /// ``ResolutionError`` that says it was closed and where it was made. An instance that
   /// someone still holds stays alive and usable for as long as they hold it; its handler has
   /// run. The instances themselves are freed with the container, when the last reference to
-  /// it goes. Closing again does nothing.
+  /// it goes. Closing again runs nothing: it returns once the first close's handlers have run.
+  ///
+  /// The handlers run on a task of their own, so that each runs to its end even when the task
+  /// that closes the container is cancelled.
   ///
   /// > Note: A container dropped without `close()` still runs its handlers when it is freed,
   /// > on a task of their own.
   public func close() async {
-    guard closed.compareExchangeAcquiring(expected: 0, desired: 1) else { return }
-    await Disposal.runAll(disposals.seal())
+    closed.storeReleasing(1)
+    await disposals.close().value
   }
 
   /// Whether ``close()`` was called on this container.

@@ -52,6 +52,76 @@ import Testing
     #expect(session.isClosed)
   }
 
+  @Test func everyCloseReturnsOnlyOnceTheHandlersHaveRun() async {
+    let finished = Counter()
+    let container = Dependencies {
+      Module(
+        scope: .singleton,
+        onClose: { _ in
+          try? await Task.sleep(nanoseconds: 50_000_000)
+          finished.increment()
+        }
+      ) { ServiceImpl() as Service }
+    }
+    _ = container.resolve(Service.self)
+    await withTaskGroup(of: Int.self) { group in
+      for _ in 0..<4 {
+        group.addTask {
+          await container.close()
+          return finished.value
+        }
+      }
+      for await seen in group { #expect(seen == 1) }
+    }
+    #expect(finished.value == 1)
+  }
+
+  @Test func aHandlerRunsToItsEndWhenTheClosingTaskIsCancelled() async {
+    let sawCancellation = Collector<Bool>()
+    let task = Task {
+      await Dependencies.withScope {
+        Module(
+          scope: .singleton,
+          onClose: { _ in sawCancellation.append(Task.isCancelled) }
+        ) { ServiceImpl() as Service }
+      } operation: {
+        _ = Dependencies.resolve(Service.self)
+        withUnsafeCurrentTask { $0?.cancel() }
+      }
+    }
+    await task.value
+    #expect(sawCancellation.all == [false])
+  }
+
+  @Test func resolvingWhileAScopeClosesGivesTheInstanceOrSaysItClosed() async {
+    let made = Counter()
+    let closed = Counter()
+    let failures = Collector<String>()
+    for _ in 0..<50 {
+      let scope = Dependencies(over: Dependencies {}) {
+        Module(scope: .singleton, onClose: { _ in closed.increment() }) { () -> Service in
+          made.increment()
+          return ServiceImpl()
+        }
+      }
+      async let closing: Void = scope.close()
+      let finished = await onThreads(3) { _ in
+        for _ in 0..<100 {
+          do throws(ResolutionError) {
+            _ = try scope.resolveOrThrow(Service.self)
+          } catch {
+            guard case .closed = error.reason else { return failures.append(error.description) }
+          }
+        }
+      }
+      await closing
+      #expect(finished)
+    }
+    await eventually { closed.value == made.value }
+    #expect(failures.all.isEmpty)
+    #expect(closed.value == made.value, "every instance made was disposed of once")
+  }
+
   @Test func aHandlerReceivesTheInstanceItsContainerKept() async {
     let received = Collector<ObjectIdentifier>()
     let container = Dependencies {

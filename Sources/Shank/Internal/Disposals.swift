@@ -7,6 +7,8 @@ final class Disposals {
   private var entries: [(id: UInt, disposal: Disposal)] = []
   private var nextID: UInt = 0
   private var isSealed = false
+  /// The task running the handlers taken by the first ``close()``, which later calls await.
+  private var closing: Task<Void, Never>?
 
   /// Adds `disposal`, returning the id that ``remove(_:)`` takes, or `nil` once sealed.
   func add(_ disposal: Disposal) -> UInt? {
@@ -26,6 +28,23 @@ final class Disposals {
     }
   }
 
+  /// Seals the list and runs every handler, newest first, on a task that every call returns:
+  /// the first call starts it, later ones wait for the same run.
+  ///
+  /// A task of its own, so that a handler runs to the end even when the task that closes the
+  /// container was cancelled.
+  func close() -> Task<Void, Never> {
+    lock.withLock {
+      if let closing { return closing }
+      isSealed = true
+      let disposals = entries.reversed().map(\.disposal)
+      entries = []
+      let task = Task { await Disposal.runAll(disposals) }
+      closing = task
+      return task
+    }
+  }
+
   /// Seals the list and takes every disposal, newest first.
   func seal() -> [Disposal] {
     lock.withLock {
@@ -36,5 +55,5 @@ final class Disposals {
   }
 }
 
-// `entries`, `nextID` and `isSealed` are only touched under `lock`.
+// `entries`, `nextID`, `isSealed` and `closing` are only touched under `lock`.
 extension Disposals: @unchecked Sendable {}
