@@ -22,7 +22,8 @@ extension Dependencies {
   /// It never stops the program. It makes the modules in a private copy of this container and
   /// of those it is layered over, on a thread of its own, so its answer is the same whether or
   /// not a root was built and whatever overrides are active, and this container's own
-  /// singletons are not made by it.
+  /// singletons are not made by it. What it made is disposed of with the copy: their `onClose`
+  /// handlers run on a task of their own.
   ///
   /// > Note: A module whose factory is bound to the main actor is made only when `verify()`
   /// > runs on the main actor, which then waits while verification's thread makes it; off the

@@ -504,6 +504,19 @@ func residentBytes() -> Int {
     #expect(throws: VerificationError.self) { try orphan.verify() }
   }
 
+  @Test func verifyDisposesOfTheInstancesItMadeAndLeavesTheContainersOwn() async throws {
+    let closed = Counter()
+    let container = Dependencies {
+      Module(scope: .singleton, onClose: { _ in closed.increment() }) { ServiceImpl() as Service }
+    }
+    try container.verify()
+    await eventually { closed.value == 1 }
+    #expect(closed.value == 1, "the instance verify() made in its private copy was disposed of")
+    _ = container.resolve(Service.self)
+    await container.close()
+    #expect(closed.value == 2)
+  }
+
   @Test func verifyReportsAnOnCloseThatNeverRuns() throws {
     let container = Dependencies {
       Module(onClose: { _ in }) { ServiceImpl() as Service }
