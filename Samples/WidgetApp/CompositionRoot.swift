@@ -30,10 +30,8 @@ enum CompositionRoot {
       // Absent otherwise: `@Inject var analytics: AnalyticsModuleType?` then reads nil. The
       // tracker batches the run's events and sends them when the run's container closes, as
       // a real app's would at log-out or shutdown; `onClose` is where that happens.
-      Module(
-        scope: .singleton,
-        onClose: { analytics in analytics.component().flush(to: console) }
-      ) { AnalyticsModule() as AnalyticsModuleType }
+      let send: (AnalyticsModuleType) async -> Void = { $0.component().flush(to: console) }
+      Module(scope: .singleton, onClose: send) { AnalyticsModule() as AnalyticsModuleType }
     }
   }
 }

@@ -111,9 +111,12 @@ extension Dependencies {
   func closedError<T>(_ type: T.Type, name: String?, closed: Dependencies, site: SourceSite)
     -> ResolutionError
   {
-    let made = closed.site.map { "made at \($0)" } ?? "an override layer"
     let which = closed === self ? "" : "a container it falls through to, "
     return ResolutionError(
-      .closed(container: which + made), key: KeyDescription(T.self, name: name), site: site)
+      .closed(container: which + closed.origin), key: KeyDescription(T.self, name: name),
+      site: site)
   }
+
+  /// Where the container came from, for messages: `made at File.swift:12`.
+  var origin: String { site.map { "made at \($0)" } ?? "an override layer" }
 }
