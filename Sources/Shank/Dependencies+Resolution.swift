@@ -121,6 +121,17 @@ extension Dependencies {
     guard let registration = unretainedRegistration(for: ObjectIdentifier(T.self), name: name),
       closed.relaxed == 0
     else { return try missing(T.self, name: name, site: site) }
+    if Root.shared.observed.relaxed != 0 {
+      return try observedValue(T.self, registration: registration, site: site)
+    }
+    return try value(T.self, registration: registration, site: site)
+  }
+
+  /// The instance `registration`, a provider of `T`, gives a resolution asked for at `site`.
+  @inlinable
+  func value<T>(
+    _ type: T.Type, registration: Unmanaged<Registration>, site: SourceSite
+  ) throws(ResolutionError) -> T {
     // Borrowed, not retained: the tables of this container and those under it keep the
     // registration alive, and a retain on every resolution would make threads contend for its
     // reference count.

@@ -19,7 +19,8 @@ struct GraphInspection {
     registrations = dependencies.visibleRegistrations()
     layers = dependencies.visibleLayers()
     if let closed = dependencies.closedContainer {
-      problems.append(.closed(container: closed.site.map { "made at \($0)" } ?? "an override layer"))
+      problems.append(
+        .closed(container: closed.site.map { "made at \($0)" } ?? "an override layer"))
     }
     let outcomes = InspectionThread.inspect(dependencies)
     for (registration, outcome) in zip(registrations, outcomes) {

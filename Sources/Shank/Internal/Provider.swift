@@ -230,6 +230,14 @@ final class Provider<Value>: Registration {
         conversion: nil, onClose: onClose, keepsInstances: true))
   }
 
+  override var hasKeptInstance: Bool {
+    if let upstream { return upstream.hasKeptInstance }
+    if let cached { return cached.current.value != nil }
+    if let made { return made.isSet }
+    guard let lock, weakStored != nil else { return false }
+    return lock.withLock { keptInstance() != nil }
+  }
+
   override var hasOnClose: Bool { onClose != nil || upstream?.hasOnClose == true }
 
   override func adopt(by container: Dependencies) {

@@ -27,6 +27,9 @@ class Registration: Recipe, CustomStringConvertible {
     preconditionFailure("Provider overrides inspectedInstance(at:)")
   }
 
+  /// Whether an instance is kept now, so that a resolution would return it without making one.
+  var hasKeptInstance: Bool { false }
+
   /// Whether the module has an `onClose` handler.
   var hasOnClose: Bool { false }
 
