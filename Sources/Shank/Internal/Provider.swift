@@ -44,12 +44,12 @@ final class Provider<Value>: Registration {
   /// own (see `register(into:)`).
   @usableFromInline
   convenience init(
-    name: String?, scope: Scope, site: SourceSite, isolation: (any Actor)?,
+    name: String?, scope: Scope, site: SourceSite, isolation: (any Actor)?, isEager: Bool,
     onClose: ((Value) async -> Void)?, factory: @escaping () throws -> Value
   ) {
     self.init(
-      name: name, scope: scope, upstream: nil, site: site, isolation: isolation, make: factory,
-      conversion: nil, onClose: onClose, keepsInstances: false)
+      name: name, scope: scope, upstream: nil, site: site, isolation: isolation, isEager: isEager,
+      make: factory, conversion: nil, onClose: onClose, keepsInstances: false)
   }
 
   /// An alias: a provider that converts what `upstream` makes and keeps nothing itself.
@@ -59,16 +59,16 @@ final class Provider<Value>: Registration {
   ) {
     self.init(
       name: upstream.name, scope: upstream.scope, upstream: upstream, site: site,
-      isolation: upstream.isolation, make: nil, conversion: conversion, onClose: nil,
-      keepsInstances: true)
+      isolation: upstream.isolation, isEager: upstream.isEager, make: nil,
+      conversion: conversion, onClose: nil, keepsInstances: true)
   }
 
   /// Makes a provider. `keepsInstances` says whether it is registered in a container, rather
   /// than a template for one, and so needs a lock and a once-flag when its scope shares.
   required init(
     name: String?, scope: Scope, upstream: Registration?, site: SourceSite,
-    isolation: (any Actor)?, make: (() throws -> Value)?, conversion: Conversion?,
-    onClose: ((Value) async -> Void)?, keepsInstances: Bool
+    isolation: (any Actor)?, isEager: Bool, make: (() throws -> Value)?,
+    conversion: Conversion?, onClose: ((Value) async -> Void)?, keepsInstances: Bool
   ) {
     // Matched rather than compared, so that making a provider never copies a scope.
     var keepsNothing = upstream != nil
@@ -94,7 +94,9 @@ final class Provider<Value>: Registration {
     self.lock = keepsInstances && !keepsNothing ? Lock() : nil
     self.weakStored = keepsInstances && isWeak ? WeakReference() : nil
     self.cached = keepsInstances && isCached ? CachedInstance() : nil
-    super.init(type: Value.self, name: name, scope: scope, site: site, isolation: isolation)
+    super.init(
+      type: Value.self, name: name, scope: scope, site: site, isolation: isolation,
+      isEager: isEager)
   }
 
   /// The instance for a resolution asked for at `site` and started in `container`.
@@ -226,8 +228,8 @@ final class Provider<Value>: Registration {
     guard !isPlain else { return registrations.append(sharedBy: self) }
     registrations.append(
       made: Self(
-        name: name, scope: scope, upstream: nil, site: site, isolation: isolation, make: make,
-        conversion: nil, onClose: onClose, keepsInstances: true))
+        name: name, scope: scope, upstream: nil, site: site, isolation: isolation,
+        isEager: isEager, make: make, conversion: nil, onClose: onClose, keepsInstances: true))
   }
 
   override var hasKeptInstance: Bool {

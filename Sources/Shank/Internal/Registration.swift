@@ -9,9 +9,12 @@ class Registration: Recipe, CustomStringConvertible {
   /// container owns its registrations and every resolution holds the container it runs in.
   unowned(unsafe) var owner: Dependencies?
 
-  init(type: Any.Type, name: String?, scope: Scope, site: SourceSite, isolation: (any Actor)?) {
+  init(
+    type: Any.Type, name: String?, scope: Scope, site: SourceSite, isolation: (any Actor)?,
+    isEager: Bool
+  ) {
     self.type = type
-    super.init(name: name, scope: scope, site: site, isolation: isolation)
+    super.init(name: name, scope: scope, site: site, isolation: isolation, isEager: isEager)
   }
 
   var key: Key { Key(type, name: name) }
