@@ -21,7 +21,8 @@ extension Dependencies {
       ids[ObjectIdentifier(registration)] = id
       return DependencyGraph.Node(
         id: id, typeName: registration.keyDescription.typeName, name: registration.name,
-        scope: registration.scope, layer: layer)
+        scope: registration.scope, isContribution: registration.role == .contribution,
+        layer: layer)
     }
     let edges = inspection.edges.map { edge in
       DependencyGraph.Edge(

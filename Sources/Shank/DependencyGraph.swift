@@ -23,14 +23,18 @@ public struct DependencyGraph: Sendable, Hashable {
     public let name: String?
     /// The scope it was registered with.
     public let scope: Scope
+    /// Whether it is one element of the list of its type, from ``Module/contribution(_:scope:eager:isolation:fileID:line:onClose:_:)``.
+    public let isContribution: Bool
     /// The container it is registered in: 0 for the one graphed, 1 for the container that one
     /// is over (a child's parent, an override layer's container), and so on.
     public let layer: Int
 
-    /// The node as people read it: `SampleModuleType "abc" · .singleton`, its name written
+    /// The node as people read it: `SampleModuleType "abc" · .singleton`, or
+    /// `SinkType "remote" · contribution · .singleton` for a contribution, its name written
     /// as a Swift string literal, as messages write it (`"a\nb"` for a name with a newline).
     public var label: String {
-      let named = name.map { "\(typeName) \(KeyDescription.quoted($0))" } ?? typeName
+      let plainly = name.map { "\(typeName) \(KeyDescription.quoted($0))" } ?? typeName
+      let named = isContribution ? "\(plainly) · contribution" : plainly
       switch scope.kind {
       case .unique: return named
       case .cached(let scopeName): return "\(named) · .cached(\(KeyDescription.quoted(scopeName)))"

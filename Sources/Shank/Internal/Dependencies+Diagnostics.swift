@@ -64,7 +64,8 @@ extension Dependencies {
       for entry in current.table.order {
         let registration = entry.takeUnretainedValue()
         let type = ObjectIdentifier(registration.type)
-        let isHidden = closer.contains {
+        // A contribution has no key of its own to hide it: every one is part of the list.
+        let isHidden = registration.role != .contribution && closer.contains {
           $0.table.unretainedRegistration(for: type, name: registration.name) != nil
         }
         if !isHidden { body(registration, closer.count) }

@@ -89,7 +89,7 @@ final class Provider<Value>: Registration {
     self.upstream = upstream
     self.made = keepsInstances && isSingleton ? OnceFlag() : nil
     self.isFreeSingleton = isSingleton && isolation == nil
-    self.isPlain = keepsNothing && upstream == nil
+    self.isPlain = keepsNothing && upstream == nil && make != nil
     self.isIsolated = isolation != nil
     self.lock = keepsInstances && !keepsNothing ? Lock() : nil
     self.weakStored = keepsInstances && isWeak ? WeakReference() : nil
@@ -226,10 +226,11 @@ final class Provider<Value>: Registration {
     // Only a module's own provider is registered, never an alias, so `isPlain` here means
     // that it keeps nothing.
     guard !isPlain else { return registrations.append(sharedBy: self) }
-    registrations.append(
-      made: Self(
-        name: name, scope: scope, upstream: nil, site: site, isolation: isolation,
-        isEager: isEager, make: make, conversion: nil, onClose: onClose, keepsInstances: true))
+    let copy = Self(
+      name: name, scope: scope, upstream: nil, site: site, isolation: isolation,
+      isEager: isEager, make: make, conversion: nil, onClose: onClose, keepsInstances: true)
+    copy.role = role
+    registrations.append(made: copy)
   }
 
   override var hasKeptInstance: Bool {

@@ -8,6 +8,19 @@ class Registration: Recipe, CustomStringConvertible {
   /// The container whose table holds this registration. Unowned and unchecked because the
   /// container owns its registrations and every resolution holds the container it runs in.
   unowned(unsafe) var owner: Dependencies?
+  /// What the registration is to its table; set before any table holds it.
+  var role = Role.module
+
+  /// What a registration is to its table.
+  enum Role {
+    /// Looked up by its key.
+    case module
+    /// One element of the collections of its type, never looked up by its key.
+    case contribution
+    /// Answers `[P]` or `[String: P]` with the contributions to `P`, unless a module registers
+    /// that key itself.
+    case collector
+  }
 
   init(
     type: Any.Type, name: String?, scope: Scope, site: SourceSite, isolation: (any Actor)?,
