@@ -136,7 +136,7 @@ final class NeedyModule: SinkType {
         "SinkType · contribution", "[SinkType]", "[String: SinkType]",
         #"SinkType "remote" · contribution · .singleton"#, "SinkReader",
       ])
-    #expect(graph.nodes.map(\.isContribution) == [true, false, false, true, false])
+    #expect(graph.nodes.map(\.kind) == [.contribution, .module, .module, .contribution, .module])
     #expect(
       graph.edges.map { "\($0.from) -\($0.property)-> \($0.to)" } == [
         "SinkReader -sinks-> N__SinkType_"

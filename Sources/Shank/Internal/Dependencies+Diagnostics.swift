@@ -65,7 +65,9 @@ extension Dependencies {
         let registration = entry.takeUnretainedValue()
         let type = ObjectIdentifier(registration.type)
         // A contribution has no key of its own to hide it: every one is part of the list.
-        let isHidden = registration.role != .contribution && closer.contains {
+        let isHidden =
+          registration.role != .contribution && registration.role != .decorator
+          && closer.contains {
           $0.table.unretainedRegistration(for: type, name: registration.name) != nil
         }
         if !isHidden { body(registration, closer.count) }

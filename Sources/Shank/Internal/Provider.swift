@@ -116,7 +116,9 @@ final class Provider<Value>: Registration {
     let trace = try enterPlain(at: site, from: container)
     defer { trace.leave() }
     do {
-      return try make.unsafelyUnwrapped()
+      let value = try make.unsafelyUnwrapped()
+      guard container.decorates else { return value }
+      return try container.decorated(value, at: site)
     } catch {
       throw failure(error, at: site)
     }
@@ -164,7 +166,9 @@ final class Provider<Value>: Registration {
     if let done = try claim(at: site, from: container, generation: &generation) { return done }
     defer { finishMaking() }
     do {
-      let value = try make.unsafelyUnwrapped()
+      var value = try make.unsafelyUnwrapped()
+      // A shared instance is decorated by the container that keeps it, once.
+      if let owner, owner.decorates { value = try owner.decorated(value, at: site) }
       keep(value, madeIn: generation)
       return value
     } catch {
@@ -261,8 +265,10 @@ final class Provider<Value>: Registration {
   ) throws(ResolutionError) -> Value {
     try trace.enter(self, from: container, at: site)
     defer { trace.leave() }
-    if make != nil { return try callFactory(at: site) }
-    return try conversion.unsafelyUnwrapped(site, container)
+    let value =
+      make != nil ? try callFactory(at: site) : try conversion.unsafelyUnwrapped(site, container)
+    guard container.decorates, role != .collector else { return value }
+    return try container.decorated(value, at: site)
   }
 
   /// Takes the creation lock, or reports the cycle that waiting for it would deadlock on.

@@ -20,6 +20,8 @@ class Registration: Recipe, CustomStringConvertible {
     /// Answers `[P]` or `[String: P]` with the contributions to `P`, unless a module registers
     /// that key itself.
     case collector
+    /// Wraps the instances of its type that its container and the layers over it make.
+    case decorator
   }
 
   init(

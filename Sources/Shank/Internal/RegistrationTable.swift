@@ -31,6 +31,9 @@ final class RegistrationTable {
   /// The contributions registered here, by the type they contribute to, in registration order.
   let contributions: [ObjectIdentifier: [Unmanaged<Registration>]]
 
+  /// The decorators registered here, by the type they decorate, in registration order.
+  let decorators: [ObjectIdentifier: [Unmanaged<Registration>]]
+
   /// The `.cached` scopes of every module given, replaced ones included, for
   /// ``Dependencies/reset(_:fileID:line:)`` to tell a misspelled scope from an overridden one.
   let cachedScopes: Set<Scope>
@@ -62,12 +65,15 @@ final class RegistrationTable {
     var replaced = false
     var contributions: [ObjectIdentifier: [Unmanaged<Registration>]] = [:]
     var collectors: [Unmanaged<Registration>] = []
+    var decorators: [ObjectIdentifier: [Unmanaged<Registration>]] = [:]
     for entry in list.order {
       switch entry._withUnsafeGuaranteedRef({ $0.role }) {
       case .module: replaced = Self.insert(entry, into: slots, mask: mask) || replaced
       case .contribution:
         contributions[ObjectIdentifier(entry.takeUnretainedValue().type), default: []].append(entry)
       case .collector: collectors.append(entry)
+      case .decorator:
+        decorators[ObjectIdentifier(entry.takeUnretainedValue().type), default: []].append(entry)
       }
     }
     // A collector answers `[P]` only where no module registers `[P]` itself, in any order.
@@ -75,6 +81,7 @@ final class RegistrationTable {
       _ = Self.insert(entry, into: slots, mask: mask)
     }
     self.contributions = contributions
+    self.decorators = decorators
     if replaced || !collectors.isEmpty {
       // The table keeps the later of two registrations with the same key, and only the
       // winners: a replaced module and what its factory holds are freed now.
@@ -128,7 +135,7 @@ final class RegistrationTable {
   ) -> [Unmanaged<Registration>] {
     all.filter { entry in
       let registration = entry.takeUnretainedValue()
-      if registration.role == .contribution { return true }
+      if registration.role == .contribution || registration.role == .decorator { return true }
       let type = UInt(bitPattern: ObjectIdentifier(registration.type))
       var index = slot(type: type, name: registration.name, mask: mask)
       while let occupant = slots[index].registration {
