@@ -36,13 +36,13 @@ extension Dependencies {
   ) throws(ResolutionError) -> T {
     let trace = ResolutionTrace.current
     guard !trace.isDelivering else {
-      return try value(T.self, registration: registration, site: site)
+      return try made(T.self, by: registration, at: site)
     }
     let resolved = registration.takeUnretainedValue()
     let wasKept = resolved.hasKeptInstance
     let depth = trace.depth
     let start = Observers.now
-    let instance = try value(T.self, registration: registration, site: site)
+    let instance = try made(T.self, by: registration, at: site)
     let duration = Observers.now &- start
     trace.isDelivering = true
     defer { trace.isDelivering = false }
@@ -52,5 +52,13 @@ extension Dependencies {
         durationNanoseconds: duration, onMainThread: trace.isMainThread, depth: depth,
         site: site.description))
     return instance
+  }
+
+  /// What `registration`, a provider of `T`, gives a resolution asked for at `site`.
+  private func made<T>(_ type: T.Type, by registration: Unmanaged<Registration>, at site: SourceSite)
+    throws(ResolutionError) -> T
+  {
+    try Unmanaged<Provider<T>>.fromOpaque(registration.toOpaque()).takeUnretainedValue()
+      .instance(at: site, from: self)
   }
 }

@@ -118,20 +118,11 @@ extension Dependencies {
   /// The instance for `T` and `name`; the one path every resolution takes.
   @inlinable
   func value<T>(_ type: T.Type, name: String?, site: SourceSite) throws(ResolutionError) -> T {
+    // Everything but a plain hit takes one call, so that in a debug build this frame, which
+    // stays on the stack through every nested resolution, holds one result buffer, not three.
     guard let registration = unretainedRegistration(for: ObjectIdentifier(T.self), name: name),
-      closed.relaxed == 0
-    else { return try missing(T.self, name: name, site: site) }
-    if Root.shared.observed.relaxed != 0 {
-      return try observedValue(T.self, registration: registration, site: site)
-    }
-    return try value(T.self, registration: registration, site: site)
-  }
-
-  /// The instance `registration`, a provider of `T`, gives a resolution asked for at `site`.
-  @inlinable
-  func value<T>(
-    _ type: T.Type, registration: Unmanaged<Registration>, site: SourceSite
-  ) throws(ResolutionError) -> T {
+      closed.relaxed == 0, Root.shared.observed.relaxed == 0
+    else { return try slowValue(T.self, name: name, site: site) }
     // Borrowed, not retained: the tables of this container and those under it keep the
     // registration alive, and a retain on every resolution would make threads contend for its
     // reference count.
@@ -198,6 +189,18 @@ extension Dependencies {
     // of its own, the message is sure to be written.
     StackBounds.onFreshStack { fatalError(error.description, file: site.fileID, line: site.line) }
     fatalError(error.description, file: site.fileID, line: site.line)  // never reached
+  }
+
+  /// A resolution that is not a plain hit: observed, from a closed container, or a miss.
+  @usableFromInline
+  func slowValue<T>(_ type: T.Type, name: String?, site: SourceSite) throws(ResolutionError) -> T
+  {
+    if let registration = unretainedRegistration(for: ObjectIdentifier(T.self), name: name),
+      !isClosed
+    {
+      return try observedValue(T.self, registration: registration, site: site)
+    }
+    return try missing(T.self, name: name, site: site)
   }
 
   /// The miss path: an optional `T` looks up its wrapped type; anything else is an error.

@@ -113,12 +113,27 @@ final class Provider<Value>: Registration {
   func makePlain(at site: SourceSite, from container: Dependencies) throws(ResolutionError)
     -> Value
   {
+    // A decorated module takes a path of its own, so that this frame, which stays on the
+    // stack through every resolution nested in the factory, holds nothing for decorating.
+    if container.decorates { return try makeDecorated(at: site, from: container) }
     let trace = try enterPlain(at: site, from: container)
     defer { trace.leave() }
     do {
-      let value = try make.unsafelyUnwrapped()
-      guard container.decorates else { return value }
-      return try container.decorated(value, at: site)
+      return try make.unsafelyUnwrapped()
+    } catch {
+      throw failure(error, at: site)
+    }
+  }
+
+  /// A plain module's new instance, decorated by `container`'s decorators.
+  @usableFromInline
+  func makeDecorated(at site: SourceSite, from container: Dependencies) throws(ResolutionError)
+    -> Value
+  {
+    let trace = try enterPlain(at: site, from: container)
+    defer { trace.leave() }
+    do {
+      return try container.decorated(make.unsafelyUnwrapped(), at: site)
     } catch {
       throw failure(error, at: site)
     }
@@ -166,11 +181,7 @@ final class Provider<Value>: Registration {
     if let done = try claim(at: site, from: container, generation: &generation) { return done }
     defer { finishMaking() }
     do {
-      var value = try make.unsafelyUnwrapped()
-      // A shared instance is decorated by the container that keeps it, once.
-      if let owner, owner.decorates { value = try owner.decorated(value, at: site) }
-      keep(value, madeIn: generation)
-      return value
+      return try keep(make.unsafelyUnwrapped(), madeIn: generation, at: site)
     } catch {
       throw failure(error, at: site)
     }
@@ -293,9 +304,18 @@ final class Provider<Value>: Registration {
     }
   }
 
-  private func keep(_ value: Value, madeIn generation: UInt) {
-    guard let cached else { return keep(value) }
-    cached.keep(value, madeIn: generation) { addDisposal(of: value) }
+  /// Keeps a new instance, decorated once by the container that keeps it, and returns it.
+  private func keep(_ made: Value, madeIn generation: UInt, at site: SourceSite)
+    throws(ResolutionError) -> Value
+  {
+    var value = made
+    if let owner, owner.decorates { value = try owner.decorated(value, at: site) }
+    if let cached {
+      cached.keep(value, madeIn: generation) { addDisposal(of: value) }
+    } else {
+      keep(value)
+    }
+    return value
   }
 
   /// Adds `value`'s `onClose` to its owner's list, returning the entry's id. Once the owner is

@@ -129,11 +129,15 @@ final class RegistrationTable {
     }
   }
 
-  /// The registrations that won their slot, and every contribution, in registration order.
+  /// The registrations that won their slot, and every contribution and decorator, each once,
+  /// in registration order.
   private static func winners(
     _ all: [Unmanaged<Registration>], in slots: UnsafeMutablePointer<Slot>, mask: Int
   ) -> [Unmanaged<Registration>] {
-    all.filter { entry in
+    var seen: Set<UnsafeMutableRawPointer> = []
+    return all.filter { entry in
+      // The same module written twice registers the same provider twice.
+      guard seen.insert(entry.toOpaque()).inserted else { return false }
       let registration = entry.takeUnretainedValue()
       if registration.role == .contribution || registration.role == .decorator { return true }
       let type = UInt(bitPattern: ObjectIdentifier(registration.type))
