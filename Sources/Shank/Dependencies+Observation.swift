@@ -55,10 +55,10 @@ extension Dependencies {
   }
 
   /// What `registration`, a provider of `T`, gives a resolution asked for at `site`.
-  private func made<T>(_ type: T.Type, by registration: Unmanaged<Registration>, at site: SourceSite)
+  func made<T>(_ type: T.Type, by registration: Unmanaged<Registration>, at site: SourceSite)
     throws(ResolutionError) -> T
   {
     try Unmanaged<Provider<T>>.fromOpaque(registration.toOpaque()).takeUnretainedValue()
-      .instance(at: site, from: self)
+      .anyInstance(at: site, from: self)
   }
 }

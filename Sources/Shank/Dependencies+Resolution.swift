@@ -121,7 +121,7 @@ extension Dependencies {
     // Everything but a plain hit takes one call, so that in a debug build this frame, which
     // stays on the stack through every nested resolution, holds one result buffer, not three.
     guard let registration = unretainedRegistration(for: ObjectIdentifier(T.self), name: name),
-      closed.relaxed == 0, Root.shared.observed.relaxed == 0
+      closed.relaxed == 0, !decorates, Root.shared.observed.relaxed == 0
     else { return try slowValue(T.self, name: name, site: site) }
     // Borrowed, not retained: the tables of this container and those under it keep the
     // registration alive, and a retain on every resolution would make threads contend for its
@@ -191,13 +191,16 @@ extension Dependencies {
     fatalError(error.description, file: site.fileID, line: site.line)  // never reached
   }
 
-  /// A resolution that is not a plain hit: observed, from a closed container, or a miss.
+  /// A resolution that is not a plain hit: observed, decorated, from a closed container, or a
+  /// miss.
   @usableFromInline
-  func slowValue<T>(_ type: T.Type, name: String?, site: SourceSite) throws(ResolutionError) -> T
-  {
+  func slowValue<T>(_ type: T.Type, name: String?, site: SourceSite) throws(ResolutionError) -> T {
     if let registration = unretainedRegistration(for: ObjectIdentifier(T.self), name: name),
       !isClosed
     {
+      guard Root.shared.observed.relaxed != 0 else {
+        return try made(T.self, by: registration, at: site)
+      }
       return try observedValue(T.self, registration: registration, site: site)
     }
     return try missing(T.self, name: name, site: site)

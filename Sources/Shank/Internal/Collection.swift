@@ -46,7 +46,9 @@ enum Collection {
     var base: [(name: String?, value: Element)] = []
     var current: Dependencies? = container
     while let layer = current {
-      if layer.isClosed { throw layer.closedError([Element].self, name: nil, closed: layer, site: site) }
+      if layer.isClosed {
+        throw layer.closedError([Element].self, name: nil, closed: layer, site: site)
+      }
       if let replaced = try replacement(
         of: Element.self, named: named, in: layer, from: container, at: site)
       {
@@ -59,8 +61,9 @@ enum Collection {
     var found = base
     for layer in layers.reversed() {
       for entry in layer.table.contributions[ObjectIdentifier(Element.self)] ?? [] {
-        let provider = Unmanaged<Provider<Element>>.fromOpaque(entry.toOpaque()).takeUnretainedValue()
-        found.append((provider.name, try provider.instance(at: site, from: container)))
+        let provider = Unmanaged<Provider<Element>>.fromOpaque(entry.toOpaque())
+          .takeUnretainedValue()
+        found.append((provider.name, try provider.anyInstance(at: site, from: container)))
       }
     }
     return found
@@ -89,7 +92,7 @@ enum Collection {
     else { return nil }
     let provider = Unmanaged<Provider<T>>.fromOpaque(
       Unmanaged.passUnretained(registration).toOpaque())
-    return try provider.takeUnretainedValue().instance(at: site, from: container)
+    return try provider.takeUnretainedValue().anyInstance(at: site, from: container)
   }
 }
 

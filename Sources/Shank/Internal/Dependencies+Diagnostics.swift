@@ -68,8 +68,8 @@ extension Dependencies {
         let isHidden =
           registration.role != .contribution && registration.role != .decorator
           && closer.contains {
-          $0.table.unretainedRegistration(for: type, name: registration.name) != nil
-        }
+            $0.table.unretainedRegistration(for: type, name: registration.name) != nil
+          }
         if !isHidden { body(registration, closer.count) }
       }
       closer.append(current)

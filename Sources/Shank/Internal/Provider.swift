@@ -113,9 +113,6 @@ final class Provider<Value>: Registration {
   func makePlain(at site: SourceSite, from container: Dependencies) throws(ResolutionError)
     -> Value
   {
-    // A decorated module takes a path of its own, so that this frame, which stays on the
-    // stack through every resolution nested in the factory, holds nothing for decorating.
-    if container.decorates { return try makeDecorated(at: site, from: container) }
     let trace = try enterPlain(at: site, from: container)
     defer { trace.leave() }
     do {
@@ -125,11 +122,18 @@ final class Provider<Value>: Registration {
     }
   }
 
-  /// A plain module's new instance, decorated by `container`'s decorators.
-  @usableFromInline
-  func makeDecorated(at site: SourceSite, from container: Dependencies) throws(ResolutionError)
+  /// The instance, decorated as `container` and the containers underneath say: every path
+  /// but `Dependencies.value`'s own, which takes this one only when `container` decorates.
+  ///
+  /// Decorating is kept off ``instance(at:from:)``, ``makePlain(at:from:)`` and ``produce(at:from:)``:
+  /// in a debug build their frames stay on the stack through every nested resolution, and each
+  /// temporary there costs depth.
+  func anyInstance(at site: SourceSite, from container: Dependencies) throws(ResolutionError)
     -> Value
   {
+    guard container.decorates else { return try instance(at: site, from: container) }
+    if isFreeSingleton, made.unsafelyUnwrapped.isSet { return kept.unsafelyUnwrapped.pointee }
+    guard isPlain else { return try produce(at: site, from: container, decorating: true) }
     let trace = try enterPlain(at: site, from: container)
     defer { trace.leave() }
     do {
@@ -181,7 +185,27 @@ final class Provider<Value>: Registration {
     if let done = try claim(at: site, from: container, generation: &generation) { return done }
     defer { finishMaking() }
     do {
-      return try keep(make.unsafelyUnwrapped(), madeIn: generation, at: site)
+      let value = try make.unsafelyUnwrapped()
+      keep(value, madeIn: generation)
+      return value
+    } catch {
+      throw failure(error, at: site)
+    }
+  }
+
+  /// ``produce(at:from:)`` for a container that decorates: a shared instance is decorated
+  /// once, by the container that keeps it, and the decorated one is kept.
+  private func produce(at site: SourceSite, from container: Dependencies, decorating: Bool)
+    throws(ResolutionError) -> Value
+  {
+    var generation: UInt = 0
+    if let done = try claim(at: site, from: container, generation: &generation) { return done }
+    defer { finishMaking() }
+    do {
+      var value = try make.unsafelyUnwrapped()
+      if let owner, owner.decorates { value = try owner.decorated(value, at: site) }
+      keep(value, madeIn: generation)
+      return value
     } catch {
       throw failure(error, at: site)
     }
@@ -232,7 +256,7 @@ final class Provider<Value>: Registration {
   override func inspectedInstance(
     at site: SourceSite, from container: Dependencies
   ) throws(ResolutionError) -> Any {
-    try instance(at: site, from: container)
+    try anyInstance(at: site, from: container)
   }
 
   /// Registers a module's provider: itself when unique, else a copy of its own, made through
@@ -304,18 +328,9 @@ final class Provider<Value>: Registration {
     }
   }
 
-  /// Keeps a new instance, decorated once by the container that keeps it, and returns it.
-  private func keep(_ made: Value, madeIn generation: UInt, at site: SourceSite)
-    throws(ResolutionError) -> Value
-  {
-    var value = made
-    if let owner, owner.decorates { value = try owner.decorated(value, at: site) }
-    if let cached {
-      cached.keep(value, madeIn: generation) { addDisposal(of: value) }
-    } else {
-      keep(value)
-    }
-    return value
+  private func keep(_ value: Value, madeIn generation: UInt) {
+    guard let cached else { return keep(value) }
+    cached.keep(value, madeIn: generation) { addDisposal(of: value) }
   }
 
   /// Adds `value`'s `onClose` to its owner's list, returning the entry's id. Once the owner is

@@ -53,7 +53,7 @@ final class AliasRecipe<Value>: Recipe {
   private static func alias<Alias>(_ type: Alias.Type, of shared: Provider<Value>) -> Registration {
     Provider<Alias>(readingThrough: shared, site: shared.site) {
       site, container throws(ResolutionError) in
-      let value = try shared.instance(at: site, from: container)
+      let value = try shared.anyInstance(at: site, from: container)
       guard let alias = value as? Alias else {
         let valueType = KeyDescription.typeName(of: Swift.type(of: value as Any))
         throw ResolutionError(
