@@ -21,7 +21,8 @@ extension Dependencies {
       ids[ObjectIdentifier(registration)] = id
       return DependencyGraph.Node(
         id: id, typeName: registration.keyDescription.typeName, name: registration.name,
-        scope: registration.scope, layer: layer)
+        scope: registration.scope, kind: DependencyGraph.Node.Kind(registration.role),
+        layer: layer)
     }
     let edges = inspection.edges.map { edge in
       DependencyGraph.Edge(
@@ -29,5 +30,16 @@ extension Dependencies {
         property: edge.property)
     }
     return DependencyGraph(nodes: nodes, edges: edges)
+  }
+}
+
+extension DependencyGraph.Node.Kind {
+  /// The kind of node a registration of `role` is; a collector stands for its list.
+  init(_ role: Registration.Role) {
+    switch role {
+    case .module, .collector: self = .module
+    case .contribution: self = .contribution
+    case .decorator: self = .decorator
+    }
   }
 }

@@ -118,9 +118,11 @@ extension Dependencies {
   /// The instance for `T` and `name`; the one path every resolution takes.
   @inlinable
   func value<T>(_ type: T.Type, name: String?, site: SourceSite) throws(ResolutionError) -> T {
+    // Everything but a plain hit takes one call, so that in a debug build this frame, which
+    // stays on the stack through every nested resolution, holds one result buffer, not three.
     guard let registration = unretainedRegistration(for: ObjectIdentifier(T.self), name: name),
-      closed.relaxed == 0
-    else { return try missing(T.self, name: name, site: site) }
+      closed.relaxed == 0, !decorates, Root.shared.observed.relaxed == 0
+    else { return try slowValue(T.self, name: name, site: site) }
     // Borrowed, not retained: the tables of this container and those under it keep the
     // registration alive, and a retain on every resolution would make threads contend for its
     // reference count.
@@ -189,6 +191,21 @@ extension Dependencies {
     fatalError(error.description, file: site.fileID, line: site.line)  // never reached
   }
 
+  /// A resolution that is not a plain hit: observed, decorated, from a closed container, or a
+  /// miss.
+  @usableFromInline
+  func slowValue<T>(_ type: T.Type, name: String?, site: SourceSite) throws(ResolutionError) -> T {
+    if let registration = unretainedRegistration(for: ObjectIdentifier(T.self), name: name),
+      !isClosed
+    {
+      guard Root.shared.observed.relaxed != 0 else {
+        return try made(T.self, by: registration, at: site)
+      }
+      return try observedValue(T.self, registration: registration, site: site)
+    }
+    return try missing(T.self, name: name, site: site)
+  }
+
   /// The miss path: an optional `T` looks up its wrapped type; anything else is an error.
   @usableFromInline
   func missing<T>(_ type: T.Type, name: String?, site: SourceSite) throws(ResolutionError) -> T {
@@ -198,6 +215,7 @@ extension Dependencies {
     if let optional = T.self as? OptionalMarker.Type {
       return try optional.resolveWrapped(in: self, name: name, site: site) as! T
     }
+    if name == nil, let empty = Collection.empty(T.self) { return empty }
     throw notRegistered(T.self, name: name, site: site)
   }
 }

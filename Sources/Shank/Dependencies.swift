@@ -27,6 +27,9 @@ public final class Dependencies: Sendable {
   @usableFromInline let closed = AtomicWord(0)
   /// The `onClose` handlers of the instances this container keeps.
   let disposals = Disposals()
+  /// Whether this container or one underneath registers a decorator, which instances made
+  /// here then pass through.
+  @usableFromInline let decorates: Bool
 
   /// Makes a container from modules; a later module replaces an earlier one with the same key.
   ///
@@ -45,6 +48,7 @@ public final class Dependencies: Sendable {
     self.parent = parent
     self.isUnbuilt = isUnbuilt
     self.site = site
+    decorates = !table.decorators.isEmpty || parent?.decorates == true
     for registration in table.order {
       registration._withUnsafeGuaranteedRef { $0.adopt(by: self) }
     }

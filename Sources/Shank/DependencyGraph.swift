@@ -23,19 +23,40 @@ public struct DependencyGraph: Sendable, Hashable {
     public let name: String?
     /// The scope it was registered with.
     public let scope: Scope
+    /// What the node registers: a module, a contribution or a decorator.
+    public let kind: Kind
     /// The container it is registered in: 0 for the one graphed, 1 for the container that one
     /// is over (a child's parent, an override layer's container), and so on.
     public let layer: Int
 
-    /// The node as people read it: `SampleModuleType "abc" · .singleton`, its name written
+    /// The node as people read it: `SampleModuleType "abc" · .singleton`,
+    /// `SinkType "remote" · contribution · .singleton` for a contribution, or
+    /// `WidgetModuleType · decorator` for a decorator, its name written
     /// as a Swift string literal, as messages write it (`"a\nb"` for a name with a newline).
     public var label: String {
-      let named = name.map { "\(typeName) \(KeyDescription.quoted($0))" } ?? typeName
+      let plainly = name.map { "\(typeName) \(KeyDescription.quoted($0))" } ?? typeName
+      let named: String
+      switch kind {
+      case .module: named = plainly
+      case .contribution: named = "\(plainly) · contribution"
+      case .decorator: return "\(plainly) · decorator"
+      }
       switch scope.kind {
       case .unique: return named
       case .cached(let scopeName): return "\(named) · .cached(\(KeyDescription.quoted(scopeName)))"
       case .singleton, .weak: return "\(named) · \(scope)"
       }
+    }
+
+    /// What a node registers.
+    public enum Kind: Sendable, Hashable {
+      /// A module, resolved by its type and name.
+      case module
+      /// One element of the list of its type, from
+      /// ``Module/contribution(_:scope:eager:isolation:fileID:line:onClose:_:)``.
+      case contribution
+      /// A decorator of its type, from ``Module/decorating(_:isolation:fileID:line:_:)``.
+      case decorator
     }
 
     static func identifier(for key: KeyDescription, avoiding used: inout Set<String>) -> String {

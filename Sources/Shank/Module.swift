@@ -39,6 +39,8 @@ public struct Module: Sendable {
   ///   - name: A name that sets this module apart from others of the same type, as in
   ///     `@Inject("abc")`; `nil` for the unnamed one.
   ///   - scope: How instances are shared; ``Scope/unique`` by default.
+  ///   - eager: Whether ``Dependencies/start(fileID:line:)`` makes the module at launch, for a
+  ///     ``Scope/singleton`` or ``Scope/cached(_:)`` one; `false` by default.
   ///   - isolation: The isolation the factory runs on. Leave it to its default, the caller's.
   ///   - fileID: The file that registers the module, for diagnostics; leave it to its default.
   ///   - line: The line that registers the module, for diagnostics; leave it to its default.
@@ -52,6 +54,7 @@ public struct Module: Sendable {
   public init<Value>(
     _ name: String? = nil,
     scope: Scope = .unique,
+    eager: Bool = false,
     isolation: isolated (any Actor)? = #isolation,
     fileID: StaticString = #fileID,
     line: UInt = #line,
@@ -62,8 +65,8 @@ public struct Module: Sendable {
     // per module.
     let site = SourceSite(fileID: fileID, line: line)
     recipe = Provider(
-      name: name, scope: scope, site: site, isolation: isolation, onClose: onClose,
-      factory: factory)
+      name: name, scope: scope, site: site, isolation: isolation, isEager: eager,
+      onClose: onClose, factory: factory)
   }
 
   /// Registers one factory under several types, sharing the instance when the scope shares.
@@ -81,17 +84,19 @@ public struct Module: Sendable {
   /// - Parameters:
   ///   - name: The name every listed type is registered under, or `nil`.
   ///   - scope: How the one instance is shared between the types; ``Scope/unique`` by default.
+  ///   - eager: Whether ``Dependencies/start(fileID:line:)`` makes the instance at launch.
   ///   - type: The first type the value is resolved as.
   ///   - more: Further types the value is resolved as.
   ///   - isolation: The isolation the factory runs on. Leave it to its default, the caller's.
   ///   - fileID: The file that registers the module, for diagnostics; leave it to its default.
   ///   - line: The line that registers the module, for diagnostics; leave it to its default.
   ///   - onClose: Disposes of the shared instance when its owner drops it, once however many
-  ///     types it is resolved as; see ``init(_:scope:isolation:fileID:line:onClose:_:)``.
+  ///     types it is resolved as; see ``init(_:scope:eager:isolation:fileID:line:onClose:_:)``.
   ///   - factory: Makes the value. It may resolve other modules and may throw.
   public init<Value>(
     _ name: String? = nil,
     scope: Scope = .unique,
+    eager: Bool = false,
     as type: Any.Type,
     _ more: Any.Type...,
     isolation: isolated (any Actor)? = #isolation,
@@ -103,8 +108,8 @@ public struct Module: Sendable {
     let site = SourceSite(fileID: fileID, line: line)
     self.init(
       AliasRecipe(
-        name: name, scope: scope, site: site, isolation: isolation, types: [type] + more,
-        onClose: onClose, factory: factory))
+        name: name, scope: scope, site: site, isolation: isolation, isEager: eager,
+        types: [type] + more, onClose: onClose, factory: factory))
   }
 
   init(_ recipe: Recipe) {

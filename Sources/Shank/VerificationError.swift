@@ -26,6 +26,10 @@ public struct VerificationError: Error, CustomStringConvertible, Sendable {
     /// `module` has an `onClose` handler but is registered with `scope`, whose instances no
     /// container keeps (``Scope/unique`` or ``Scope/weak``), so the handler never runs.
     case onCloseNeverRuns(module: String, scope: String, registeredAt: String)
+    /// `module` is registered `eager: true` with `scope`, whose instances no container keeps
+    /// (``Scope/unique`` or ``Scope/weak``), so ``Dependencies/start(fileID:line:)`` makes one
+    /// and drops it.
+    case eagerNotKept(module: String, scope: String, registeredAt: String)
     /// The container verified, or one it falls through to, was closed (see
     /// ``Dependencies/close()``): nothing resolves from it. `container` says where it was made.
     case closed(container: String)
@@ -43,6 +47,8 @@ public struct VerificationError: Error, CustomStringConvertible, Sendable {
         "\(module), registered .weak at \(site), is made as \(valueType), a value type: .weak keeps only class instances, so it is made at every resolution"
       case .onCloseNeverRuns(let module, let scope, let site):
         "\(module), registered \(scope) at \(site), has an onClose that never runs: only .singleton and .cached instances are kept, and so disposed of"
+      case .eagerNotKept(let module, let scope, let site):
+        "\(module), registered \(scope) at \(site), is eager, but start() can only make it and drop it: only .singleton and .cached instances are kept"
       case .closed(let container):
         "the container was closed (\(container)): nothing resolves from it"
       case .unresolvable(let module, let message):

@@ -239,8 +239,10 @@ func waitUntil(timeout: Double = 2, _ condition: () -> Bool) {
 }
 
 /// A module of `Service` whose factory counts every instance it makes in `made`.
-func countedService(by made: Counter, _ name: String? = nil, scope: Scope = .unique) -> Module {
-  Module(name, scope: scope) { () -> Service in
+func countedService(
+  by made: Counter, _ name: String? = nil, scope: Scope = .unique, eager: Bool = false
+) -> Module {
+  Module(name, scope: scope, eager: eager) { () -> Service in
     made.increment()
     return ServiceImpl()
   }

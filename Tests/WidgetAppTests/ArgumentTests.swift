@@ -60,6 +60,7 @@ struct ArgumentTests {
           --staging       Use the "staging" widget module, registered under that name
           --analytics     Add the optional analytics module
           --mock          Swap in the mock store and remote
+          --trace         Print every resolution the command made, as it happened
           -h, --help      Show this help
         """)
   }

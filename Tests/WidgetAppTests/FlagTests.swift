@@ -50,6 +50,26 @@ struct FlagTests {
     #expect(console.output == ["analytics: first, second"])
   }
 
+  @Test("--trace prints the resolutions the command made, after its output")
+  func trace() async {
+    let run = await TestApp().run("--trace", "show", "w1")
+    #expect(run.exitCode == 0)
+    #expect(run.output.first == "w1  Gear")
+    // Observers see every thread: tests running in parallel may add lines of their own.
+    let traced = run.output.filter { $0.hasPrefix("trace: ") }
+    #expect(
+      traced.contains {
+        $0.hasPrefix("trace: WidgetModuleType (.unique) made in ")
+          && $0.hasSuffix(" depth 0, at WidgetApp/CommandRunner.swift:39")
+      })
+    #expect(
+      traced.contains {
+        $0.hasPrefix("trace: AppModuleType (.singleton) made in ")
+          && $0.contains(" at WidgetApp/WidgetModule.swift:")
+      })
+    #expect(await TestApp().run("show", "w1").output.allSatisfy { !$0.hasPrefix("trace: ") })
+  }
+
   @Test("without --analytics the optional @Inject reads nil, and nothing is tracked")
   func noAnalytics() async {
     let run = await TestApp().run("show", "w1")

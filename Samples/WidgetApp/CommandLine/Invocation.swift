@@ -9,6 +9,8 @@ struct Invocation: Equatable {
   var environment = Environment.production
   var usesMocks = false
   var tracksAnalytics = false
+  /// Whether to print every resolution the run makes, from `Dependencies.observe`.
+  var traces = false
 
   /// A folder that outlives the run, so `add` and then `list` show the new widget.
   static var defaultStoreFolder: URL {
@@ -30,6 +32,7 @@ struct Invocation: Equatable {
       case "--staging": environment = .staging
       case "--mock": usesMocks = true
       case "--analytics": tracksAnalytics = true
+      case "--trace": traces = true
       case "--store": storeFolder = try Self.folder(remaining.popFirst())
       case _ where argument.hasPrefix("--store="):
         storeFolder = try Self.folder(String(argument.dropFirst(8)))

@@ -32,6 +32,8 @@ struct WidgetCLI {
       console.print(HelpText.text)
       return ExitCode.success
     }
+    let trace = invocation.traces ? TraceLog() : nil
+    defer { for line in trace?.finish() ?? [] { console.print(line) } }
     let runner = CommandRunner(console: console)
     let modules = CompositionRoot.modules(for: invocation, console: console)
     switch root {

@@ -64,9 +64,12 @@ extension Dependencies {
       for entry in current.table.order {
         let registration = entry.takeUnretainedValue()
         let type = ObjectIdentifier(registration.type)
-        let isHidden = closer.contains {
-          $0.table.unretainedRegistration(for: type, name: registration.name) != nil
-        }
+        // A contribution has no key of its own to hide it: every one is part of the list.
+        let isHidden =
+          registration.role != .contribution && registration.role != .decorator
+          && closer.contains {
+            $0.table.unretainedRegistration(for: type, name: registration.name) != nil
+          }
         if !isHidden { body(registration, closer.count) }
       }
       closer.append(current)

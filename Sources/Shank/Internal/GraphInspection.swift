@@ -38,6 +38,12 @@ struct GraphInspection {
     case .stopped(let message):
       problems.append(.unresolvable(module: module, message: message))
     case .made(let valueType, let injections):
+      if registration.isEager, !registration.scope.keepsInstances {
+        problems.append(
+          .eagerNotKept(
+            module: module, scope: registration.scope.description,
+            registeredAt: registration.site.description))
+      }
       if registration.hasOnClose, !registration.scope.keepsInstances {
         problems.append(
           .onCloseNeverRuns(

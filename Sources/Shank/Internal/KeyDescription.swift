@@ -41,6 +41,7 @@ struct KeyDescription: Hashable, Comparable, Sendable, CustomStringConvertible {
 
   /// `WidgetModuleType`, not `any WidgetModuleType` or the module-qualified name.
   static func typeName(of type: Any.Type) -> String {
+    if let collection = type as? CollectionTypeName.Type { return collection.sugaredName }
     let name = String(describing: type)
     return name.hasPrefix("any ") ? String(name.dropFirst(4)) : name
   }
@@ -92,5 +93,21 @@ struct KeyDescription: Hashable, Comparable, Sendable, CustomStringConvertible {
     case .control, .lineSeparator, .paragraphSeparator: return true
     default: return false
     }
+  }
+}
+
+/// A collection type written as code writes it, `[P]` and `[String: P]`, which is how a
+/// contribution's list is asked for.
+protocol CollectionTypeName {
+  static var sugaredName: String { get }
+}
+
+extension Array: CollectionTypeName {
+  static var sugaredName: String { "[\(KeyDescription.typeName(of: Element.self))]" }
+}
+
+extension Dictionary: CollectionTypeName {
+  static var sugaredName: String {
+    "[\(KeyDescription.typeName(of: Key.self)): \(KeyDescription.typeName(of: Value.self))]"
   }
 }

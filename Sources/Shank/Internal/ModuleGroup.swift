@@ -11,7 +11,8 @@ final class ModuleGroup: Recipe {
   init(_ members: [Module]) {
     self.members = members
     super.init(
-      name: nil, scope: .unique, site: SourceSite(fileID: #fileID, line: #line), isolation: nil)
+      name: nil, scope: .unique, site: SourceSite(fileID: #fileID, line: #line), isolation: nil,
+      isEager: false)
   }
 
   override func register(into registrations: inout RegistrationList) {

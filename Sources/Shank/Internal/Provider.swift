@@ -44,12 +44,12 @@ final class Provider<Value>: Registration {
   /// own (see `register(into:)`).
   @usableFromInline
   convenience init(
-    name: String?, scope: Scope, site: SourceSite, isolation: (any Actor)?,
+    name: String?, scope: Scope, site: SourceSite, isolation: (any Actor)?, isEager: Bool,
     onClose: ((Value) async -> Void)?, factory: @escaping () throws -> Value
   ) {
     self.init(
-      name: name, scope: scope, upstream: nil, site: site, isolation: isolation, make: factory,
-      conversion: nil, onClose: onClose, keepsInstances: false)
+      name: name, scope: scope, upstream: nil, site: site, isolation: isolation, isEager: isEager,
+      make: factory, conversion: nil, onClose: onClose, keepsInstances: false)
   }
 
   /// An alias: a provider that converts what `upstream` makes and keeps nothing itself.
@@ -59,16 +59,16 @@ final class Provider<Value>: Registration {
   ) {
     self.init(
       name: upstream.name, scope: upstream.scope, upstream: upstream, site: site,
-      isolation: upstream.isolation, make: nil, conversion: conversion, onClose: nil,
-      keepsInstances: true)
+      isolation: upstream.isolation, isEager: upstream.isEager, make: nil,
+      conversion: conversion, onClose: nil, keepsInstances: true)
   }
 
   /// Makes a provider. `keepsInstances` says whether it is registered in a container, rather
   /// than a template for one, and so needs a lock and a once-flag when its scope shares.
   required init(
     name: String?, scope: Scope, upstream: Registration?, site: SourceSite,
-    isolation: (any Actor)?, make: (() throws -> Value)?, conversion: Conversion?,
-    onClose: ((Value) async -> Void)?, keepsInstances: Bool
+    isolation: (any Actor)?, isEager: Bool, make: (() throws -> Value)?,
+    conversion: Conversion?, onClose: ((Value) async -> Void)?, keepsInstances: Bool
   ) {
     // Matched rather than compared, so that making a provider never copies a scope.
     var keepsNothing = upstream != nil
@@ -89,12 +89,14 @@ final class Provider<Value>: Registration {
     self.upstream = upstream
     self.made = keepsInstances && isSingleton ? OnceFlag() : nil
     self.isFreeSingleton = isSingleton && isolation == nil
-    self.isPlain = keepsNothing && upstream == nil
+    self.isPlain = keepsNothing && upstream == nil && make != nil
     self.isIsolated = isolation != nil
     self.lock = keepsInstances && !keepsNothing ? Lock() : nil
     self.weakStored = keepsInstances && isWeak ? WeakReference() : nil
     self.cached = keepsInstances && isCached ? CachedInstance() : nil
-    super.init(type: Value.self, name: name, scope: scope, site: site, isolation: isolation)
+    super.init(
+      type: Value.self, name: name, scope: scope, site: site, isolation: isolation,
+      isEager: isEager)
   }
 
   /// The instance for a resolution asked for at `site` and started in `container`.
@@ -115,6 +117,27 @@ final class Provider<Value>: Registration {
     defer { trace.leave() }
     do {
       return try make.unsafelyUnwrapped()
+    } catch {
+      throw failure(error, at: site)
+    }
+  }
+
+  /// The instance, decorated as `container` and the containers underneath say: every path
+  /// but `Dependencies.value`'s own, which takes this one only when `container` decorates.
+  ///
+  /// Decorating is kept off ``instance(at:from:)``, ``makePlain(at:from:)`` and ``produce(at:from:)``:
+  /// in a debug build their frames stay on the stack through every nested resolution, and each
+  /// temporary there costs depth.
+  func anyInstance(at site: SourceSite, from container: Dependencies) throws(ResolutionError)
+    -> Value
+  {
+    guard container.decorates else { return try instance(at: site, from: container) }
+    if isFreeSingleton, made.unsafelyUnwrapped.isSet { return kept.unsafelyUnwrapped.pointee }
+    guard isPlain else { return try produce(at: site, from: container, decorating: true) }
+    let trace = try enterPlain(at: site, from: container)
+    defer { trace.leave() }
+    do {
+      return try container.decorated(make.unsafelyUnwrapped(), at: site)
     } catch {
       throw failure(error, at: site)
     }
@@ -170,6 +193,24 @@ final class Provider<Value>: Registration {
     }
   }
 
+  /// ``produce(at:from:)`` for a container that decorates: a shared instance is decorated
+  /// once, by the container that keeps it, and the decorated one is kept.
+  private func produce(at site: SourceSite, from container: Dependencies, decorating: Bool)
+    throws(ResolutionError) -> Value
+  {
+    var generation: UInt = 0
+    if let done = try claim(at: site, from: container, generation: &generation) { return done }
+    defer { finishMaking() }
+    do {
+      var value = try make.unsafelyUnwrapped()
+      if let owner, owner.decorates { value = try owner.decorated(value, at: site) }
+      keep(value, madeIn: generation)
+      return value
+    } catch {
+      throw failure(error, at: site)
+    }
+  }
+
   /// Checks the isolation, then gives what needs no making: an alias's value, or the kept
   /// instance. Otherwise returns `nil` with the creation lock held, this thread waited for as
   /// the maker and the owner's factory on the trace, which `finishMaking()` undoes, and sets
@@ -215,7 +256,7 @@ final class Provider<Value>: Registration {
   override func inspectedInstance(
     at site: SourceSite, from container: Dependencies
   ) throws(ResolutionError) -> Any {
-    try instance(at: site, from: container)
+    try anyInstance(at: site, from: container)
   }
 
   /// Registers a module's provider: itself when unique, else a copy of its own, made through
@@ -224,10 +265,19 @@ final class Provider<Value>: Registration {
     // Only a module's own provider is registered, never an alias, so `isPlain` here means
     // that it keeps nothing.
     guard !isPlain else { return registrations.append(sharedBy: self) }
-    registrations.append(
-      made: Self(
-        name: name, scope: scope, upstream: nil, site: site, isolation: isolation, make: make,
-        conversion: nil, onClose: onClose, keepsInstances: true))
+    let copy = Self(
+      name: name, scope: scope, upstream: nil, site: site, isolation: isolation,
+      isEager: isEager, make: make, conversion: nil, onClose: onClose, keepsInstances: true)
+    copy.role = role
+    registrations.append(made: copy)
+  }
+
+  override var hasKeptInstance: Bool {
+    if let upstream { return upstream.hasKeptInstance }
+    if let cached { return cached.current.value != nil }
+    if let made { return made.isSet }
+    guard let lock, weakStored != nil else { return false }
+    return lock.withLock { keptInstance() != nil }
   }
 
   override var hasOnClose: Bool { onClose != nil || upstream?.hasOnClose == true }
@@ -250,8 +300,10 @@ final class Provider<Value>: Registration {
   ) throws(ResolutionError) -> Value {
     try trace.enter(self, from: container, at: site)
     defer { trace.leave() }
-    if make != nil { return try callFactory(at: site) }
-    return try conversion.unsafelyUnwrapped(site, container)
+    let value =
+      make != nil ? try callFactory(at: site) : try conversion.unsafelyUnwrapped(site, container)
+    guard container.decorates, role != .collector else { return value }
+    return try container.decorated(value, at: site)
   }
 
   /// Takes the creation lock, or reports the cycle that waiting for it would deadlock on.

@@ -9,12 +9,15 @@ class Recipe {
   let scope: Scope
   let site: SourceSite
   let isolation: (any Actor)?
+  /// Whether ``Dependencies/start(fileID:line:)`` makes the module.
+  let isEager: Bool
 
-  init(name: String?, scope: Scope, site: SourceSite, isolation: (any Actor)?) {
+  init(name: String?, scope: Scope, site: SourceSite, isolation: (any Actor)?, isEager: Bool) {
     self.name = name
     self.scope = scope
     self.site = site
     self.isolation = isolation
+    self.isEager = isEager
   }
 
   /// Appends this module's new registrations, in the order they were written.
@@ -30,19 +33,19 @@ final class AliasRecipe<Value>: Recipe {
   private let types: [Any.Type]
 
   init(
-    name: String?, scope: Scope, site: SourceSite, isolation: (any Actor)?,
+    name: String?, scope: Scope, site: SourceSite, isolation: (any Actor)?, isEager: Bool,
     types: [Any.Type], onClose: ((Value) async -> Void)?, factory: @escaping () throws -> Value
   ) {
     self.factory = factory
     self.onClose = onClose
     self.types = types
-    super.init(name: name, scope: scope, site: site, isolation: isolation)
+    super.init(name: name, scope: scope, site: site, isolation: isolation, isEager: isEager)
   }
 
   override func register(into registrations: inout RegistrationList) {
     let shared = Provider(
-      name: name, scope: scope, upstream: nil, site: site, isolation: isolation, make: factory,
-      conversion: nil, onClose: onClose, keepsInstances: true)
+      name: name, scope: scope, upstream: nil, site: site, isolation: isolation, isEager: false,
+      make: factory, conversion: nil, onClose: onClose, keepsInstances: true)
     for type in types { registrations.append(made: Self.alias(type, of: shared)) }
   }
 
@@ -50,7 +53,7 @@ final class AliasRecipe<Value>: Recipe {
   private static func alias<Alias>(_ type: Alias.Type, of shared: Provider<Value>) -> Registration {
     Provider<Alias>(readingThrough: shared, site: shared.site) {
       site, container throws(ResolutionError) in
-      let value = try shared.instance(at: site, from: container)
+      let value = try shared.anyInstance(at: site, from: container)
       guard let alias = value as? Alias else {
         let valueType = KeyDescription.typeName(of: Swift.type(of: value as Any))
         throw ResolutionError(

@@ -8,10 +8,28 @@ class Registration: Recipe, CustomStringConvertible {
   /// The container whose table holds this registration. Unowned and unchecked because the
   /// container owns its registrations and every resolution holds the container it runs in.
   unowned(unsafe) var owner: Dependencies?
+  /// What the registration is to its table; set before any table holds it.
+  var role = Role.module
 
-  init(type: Any.Type, name: String?, scope: Scope, site: SourceSite, isolation: (any Actor)?) {
+  /// What a registration is to its table.
+  enum Role {
+    /// Looked up by its key.
+    case module
+    /// One element of the collections of its type, never looked up by its key.
+    case contribution
+    /// Answers `[P]` or `[String: P]` with the contributions to `P`, unless a module registers
+    /// that key itself.
+    case collector
+    /// Wraps the instances of its type that its container and the layers over it make.
+    case decorator
+  }
+
+  init(
+    type: Any.Type, name: String?, scope: Scope, site: SourceSite, isolation: (any Actor)?,
+    isEager: Bool
+  ) {
     self.type = type
-    super.init(name: name, scope: scope, site: site, isolation: isolation)
+    super.init(name: name, scope: scope, site: site, isolation: isolation, isEager: isEager)
   }
 
   var key: Key { Key(type, name: name) }
@@ -26,6 +44,9 @@ class Registration: Recipe, CustomStringConvertible {
   {
     preconditionFailure("Provider overrides inspectedInstance(at:)")
   }
+
+  /// Whether an instance is kept now, so that a resolution would return it without making one.
+  var hasKeptInstance: Bool { false }
 
   /// Whether the module has an `onClose` handler.
   var hasOnClose: Bool { false }

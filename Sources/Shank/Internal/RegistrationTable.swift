@@ -28,6 +28,12 @@ final class RegistrationTable {
   /// replaced.
   private let made: [Registration]
 
+  /// The contributions registered here, by the type they contribute to, in registration order.
+  let contributions: [ObjectIdentifier: [Unmanaged<Registration>]]
+
+  /// The decorators registered here, by the type they decorate, in registration order.
+  let decorators: [ObjectIdentifier: [Unmanaged<Registration>]]
+
   /// The `.cached` scopes of every module given, replaced ones included, for
   /// ``Dependencies/reset(_:fileID:line:)`` to tell a misspelled scope from an overridden one.
   let cachedScopes: Set<Scope>
@@ -57,13 +63,29 @@ final class RegistrationTable {
     slots = .allocate(capacity: capacity)
     slots.initialize(repeating: Slot(type: 0, registration: nil), count: capacity)
     var replaced = false
+    var contributions: [ObjectIdentifier: [Unmanaged<Registration>]] = [:]
+    var collectors: [Unmanaged<Registration>] = []
+    var decorators: [ObjectIdentifier: [Unmanaged<Registration>]] = [:]
     for entry in list.order {
-      replaced = Self.insert(entry, into: slots, mask: mask) || replaced
+      switch entry._withUnsafeGuaranteedRef({ $0.role }) {
+      case .module: replaced = Self.insert(entry, into: slots, mask: mask) || replaced
+      case .contribution:
+        contributions[ObjectIdentifier(entry.takeUnretainedValue().type), default: []].append(entry)
+      case .collector: collectors.append(entry)
+      case .decorator:
+        decorators[ObjectIdentifier(entry.takeUnretainedValue().type), default: []].append(entry)
+      }
     }
-    if replaced {
+    // A collector answers `[P]` only where no module registers `[P]` itself, in any order.
+    for entry in collectors where !Self.isTaken(entry, in: slots, mask: mask) {
+      _ = Self.insert(entry, into: slots, mask: mask)
+    }
+    self.contributions = contributions
+    self.decorators = decorators
+    if replaced || !collectors.isEmpty {
       // The table keeps the later of two registrations with the same key, and only the
       // winners: a replaced module and what its factory holds are freed now.
-      order = Self.laterOfEachKey(list.order)
+      order = Self.winners(list.order, in: slots, mask: mask)
       let winners = Set(order.map { $0.toOpaque() })
       self.modules = modules.indices.compactMap { index in
         let start = index == 0 ? 0 : ends[index - 1]
@@ -107,11 +129,41 @@ final class RegistrationTable {
     }
   }
 
-  /// The last registration of each key, in registration order.
-  private static func laterOfEachKey(_ all: [Unmanaged<Registration>]) -> [Unmanaged<Registration>]
-  {
-    var seen: Set<Key> = []
-    return all.reversed().filter { seen.insert($0.takeUnretainedValue().key).inserted }.reversed()
+  /// The registrations that won their slot, and every contribution and decorator, each once,
+  /// in registration order.
+  private static func winners(
+    _ all: [Unmanaged<Registration>], in slots: UnsafeMutablePointer<Slot>, mask: Int
+  ) -> [Unmanaged<Registration>] {
+    var seen: Set<UnsafeMutableRawPointer> = []
+    return all.filter { entry in
+      // The same module written twice registers the same provider twice.
+      guard seen.insert(entry.toOpaque()).inserted else { return false }
+      let registration = entry.takeUnretainedValue()
+      if registration.role == .contribution || registration.role == .decorator { return true }
+      let type = UInt(bitPattern: ObjectIdentifier(registration.type))
+      var index = slot(type: type, name: registration.name, mask: mask)
+      while let occupant = slots[index].registration {
+        if occupant.toOpaque() == entry.toOpaque() { return true }
+        index = (index + 1) & mask
+      }
+      return false
+    }
+  }
+
+  /// Whether a slot already holds `entry`'s key.
+  private static func isTaken(
+    _ entry: Unmanaged<Registration>, in slots: UnsafeMutablePointer<Slot>, mask: Int
+  ) -> Bool {
+    let registration = entry.takeUnretainedValue()
+    let type = UInt(bitPattern: ObjectIdentifier(registration.type))
+    var index = slot(type: type, name: registration.name, mask: mask)
+    while let occupant = slots[index].registration {
+      if slots[index].type == type, occupant.takeUnretainedValue().name == registration.name {
+        return true
+      }
+      index = (index + 1) & mask
+    }
+    return false
   }
 
   @inlinable

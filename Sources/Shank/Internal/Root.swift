@@ -26,6 +26,16 @@ final class Root {
   /// task-local read. A task that inherits overrides was created after they were installed,
   /// so it sees this set.
   @usableFromInline let overridesInstalled = AtomicWord(0)
+  /// 1 while an observer from ``Dependencies/observe(_:)`` is installed.
+  @usableFromInline let observed: AtomicWord
+  /// The observers, which set `observed`.
+  let observers: Observers
+
+  private init() {
+    let observed = AtomicWord(0)
+    self.observed = observed
+    observers = Observers(flag: observed)
+  }
 
   /// Whether ``Dependencies/overrides`` may hold a layer for some task.
   @inlinable

@@ -1,0 +1,44 @@
+/// A decorator of `Value`: wraps each instance of `Value` that its container, or a layer over
+/// it, makes.
+final class Decoration<Value>: Registration {
+  private let transform: (Value) throws -> Value
+
+  init(site: SourceSite, isolation: (any Actor)?, transform: @escaping (Value) throws -> Value) {
+    self.transform = transform
+    super.init(
+      type: Value.self, name: nil, scope: .unique, site: site, isolation: isolation,
+      isEager: false)
+    role = .decorator
+  }
+
+  /// `value`, decorated, for a resolution asked for at `site`.
+  func apply(_ value: Value, at site: SourceSite) throws(ResolutionError) -> Value {
+    if isolation === MainActor.shared, !MainActorCheck.isOnMainActor {
+      throw ResolutionError(
+        .wrongIsolation(actor: "MainActor", registeredAt: self.site.description),
+        key: keyDescription, site: site)
+    }
+    do {
+      return try transform(value)
+    } catch let error as ResolutionError {
+      throw error
+    } catch {
+      throw ResolutionError(
+        .factoryFailed(error: String(describing: error)), key: keyDescription, site: site)
+    }
+  }
+
+  /// A decorator has no instance of its own: verification has nothing to reflect on.
+  override func inspectedInstance(
+    at site: SourceSite, from container: Dependencies
+  ) throws(ResolutionError) -> Any {
+    ()
+  }
+
+  override func register(into registrations: inout RegistrationList) {
+    registrations.append(sharedBy: self)
+  }
+}
+
+// Its stored properties are constants; `transform` runs only where `apply` checked it may.
+extension Decoration: @unchecked Sendable {}

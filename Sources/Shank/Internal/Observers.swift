@@ -1,0 +1,56 @@
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// The observers installed with ``Dependencies/observe(_:)``.
+///
+/// Resolution looks at `isActive` alone, one relaxed load, and takes the slow path only while
+/// some observer is installed.
+final class Observers {
+  typealias Handler = @Sendable (ResolutionEvent) -> Void
+
+  private let lock = Lock()
+  private var handlers: [(id: UInt, handler: Handler)] = []
+  private var nextID: UInt = 0
+  /// 1 while any observer is installed: the word resolution reads.
+  private let isActive: AtomicWord
+
+  init(flag: AtomicWord) {
+    isActive = flag
+  }
+
+  func add(_ handler: @escaping Handler) -> UInt {
+    lock.withLock {
+      nextID &+= 1
+      handlers.append((nextID, handler))
+      isActive.storeRelaxed(1)
+      return nextID
+    }
+  }
+
+  func remove(_ id: UInt) {
+    lock.withLock {
+      handlers.removeAll { $0.id == id }
+      isActive.storeRelaxed(handlers.isEmpty ? 0 : 1)
+    }
+  }
+
+  /// Hands `event` to every observer, on this thread, outside the lock.
+  func deliver(_ event: ResolutionEvent) {
+    for entry in lock.withLock({ handlers }) { entry.handler(event) }
+  }
+
+  /// Nanoseconds on a clock that never goes back.
+  static var now: UInt64 {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+  }
+}
+
+// `handlers` and `nextID` are only touched under `lock`; `isActive` is atomic.
+extension Observers: @unchecked Sendable {}

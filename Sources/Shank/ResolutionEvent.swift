@@ -1,0 +1,69 @@
+/// One resolution, as an observer from ``Dependencies/observe(_:)`` sees it.
+///
+/// ```swift
+/// let observation = Dependencies.observe { event in
+///   if event.madeInstance, event.onMainThread, event.durationNanoseconds > 16_000_000 {
+///     print("slow on the main thread: \(event)")
+///   }
+/// }
+/// ```
+public struct ResolutionEvent: Sendable, CustomStringConvertible {
+  /// The key resolved, as messages write it: `WidgetModuleType`, `SampleModuleType named "abc"`.
+  public let key: String
+  /// The scope of the module resolved.
+  public let scope: Scope
+  /// Whether a factory ran: `false` when a kept instance was returned.
+  public let madeInstance: Bool
+  /// How long the resolution took, factory included, in nanoseconds.
+  public let durationNanoseconds: UInt64
+  /// Whether it ran on the main thread.
+  public let onMainThread: Bool
+  /// How many factories were running on this thread around it: 0 for a resolution that no
+  /// factory asked for.
+  public let depth: Int
+  /// Where it was asked for: `file:line`.
+  public let site: String
+
+  /// Makes an event, as Shank does for each resolution; for testing an observer's handler.
+  ///
+  /// - Parameters:
+  ///   - key: The key resolved, as messages write it.
+  ///   - scope: The module's scope.
+  ///   - madeInstance: Whether a factory ran.
+  ///   - durationNanoseconds: How long the resolution took, in nanoseconds.
+  ///   - onMainThread: Whether it ran on the main thread.
+  ///   - depth: How many factories were running around it on its thread.
+  ///   - site: Where it was asked for, `file:line`.
+  public init(
+    key: String, scope: Scope, madeInstance: Bool, durationNanoseconds: UInt64,
+    onMainThread: Bool, depth: Int, site: String
+  ) {
+    self.key = key
+    self.scope = scope
+    self.madeInstance = madeInstance
+    self.durationNanoseconds = durationNanoseconds
+    self.onMainThread = onMainThread
+    self.depth = depth
+    self.site = site
+  }
+
+  /// How long the resolution took, factory included.
+  @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+  public var duration: Duration { .nanoseconds(Int64(clamping: durationNanoseconds)) }
+
+  /// The event on one line: `WidgetModuleType (.singleton) made in 1.250 ms on the main
+  /// thread, depth 0, at App.swift:12`.
+  public var description: String {
+    let what = madeInstance ? "made in \(Self.milliseconds(durationNanoseconds))" : "kept"
+    let thread = onMainThread ? "on the main thread" : "off the main thread"
+    return "\(key) (\(scope)) \(what) \(thread), depth \(depth), at \(site)"
+  }
+
+  /// `1.250 ms`, without Foundation's formatters.
+  static func milliseconds(_ nanoseconds: UInt64) -> String {
+    let microseconds = nanoseconds / 1_000
+    let fraction = String(microseconds % 1_000)
+    return
+      "\(microseconds / 1_000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction) ms"
+  }
+}

@@ -1,0 +1,33 @@
+import Dispatch
+import Foundation
+import Shank
+import Testing
+
+/// `start()` in a target with default main-actor isolation: its modules are made on the main
+/// actor, whatever task starts them.
+@Suite struct MainActorStartTests {
+  @Test func aMainActorModuleIsMadeOnTheMainActor() async throws {
+    // The main actor runs its jobs on the main queue, whichever thread drains it.
+    let mainQueue = DispatchSpecificKey<Bool>()
+    DispatchQueue.main.setSpecific(key: mainQueue, value: true)
+    let onMainThread = Collector()
+    let container = Dependencies {
+      Module(scope: .singleton, eager: true) { () -> SessionModuleType in
+        onMainThread.record(DispatchQueue.getSpecific(key: mainQueue) == true)
+        return SessionModule()
+      }
+    }
+    let report = try await Task.detached { try await container.start() }.value
+    #expect(report.entries.map(\.ranOn) == ["the main actor"])
+    #expect(onMainThread.values == [true])
+  }
+}
+
+/// Records what factories saw: they run on the main actor, as this class is.
+private final class Collector {
+  private(set) var values: [Bool] = []
+
+  func record(_ value: Bool) {
+    values.append(value)
+  }
+}

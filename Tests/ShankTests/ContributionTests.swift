@@ -1,0 +1,145 @@
+import Shank
+import Testing
+
+/// `Module.contribution`: `[P]` and `[String: P]`.
+@Suite struct ContributionTests {
+  @Test func aListHasEveryContributionInRegistrationOrder() {
+    let container = Dependencies {
+      Module.contribution { Sink("console") as SinkType }
+      Module { ServiceImpl() as Service }
+      Module.contribution("remote") { Sink("remote") as SinkType }
+      Module.contribution { Sink("file") as SinkType }
+    }
+    #expect(container.resolve([SinkType].self).map(\.label) == ["console", "remote", "file"])
+    #expect(container.resolve([String: SinkType].self).mapValues(\.label) == ["remote": "remote"])
+  }
+
+  @Test func noContributionsIsAnEmptyCollection() {
+    let container = Dependencies { Module { ServiceImpl() as Service } }
+    #expect(container.resolve([SinkType].self).isEmpty)
+    #expect(container.resolve([String: SinkType].self).isEmpty)
+    #expect(container.resolve(SinkType?.self) == nil)
+  }
+
+  @Test func aContributionIsNeverResolvedAlone() {
+    let container = Dependencies { Module.contribution { Sink("only") as SinkType } }
+    #expect(container.resolve(SinkType?.self) == nil)
+  }
+
+  @Test func eachContributionIsMadeAsItsScopeSays() {
+    let container = Dependencies {
+      Module.contribution(scope: .singleton) { Sink("kept") as SinkType }
+      Module.contribution { Sink("new") as SinkType }
+    }
+    let first = container.resolve([SinkType].self)
+    let second = container.resolve([SinkType].self)
+    #expect(first[0] === second[0])
+    #expect(first[1] !== second[1])
+  }
+
+  @Test func lowerLayersComeFirst() {
+    let root = Dependencies { Module.contribution { Sink("root") as SinkType } }
+    let child = Dependencies(over: root) { Module.contribution { Sink("child") as SinkType } }
+    let grandchild = Dependencies(over: child) { Module { ServiceImpl() as Service } }
+    #expect(root.resolve([SinkType].self).map(\.label) == ["root"])
+    #expect(child.resolve([SinkType].self).map(\.label) == ["root", "child"])
+    #expect(grandchild.resolve([SinkType].self).map(\.label) == ["root", "child"])
+  }
+
+  @Test func aModuleThatRegistersTheListReplacesTheContributionsUnderIt() {
+    let root = Dependencies {
+      Module.contribution { Sink("console") as SinkType }
+      Module.contribution("remote") { Sink("remote") as SinkType }
+    }
+    #expect(root.resolve([SinkType].self).map(\.label) == ["console", "remote"])
+    let layer = Dependencies(over: root) {
+      Module { [Sink("mock")] as [SinkType] }
+      Module { ["mock": Sink("named mock")] as [String: SinkType] }
+    }
+    #expect(layer.resolve([SinkType].self).map(\.label) == ["mock"])
+    #expect(layer.resolve([String: SinkType].self).mapValues(\.label) == ["mock": "named mock"])
+    let above = Dependencies(over: layer) {
+      Module.contribution("extra") { Sink("extra") as SinkType }
+    }
+    #expect(above.resolve([SinkType].self).map(\.label) == ["mock", "extra"])
+    #expect(
+      above.resolve([String: SinkType].self).mapValues(\.label)
+        == ["mock": "named mock", "extra": "extra"])
+  }
+
+  @Test func injectReadsTheList() {
+    let container = Dependencies {
+      Module.contribution { Sink("a") as SinkType }
+      Module.contribution { Sink("b") as SinkType }
+      Module { SinkReader() as SinkReader }
+    }
+    #expect(container.resolve(SinkReader.self).labels == ["a", "b"])
+  }
+
+  @Test func aClosedContainerSaysSoForItsList() async {
+    let container = Dependencies { Module.contribution { Sink("a") as SinkType } }
+    await container.close()
+    guard case .closed = resolutionError({ try container.resolveOrThrow([SinkType].self) })?.reason
+    else {
+      Issue.record("expected the closed container's error")
+      return
+    }
+  }
+
+  @Test func verifyMakesEveryContributionAndReportsWhatItMisses() throws {
+    let container = Dependencies {
+      Module.contribution { Sink("fine") as SinkType }
+      Module.contribution { NeedyModule() as SinkType }
+    }
+    let error = try #require(verificationError { try container.verify() })
+    #expect(error.problems.count == 1)
+    #expect(error.problems.first?.description.hasPrefix("SinkType needs NeverRegistered") == true)
+  }
+}
+
+// MARK: - Fixtures
+
+protocol SinkType: AnyObject {
+  var label: String { get }
+}
+
+final class Sink: SinkType {
+  let label: String
+
+  init(_ label: String) {
+    self.label = label
+  }
+}
+
+struct SinkReader {
+  @Inject private var sinks: [SinkType]
+
+  var labels: [String] { sinks.map(\.label) }
+}
+
+final class NeedyModule: SinkType {
+  @Inject private var missing: NeverRegistered
+  let label = "needy"
+}
+
+/// How the graph shows contributions and the lists they make.
+@Suite struct ContributionGraphTests {
+  @Test func theGraphShowsEachContributionAndTheListsAsCodeWritesThem() {
+    let container = Dependencies {
+      Module.contribution { Sink("console") as SinkType }
+      Module.contribution("remote", scope: .singleton) { Sink("remote") as SinkType }
+      Module { SinkReader() as SinkReader }
+    }
+    let graph = container.graph()
+    #expect(
+      graph.nodes.map(\.label) == [
+        "SinkType · contribution", "[SinkType]", "[String: SinkType]",
+        #"SinkType "remote" · contribution · .singleton"#, "SinkReader",
+      ])
+    #expect(graph.nodes.map(\.kind) == [.contribution, .module, .module, .contribution, .module])
+    #expect(
+      graph.edges.map { "\($0.from) -\($0.property)-> \($0.to)" } == [
+        "SinkReader -sinks-> N__SinkType_"
+      ])
+  }
+}

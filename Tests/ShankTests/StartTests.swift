@@ -1,0 +1,93 @@
+import Dispatch
+import Foundation
+import Shank
+import Testing
+
+/// `eager: true` and `start()`.
+@Suite struct StartTests {
+  @Test func buildAloneMakesNothingAndStartMakesEveryEagerModuleOnce() async throws {
+    let made = Counter()
+    let container = Dependencies {
+      countedService(by: made, "eager", scope: .singleton, eager: true)
+      countedService(by: made, "lazy", scope: .singleton)
+    }
+    #expect(made.value == 0)
+    let report = try await container.start()
+    #expect(made.value == 1)
+    #expect(report.entries.map(\.key) == [#"Service named "eager""#])
+    #expect(report.entries.map(\.scope) == [.singleton])
+    #expect(report.entries.map(\.ranOn) == ["a background thread"])
+    _ = container.resolve(Service.self, name: "eager")
+    #expect(made.value == 1, "start() made the instance the container keeps")
+  }
+
+  @Test func independentModulesAreMadeAtTheSameTime() async throws {
+    let started = DispatchSemaphore(value: 0)
+    let bothRunning = Counter()
+    func meeting(_ name: String) -> Module {
+      Module(name, scope: .singleton, eager: true) { () -> Service in
+        started.signal()
+        // Each waits until the other has started: only made at the same time do both finish.
+        if bothRunning.increment() == 1 { _ = started.wait(timeout: .now() + 10) }
+        return ServiceImpl()
+      }
+    }
+    let container = Dependencies {
+      meeting("a")
+      meeting("b")
+    }
+    let report = try await container.start()
+    #expect(report.entries.count == 2)
+    #expect(report.entries.allSatisfy { $0.durationNanoseconds < 5_000_000_000 })
+  }
+
+  @Test func theReportListsTheSlowestFirstAsATable() async throws {
+    let container = Dependencies {
+      Module("quick", scope: .singleton, eager: true) { ServiceImpl() as Service }
+      Module("slow", scope: .singleton, eager: true) { () -> Service in
+        usleep(30_000)
+        return ServiceImpl()
+      }
+    }
+    let report = try await container.start()
+    #expect(report.entries.map(\.key) == [#"Service named "slow""#, #"Service named "quick""#])
+    #expect(report.entries[0].durationNanoseconds >= 30_000_000)
+    let lines = report.description.split(separator: "\n").map(String.init)
+    #expect(lines.count == 3)
+    #expect(lines[0].hasPrefix("Started 2 eager modules in "))
+    #expect(lines[1].hasPrefix(#"  Service named "slow"   "#))
+    #expect(lines[1].hasSuffix(" ms  a background thread"))
+    #expect(lines[2].hasPrefix(#"  Service named "quick"  "#))
+  }
+
+  @Test func aFailingEagerModuleIsThrownAfterTheOthersAreMade() async throws {
+    let made = Counter()
+    let container = Dependencies {
+      Module("broken", scope: .singleton, eager: true) { () -> Service in
+        try Dependencies.resolveOrThrow(NeverRegistered.self) as! Service
+      }
+      countedService(by: made, "fine", scope: .singleton, eager: true)
+    }
+    await #expect(throws: ResolutionError.self) { try await container.start() }
+    #expect(made.value == 1)
+  }
+
+  @Test func verifyReportsAnEagerModuleThatIsNotKept() throws {
+    let container = Dependencies {
+      Module(eager: true) { ServiceImpl() as Service }
+    }
+    let line = #line - 2
+    let error = try #require(verificationError { try container.verify() })
+    #expect(
+      error.problems == [
+        .eagerNotKept(
+          module: "Service", scope: ".unique", registeredAt: "ShankTests/StartTests.swift:\(line)")
+      ])
+  }
+
+  @Test func anEmptyStartSaysSo() async throws {
+    let report = try await Dependencies {}.start()
+    #expect(report.entries.isEmpty)
+    #expect(report.description.hasPrefix("Started 0 eager modules in "))
+  }
+}
