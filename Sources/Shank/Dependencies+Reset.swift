@@ -7,7 +7,7 @@ extension Dependencies {
   /// ```
   ///
   /// The modules' `onClose` handlers run on a task of their own, newest instance first; the
-  /// `async` form, ``reset(_:fileID:line:)-(_,_,_)async``, waits for them.
+  /// `async` form, ``reset(_:fileID:line:)-53le9``, waits for them.
   ///
   /// - Parameters:
   ///   - scope: A ``Scope/cached(_:)`` scope that a module here or underneath is registered
@@ -27,7 +27,7 @@ extension Dependencies {
   }
 
   /// Drops the instances of every module registered with `scope`, as
-  /// ``reset(_:fileID:line:)-(_,_,_)`` does, and returns once their `onClose` handlers have
+  /// ``reset(_:fileID:line:)-8q5zq`` does, and returns once their `onClose` handlers have
   /// run.
   ///
   /// ```swift

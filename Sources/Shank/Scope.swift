@@ -44,7 +44,7 @@ public struct Scope: Sendable, Hashable {
   /// > at every resolution, as with ``unique``, and ``Dependencies/verify()`` reports it.
   public static let weak = Scope(kind: .weak)
 
-  /// Like ``singleton``, but ``Dependencies/reset(_:fileID:line:)`` drops the instances so the next
+  /// Like ``singleton``, but ``Dependencies/reset(_:fileID:line:)-8q5zq`` drops the instances so the next
   /// resolution makes new ones.
   ///
   /// ```swift
@@ -54,7 +54,7 @@ public struct Scope: Sendable, Hashable {
   /// // at log-out:
   /// Dependencies.current.reset(.session)
   /// ```
-  /// - Parameter name: The name that ``Dependencies/reset(_:fileID:line:)`` is called with.
+  /// - Parameter name: The name that ``Dependencies/reset(_:fileID:line:)-8q5zq`` is called with.
   /// - Returns: A scope that shares one instance until it is reset.
   public static func cached(_ name: String) -> Scope { Scope(kind: .cached(name)) }
 }
