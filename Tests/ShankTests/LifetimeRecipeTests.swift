@@ -89,6 +89,22 @@ import Testing
     #expect(screen.session.user == "ada")
   }
 
+  @Test func anInjectPropertyKeepsAResetInstanceWhoseHandlerRan() async {
+    let closed = Collector<String>()
+    let container = Dependencies {
+      Module(scope: .cached("session"), onClose: { closed.append($0.user) }) {
+        RecipeSession(user: "ada") as RecipeSessionType
+      }
+      Module { RecipeSessionScreen() as RecipeSessionScreen }
+    }
+    let screen = container.resolve(RecipeSessionScreen.self)
+    let serial = screen.session.serial
+    await container.reset(.cached("session"))
+    #expect(closed.all == ["ada"])
+    #expect(screen.session.serial == serial, "the property keeps what it read")
+    #expect(container.resolve(RecipeSessionType.self).serial != serial, "the scope makes anew")
+  }
+
   @Test func aClosedContainerFreesItsInstancesWhenLetGo() async {
     let closed = Counter()
     weak var released: RecipeSessionType?
@@ -125,6 +141,8 @@ import Testing
       }.build()
       let before = Dependencies.resolve(RecipeAppType.self)
       let held = Dependencies.resolve(RecipeSessionType.self)
+      let screen = RecipeSessionScreen()
+      let serial = screen.session.serial
 
       Dependencies(over: app) {}.build()  // log-out
       await eventually { signedOut.value == 1 }
@@ -133,6 +151,7 @@ import Testing
       precondition(Dependencies.resolve(RecipeAppType.self) === before, "the app's stays")
       precondition(appClosed.value == 0)
       precondition(held.user == "ada", "an instance still held stays usable")
+      precondition(screen.session.serial == serial, "an @Inject property keeps what it read")
     }
   }
 
@@ -158,6 +177,28 @@ import Testing
       child = nil
       await eventually { closed.value == 1 }
       precondition(closed.value == 1, "freed with the last child, its handler ran")
+    }
+  }
+
+  @Test func anOverrideLayerOverAReplacedRootKeepsItUntilItsOperationEnds() async {
+    await #expect(processExitsWith: .success) {
+      let closed = Counter()
+      Dependencies {
+        Module(scope: .singleton, onClose: { _ in closed.increment() }) {
+          RecipeSession(user: "ada") as RecipeSessionType
+        }
+      }.build()
+      await Dependencies.withOverrides {
+        Module { RecipeApp(name: "override") as RecipeAppType }
+      } operation: {
+        _ = Dependencies.resolve(RecipeSessionType.self)
+        Dependencies {}.build()
+        try? await Task.sleep(nanoseconds: 200_000_000)
+        precondition(closed.value == 0, "the override layer keeps the root it was made over")
+        precondition(Dependencies.resolve(RecipeSessionType.self).user == "ada")
+      }
+      await eventually { closed.value == 1 }
+      precondition(closed.value == 1, "freed with the layer, its handler ran")
     }
   }
 
@@ -227,13 +268,28 @@ import Testing
     #expect(closed.all.count == 8)
   }
 
-  @Test func aDetachedTaskDoesNotSeeTheScope() async {
+  @Test func childTasksSeeTheScopeAndDetachedWorkDoesNot() async {
     await Dependencies.withScope {
       Module { RecipeRequest(path: "/widgets") as RecipeRequestType }
     } operation: {
+      async let inAsyncLet = Dependencies.resolve(RecipeRequestType?.self)?.path
+      let inGroup = await withTaskGroup(of: String?.self) { group in
+        group.addTask { Dependencies.resolve(RecipeRequestType?.self)?.path }
+        return await group.next() ?? nil
+      }
+      let inTask = await Task { Dependencies.resolve(RecipeRequestType?.self)?.path }.value
+      #expect(await inAsyncLet == "/widgets")
+      #expect(inGroup == "/widgets")
+      #expect(inTask == "/widgets")
+
       let detached = await Task.detached { Dependencies.resolve(RecipeRequestType?.self) }.value
+      let onQueue = await withCheckedContinuation { continuation in
+        DispatchQueue.global().async {
+          continuation.resume(returning: Dependencies.resolve(RecipeRequestType?.self))
+        }
+      }
       #expect(detached == nil)
-      #expect(Dependencies.resolve(RecipeRequestType?.self)?.path == "/widgets")
+      #expect(onQueue == nil)
     }
   }
 
@@ -252,6 +308,22 @@ import Testing
     _ = container.resolve(RecipeDrafts.self)
     await container.close()
     #expect(closed.all == ["drafts", "database"])
+  }
+
+  @Test func aModuleAnInjectPropertyReadsLaterIsDisposedOfFirst() async {
+    let closed = Collector<String>()
+    let container = Dependencies {
+      Module(scope: .singleton, onClose: { _ in closed.append("session") }) {
+        RecipeSession(user: "ada") as RecipeSessionType
+      }
+      Module(scope: .singleton, onClose: { _ in closed.append("screen") }) {
+        RecipeSessionScreen() as RecipeSessionScreen
+      }
+    }
+    let screen = container.resolve(RecipeSessionScreen.self)  // kept first
+    #expect(screen.session.user == "ada")  // the session is made, and kept, now
+    await container.close()
+    #expect(closed.all == ["session", "screen"])
   }
 
   @Test func handlersRunOneAtATime() async {
@@ -301,6 +373,15 @@ import Testing
     await container.close()
     #expect(closed.all == ["cached", "singleton"])
     #expect(held.map(\.user) == ["unique", "weak", "singleton", "cached"])
+  }
+
+  // MARK: Where onClose runs
+
+  @Test func aHandlerRunsOnTheActorItsModuleWasRegisteredFrom() async {
+    let container = await RecipeActorState.shared.modules()
+    _ = await container.resolveAsync(RecipeActorBoundType.self)
+    await container.close()
+    #expect(await RecipeActorState.shared.disposed == ["bound"])
   }
 
   // MARK: Overrides
@@ -436,4 +517,34 @@ final class RecipeDatabase {}
 final class RecipeDrafts {
   let database: RecipeDatabase
   init(database: RecipeDatabase) { self.database = database }
+}
+
+/// A global actor of the tests' own, for a module registered from it.
+@globalActor actor RecipeActor {
+  static let shared = RecipeActor()
+}
+
+protocol RecipeActorBoundType: AnyObject, Sendable {
+  var name: String { get }
+}
+
+@RecipeActor final class RecipeActorBound: RecipeActorBoundType {
+  nonisolated let name: String
+  nonisolated init(name: String) { self.name = name }
+}
+
+/// State isolated to `RecipeActor`, which only code running there can touch synchronously.
+@RecipeActor final class RecipeActorState {
+  static let shared = RecipeActorState()
+  private(set) var disposed: [String] = []
+
+  /// A container whose module is registered from `RecipeActor`; its handler touches this
+  /// actor's state without `await`, which compiles only because it runs there.
+  func modules() -> Dependencies {
+    Dependencies {
+      Module(scope: .singleton, onClose: { self.disposed.append($0.name) }) {
+        RecipeActorBound(name: "bound") as RecipeActorBoundType
+      }
+    }
+  }
 }
