@@ -68,6 +68,19 @@ ROWS += [
     ("S9 verify() of 1,000 modules", "Shank", "S9 verify 1,000 modules: Shank", 1),
 ]
 
+# Lifetimes (S10–S12): Shank beside Swinject's containers doing the same.
+for key, label in (("own key", "own key"), ("key from the parent", "key from the parent")):
+    ROWS += [
+        (f"S10 child container, {label}", "Shank", f"S10 child container, {key}: Shank", 1000),
+        (f"S10 child container, {label}", "Swinject", f"S10 child container, {key}: Swinject", 1000),
+    ]
+ROWS += [
+    ("S11 scope entered, singleton resolved, closed", "Shank", "S11 scope entered, singleton resolved, closed: Shank withScope", 1000),
+    ("S11 scope entered, singleton resolved, closed", "Swinject", "S11 scope entered, singleton resolved, closed: Swinject child container", 1000),
+    ("S12 replace the root, 10 modules", "Shank", "S12 replace the root, 10 modules: Shank build()", 1000),
+    ("S12 replace the root, 10 modules", "Swinject", "S12 replace the root, 10 modules: Swinject new container", 1000),
+]
+
 # Runs timed in turn within each sample of one benchmark, for the goals that compare runs:
 # (scenario, contender, benchmark name, metric, operations per sample)
 IN_TURN = [
@@ -92,6 +105,22 @@ for contender in S7_IN_TURN:
         IN_TURN.append(("S7 timed in turn, time per resolution", f"{contender}, {label}",
                         "S7 timed in turn", f"{contender}, {label}", threads * 100000))
 
+# The lifetimes' in-turn runs: (scenario, benchmark, Shank's metric, Swinject's metric).
+LIFETIMES_IN_TURN = [
+    ("S10 child container, own key", "S10 child container, timed in turn", "Shank own key", "Swinject own key"),
+    ("S10 child container, key from the parent", "S10 child container, timed in turn",
+     "Shank key from the parent", "Swinject key from the parent"),
+    ("S11 scope entered, singleton resolved, closed", "S11 scope, timed in turn", "Shank withScope",
+     "Swinject child container"),
+    ("S12 replace the root, 10 modules", "S12 replace the root, timed in turn", "Shank build()",
+     "Swinject new container"),
+]
+for scenario, name, shank_metric, swinject_metric in LIFETIMES_IN_TURN:
+    IN_TURN += [
+        (f"{scenario}, timed in turn", "Shank", name, shank_metric, 1000),
+        (f"{scenario}, timed in turn", "Swinject", name, swinject_metric, 1000),
+    ]
+
 MEMORY = [
     ("per @Inject property, unread", "Shank", "Memory per @Inject property, unread: Shank", 1000),
     ("per @Inject property, after first read", "Shank", "Memory per @Inject property, after first read: Shank", 1000),
@@ -102,6 +131,10 @@ MEMORY = [
     ("per registered module, made and dropped (S5)", "Shank", "S5 build 1,000-module root: Shank", 1000),
     ("per registered module, made and dropped (S5)", "Swinject", "S5 build 1,000-module root: Swinject", 1000),
     ("per registered module, made and dropped (S5)", "hand-written", "S5 build 1,000-module root: hand-written dictionary", 1000),
+    ("per scope entered and closed (S11)", "Shank", "S11 scope entered, singleton resolved, closed: Shank withScope", 1000),
+    ("per scope entered and closed (S11)", "Swinject", "S11 scope entered, singleton resolved, closed: Swinject child container", 1000),
+    ("per 10-module root replaced (S12)", "Shank", "S12 replace the root, 10 modules: Shank build()", 1000),
+    ("per 10-module root replaced (S12)", "Swinject", "S12 replace the root, 10 modules: Swinject new container", 1000),
 ]
 
 
@@ -209,6 +242,19 @@ def main():
     def in_turn_median(scenario, contender):
         s = in_turn.get((scenario, contender))
         return s["p50"] if s else None
+
+    print()
+    print("Lifetimes, timed in turn (Shank ÷ Swinject from the medians of the same benchmark):")
+    print()
+    print("| Scenario | Shank | Swinject | Shank ÷ Swinject |")
+    print("| --- | ---: | ---: | ---: |")
+    for scenario, *_ in LIFETIMES_IN_TURN:
+        shank = in_turn_median(f"{scenario}, timed in turn", "Shank")
+        swinject = in_turn_median(f"{scenario}, timed in turn", "Swinject")
+        if shank is None or swinject is None:
+            print(f"| {scenario} | not run | | |")
+        else:
+            print(f"| {scenario} | {duration(shank)} | {duration(swinject)} | {ratio(shank, swinject)} |")
 
     print()
     print("| Memory | Contender | Allocations made | Allocations kept | Bytes kept | Bytes allocated |")

@@ -187,6 +187,50 @@ extension ShankFixtures {
   }
 }
 
+// MARK: - Lifetimes (S10, S11, S12)
+
+extension ShankFixtures {
+  /// S10's child container: S8's mock as its own module, over the ten modules, from which
+  /// `M3Type` falls through.
+  static func child() -> Dependencies {
+    let child = Dependencies(over: tenModules()) {
+      Module { MockM5() as M5Type }
+    }
+    check(child.resolve(M5Type.self).component() == -5, "the child's own module")
+    check(child.resolve(M3Type.self).component() == 3, "a key falling through to the parent")
+    return child
+  }
+
+  /// Checks what S11 times: the scope's singleton is seen inside, kept for the scope, and new
+  /// in the next scope.
+  static func checkScope() async {
+    func scoped() async -> SharedModuleType {
+      await Dependencies.withScope {
+        Module(scope: .singleton) { SharedModule() as SharedModuleType }
+      } operation: {
+        let first = Dependencies.resolve(SharedModuleType.self)
+        check(first === Dependencies.resolve(SharedModuleType.self), "the scope's singleton")
+        return first
+      }
+    }
+    let first = await scoped()
+    let second = await scoped()
+    check(first !== second, "a new scope made the same singleton")
+  }
+
+  /// Checks what S12 times: `build()` frees the root it replaces when no resolution reads it.
+  static func checkReplacedRootIsFreed() {
+    weak var replaced: Dependencies?
+    do {
+      let root = tenModules()
+      root.build()
+      replaced = root
+    }
+    buildTenModules()
+    check(replaced == nil, "build() kept the root it replaced")
+  }
+}
+
 // MARK: - Swinject containers
 
 enum SwinjectFixtures {
@@ -224,6 +268,22 @@ enum SwinjectFixtures {
     let child = Container(parent: parent)
     child.register(M5Type.self) { _ in MockM5() }.inObjectScope(.transient)
     return child
+  }
+
+  /// S10's child container: S8's, over the ten modules.
+  static func child() -> Container {
+    let child = overriding(tenModules() as! Container)
+    check(child.resolve(M5Type.self)!.component() == -5, "the Swinject child's own module")
+    check(child.resolve(M3Type.self)!.component() == 3, "a key falling through to the parent")
+    return child
+  }
+
+  /// S11's nearest equivalent of a scope: a child container over `parent` with one
+  /// `.container` module, resolved once; the child is released on return.
+  static func scope(over parent: Container) -> SharedModuleType {
+    let child = Container(parent: parent)
+    child.register(SharedModuleType.self) { _ in SharedModule() }.inObjectScope(.container)
+    return child.resolve(SharedModuleType.self)!
   }
 }
 

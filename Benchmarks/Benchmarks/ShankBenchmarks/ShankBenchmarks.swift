@@ -80,6 +80,7 @@ let benchmarks: @Sendable () -> Void = {
   overrides()
   verification()
   memory()
+  lifetimes()
 }
 
 // MARK: - S1: resolve a module by type, a new instance each time, from a root of 10 modules
