@@ -2,7 +2,8 @@
 // else. Instruction counts repeat exactly on a busy machine, where wall-clock time does not.
 //
 //   swift build -c release --product ShankProfile
-//   valgrind --tool=callgrind --toggle-collect='*measured*' .build/release/ShankProfile s1 10000
+//   objcopy --strip-debug .build/release/ShankProfile /tmp/ShankProfile  # for valgrind 3.19
+//   valgrind --tool=callgrind --toggle-collect='*measured*' /tmp/ShankProfile s1 10000
 //   scripts/profile.sh   # every scenario, as instructions per operation
 //
 // Usage: ShankProfile SCENARIO [COUNT [MODULES]]; only `measured(_:_:)` is counted.
@@ -14,6 +15,25 @@ protocol M0Type { func component() -> Int }
 protocol M5Type { func component() -> Int }
 struct M0: M0Type { func component() -> Int { 0 } }
 struct M5: M5Type { func component() -> Int { 5 } }
+/// The rest of the ten module types, for S10's parent and S12's root, as in the benchmarks.
+protocol M1Type { func component() -> Int }
+protocol M2Type { func component() -> Int }
+protocol M3Type { func component() -> Int }
+protocol M4Type { func component() -> Int }
+protocol M6Type { func component() -> Int }
+protocol M7Type { func component() -> Int }
+protocol M8Type { func component() -> Int }
+protocol M9Type { func component() -> Int }
+struct M1: M1Type { func component() -> Int { 1 } }
+struct M2: M2Type { func component() -> Int { 2 } }
+struct M3: M3Type { func component() -> Int { 3 } }
+struct M4: M4Type { func component() -> Int { 4 } }
+struct M6: M6Type { func component() -> Int { 6 } }
+struct M7: M7Type { func component() -> Int { 7 } }
+struct M8: M8Type { func component() -> Int { 8 } }
+struct M9: M9Type { func component() -> Int { 9 } }
+/// S10's child module, over `M5`.
+struct MockM5: M5Type { func component() -> Int { -5 } }
 protocol SharedModuleType: AnyObject { func component() -> Int }
 final class SharedModule: SharedModuleType, Sendable {
   static let shared = SharedModule()
@@ -64,6 +84,72 @@ nonisolated func makeNamedSwinject(size: Int) -> Container {
   return container
 }
 
+/// Ten modules of ten types, as the benchmarks' S1 root: S10's parent and S12's new root.
+nonisolated func makeTenModules() -> Dependencies {
+  Dependencies {
+    Module { M0() as M0Type }
+    Module { M1() as M1Type }
+    Module { M2() as M2Type }
+    Module { M3() as M3Type }
+    Module { M4() as M4Type }
+    Module { M5() as M5Type }
+    Module { M6() as M6Type }
+    Module { M7() as M7Type }
+    Module { M8() as M8Type }
+    Module { M9() as M9Type }
+  }
+}
+
+/// S10's child: its own `M5Type` over the ten modules, from which `M3Type` falls through.
+/// Made from nonisolated code, as the benchmarks make it, so resolution checks no actor.
+nonisolated func makeChild() -> Dependencies {
+  Dependencies(over: makeTenModules()) {
+    Module { MockM5() as M5Type }
+  }
+}
+
+nonisolated func makeTenSwinject() -> Container {
+  let container = Container()
+  container.register(M0Type.self) { _ in M0() }.inObjectScope(.transient)
+  container.register(M1Type.self) { _ in M1() }.inObjectScope(.transient)
+  container.register(M2Type.self) { _ in M2() }.inObjectScope(.transient)
+  container.register(M3Type.self) { _ in M3() }.inObjectScope(.transient)
+  container.register(M4Type.self) { _ in M4() }.inObjectScope(.transient)
+  container.register(M5Type.self) { _ in M5() }.inObjectScope(.transient)
+  container.register(M6Type.self) { _ in M6() }.inObjectScope(.transient)
+  container.register(M7Type.self) { _ in M7() }.inObjectScope(.transient)
+  container.register(M8Type.self) { _ in M8() }.inObjectScope(.transient)
+  container.register(M9Type.self) { _ in M9() }.inObjectScope(.transient)
+  return container
+}
+
+/// S11: a scope over the root with one singleton, resolved once inside, then closed.
+nonisolated func scope() async {
+  await Dependencies.withScope {
+    Module(scope: .singleton) { SharedModule() as SharedModuleType }
+  } operation: {
+    blackHole(Dependencies.resolve(SharedModuleType.self))
+  }
+}
+
+/// S11's Swinject side: a child container with one `.container` module, resolved once.
+nonisolated func swinjectScope(over parent: Container) -> SharedModuleType {
+  let child = Container(parent: parent)
+  child.register(SharedModuleType.self) { _ in SharedModule() }.inObjectScope(.container)
+  return child.resolve(SharedModuleType.self)!
+}
+
+/// Runs `body` on the global executor and waits for it, so the top level stays synchronous.
+/// The work runs on another thread: profile.sh counts such scenarios over the whole program.
+func waitFor(_ body: @escaping @Sendable () async -> Void) {
+  let done = DispatchSemaphore(value: 0)
+  Task.detached {
+    await body()
+    done.signal()
+  }
+  done.wait()
+}
+
 /// Roots built by `s5-build`, released after the measurement so that only building counts.
 nonisolated(unsafe) var builtRoots: [AnyObject] = []  // only the main thread touches it
 
@@ -91,6 +177,10 @@ let plain = opaque(PlainHolder())
 let factories = opaque(Factories())
 for name in names.prefix(size) { factories.byName[name] = { M0() } }
 let probe = opaque("n5")
+let child = opaque(makeChild())
+let swinjectChild = opaque(Container(parent: makeTenSwinject()))
+swinjectChild.register(M5Type.self) { _ in MockM5() }.inObjectScope(.transient)
+let swinjectTen = opaque(makeTenSwinject())
 blackHole(injected.module)  // the first read
 if scenario != "s1-main" {
   blackHole(Dependencies.resolve(SharedModuleType.self))  // makes the singleton
@@ -107,38 +197,144 @@ func onThreads(_ threads: Int, _ body: @escaping @Sendable () -> Void) {
   while started.contains(where: { !$0.isFinished }) { usleep(100) }
 }
 
-@MainActor @inline(never) func measured(_ scenario: String, _ count: Int) {
-  switch scenario {
-  case "s1": for _ in 0..<count { blackHole(Dependencies.resolve(M5Type.self)) }
-  case "s1-main": for _ in 0..<count { blackHole(Dependencies.resolve(M5Type.self)) }
-  case "s1-swinject": for _ in 0..<count { blackHole(swinject.resolve(M5Type.self)!) }
-  case "s1-hand": for _ in 0..<count { blackHole(factories.m5()) }
-  case "s2": for _ in 0..<count { blackHole(injected.module) }
-  case "s2-hand": for _ in 0..<count { blackHole(plain.module) }
-  case "s3": for _ in 0..<count { blackHole(Dependencies.resolve(M0Type.self, name: probe)) }
-  case "s3-swinject": for _ in 0..<count { blackHole(swinject.resolve(M0Type.self, name: probe)!) }
-  case "s3-hand": for _ in 0..<count { blackHole(factories.byName[probe]!()) }
-  case "s6": for _ in 0..<count { blackHole(Dependencies.resolve(SharedModuleType.self)) }
-  case "s6-swinject": for _ in 0..<count { blackHole(swinject.resolve(SharedModuleType.self)!) }
-  case "s6-hand": for _ in 0..<count { blackHole(SharedModule.shared as SharedModuleType) }
-  case "s6-dictionary":  // S7's baseline for the singleton: a shared instance from a dictionary
-    let table = factories.shared
-    let key = ObjectIdentifier(SharedModuleType.self)
-    for _ in 0..<count { blackHole(table[key]!()) }
-  case "s5": for _ in 0..<count { blackHole(makeNamedRoot(size: size)) }
-  case "s5-swinject": for _ in 0..<count { blackHole(makeNamedSwinject(size: size)) }
-  case "s5-build": for _ in 0..<count { builtRoots.append(makeNamedRoot(size: size)) }
-  case "s5-build-swinject": for _ in 0..<count { builtRoots.append(makeNamedSwinject(size: size)) }
-  // S7, for `perf record -e cpu-clock`: the same resolutions on 1 or 2 threads at once.
-  case "s7-1": onThreads(1) { for _ in 0..<count { blackHole(Dependencies.resolve(M5Type.self)) } }
-  case "s7-2": onThreads(2) { for _ in 0..<count { blackHole(Dependencies.resolve(M5Type.self)) } }
-  case "s7-singleton-1":
-    onThreads(1) { for _ in 0..<count { blackHole(Dependencies.resolve(SharedModuleType.self)) } }
-  case "s7-singleton-2":
-    onThreads(2) { for _ in 0..<count { blackHole(Dependencies.resolve(SharedModuleType.self)) } }
-  default: fatalError("unknown scenario \(scenario)")
-  }
+// Each scenario is a function of its own, so that what the optimizer inlines into one loop does
+// not depend on how many other scenarios there are: written as the cases of one large function,
+// as they once were, a resolution's path was inlined or called depending on that function's
+// size, so adding a scenario changed the count of another.
+@MainActor @inline(never) func runS1(_ count: Int) {
+  for _ in 0..<count { blackHole(Dependencies.resolve(M5Type.self)) }
+}
+@MainActor @inline(never) func runS1Main(_ count: Int) {
+  for _ in 0..<count { blackHole(Dependencies.resolve(M5Type.self)) }
+}
+@MainActor @inline(never) func runS1Swinject(_ count: Int) {
+  for _ in 0..<count { blackHole(swinject.resolve(M5Type.self)!) }
+}
+@MainActor @inline(never) func runS1Hand(_ count: Int) {
+  for _ in 0..<count { blackHole(factories.m5()) }
+}
+@MainActor @inline(never) func runS2(_ count: Int) {
+  for _ in 0..<count { blackHole(injected.module) }
+}
+@MainActor @inline(never) func runS2Hand(_ count: Int) {
+  for _ in 0..<count { blackHole(plain.module) }
+}
+@MainActor @inline(never) func runS3(_ count: Int) {
+  for _ in 0..<count { blackHole(Dependencies.resolve(M0Type.self, name: probe)) }
+}
+@MainActor @inline(never) func runS3Swinject(_ count: Int) {
+  for _ in 0..<count { blackHole(swinject.resolve(M0Type.self, name: probe)!) }
+}
+@MainActor @inline(never) func runS3Hand(_ count: Int) {
+  for _ in 0..<count { blackHole(factories.byName[probe]!()) }
+}
+@MainActor @inline(never) func runS5(_ count: Int) {
+  for _ in 0..<count { blackHole(makeNamedRoot(size: size)) }
+}
+@MainActor @inline(never) func runS5Swinject(_ count: Int) {
+  for _ in 0..<count { blackHole(makeNamedSwinject(size: size)) }
+}
+@MainActor @inline(never) func runS5Build(_ count: Int) {
+  for _ in 0..<count { builtRoots.append(makeNamedRoot(size: size)) }
+}
+@MainActor @inline(never) func runS5BuildSwinject(_ count: Int) {
+  for _ in 0..<count { builtRoots.append(makeNamedSwinject(size: size)) }
+}
+@MainActor @inline(never) func runS6(_ count: Int) {
+  for _ in 0..<count { blackHole(Dependencies.resolve(SharedModuleType.self)) }
+}
+@MainActor @inline(never) func runS6Swinject(_ count: Int) {
+  for _ in 0..<count { blackHole(swinject.resolve(SharedModuleType.self)!) }
+}
+@MainActor @inline(never) func runS6Hand(_ count: Int) {
+  for _ in 0..<count { blackHole(SharedModule.shared as SharedModuleType) }
+}
+/// S7's baseline for the singleton: a shared instance from a dictionary of factories.
+@MainActor @inline(never) func runS6Dictionary(_ count: Int) {
+  let table = factories.shared
+  let key = ObjectIdentifier(SharedModuleType.self)
+  for _ in 0..<count { blackHole(table[key]!()) }
+}
+/// S7, for `perf record -e cpu-clock`: the same resolutions on 1 or 2 threads at once.
+@MainActor @inline(never) func runS7One(_ count: Int) {
+  onThreads(1) { for _ in 0..<count { blackHole(Dependencies.resolve(M5Type.self)) } }
+}
+@MainActor @inline(never) func runS7Two(_ count: Int) {
+  onThreads(2) { for _ in 0..<count { blackHole(Dependencies.resolve(M5Type.self)) } }
+}
+@MainActor @inline(never) func runS7SingletonOne(_ count: Int) {
+  onThreads(1) { for _ in 0..<count { blackHole(Dependencies.resolve(SharedModuleType.self)) } }
+}
+@MainActor @inline(never) func runS7SingletonTwo(_ count: Int) {
+  onThreads(2) { for _ in 0..<count { blackHole(Dependencies.resolve(SharedModuleType.self)) } }
+}
+/// S10: a child container's own key, and a key that falls through to its parent.
+@MainActor @inline(never) func runS10Own(_ count: Int) {
+  for _ in 0..<count { blackHole(child.resolve(M5Type.self)) }
+}
+@MainActor @inline(never) func runS10Parent(_ count: Int) {
+  for _ in 0..<count { blackHole(child.resolve(M3Type.self)) }
+}
+@MainActor @inline(never) func runS10OwnSwinject(_ count: Int) {
+  for _ in 0..<count { blackHole(swinjectChild.resolve(M5Type.self)!) }
+}
+@MainActor @inline(never) func runS10ParentSwinject(_ count: Int) {
+  for _ in 0..<count { blackHole(swinjectChild.resolve(M3Type.self)!) }
+}
+/// S11: a scope entered, its singleton resolved once, and closed. A scope's close runs on a task
+/// of its own, so profile.sh counts S11 over the whole program, every thread.
+@MainActor @inline(never) func runS11(_ count: Int) {
+  waitFor { for _ in 0..<count { await scope() } }
+}
+@MainActor @inline(never) func runS11Swinject(_ count: Int) {
+  for _ in 0..<count { blackHole(swinjectScope(over: swinjectTen)) }
+}
+/// S12: build() replacing the root with a new one of 10 modules; a new Swinject container.
+@MainActor @inline(never) func runS12(_ count: Int) {
+  for _ in 0..<count { makeTenModules().build() }
+}
+@MainActor @inline(never) func runS12Swinject(_ count: Int) {
+  for _ in 0..<count { blackHole(makeTenSwinject()) }
 }
 
+let scenarios: [String: @MainActor (Int) -> Void] = [
+  "s1": runS1,
+  "s1-main": runS1Main,
+  "s1-swinject": runS1Swinject,
+  "s1-hand": runS1Hand,
+  "s2": runS2,
+  "s2-hand": runS2Hand,
+  "s3": runS3,
+  "s3-swinject": runS3Swinject,
+  "s3-hand": runS3Hand,
+  "s5": runS5,
+  "s5-swinject": runS5Swinject,
+  "s5-build": runS5Build,
+  "s5-build-swinject": runS5BuildSwinject,
+  "s6": runS6,
+  "s6-swinject": runS6Swinject,
+  "s6-hand": runS6Hand,
+  "s6-dictionary": runS6Dictionary,
+  "s7-1": runS7One,
+  "s7-2": runS7Two,
+  "s7-singleton-1": runS7SingletonOne,
+  "s7-singleton-2": runS7SingletonTwo,
+  "s10-own": runS10Own,
+  "s10-parent": runS10Parent,
+  "s10-own-swinject": runS10OwnSwinject,
+  "s10-parent-swinject": runS10ParentSwinject,
+  "s11": runS11,
+  "s11-swinject": runS11Swinject,
+  "s12": runS12,
+  "s12-swinject": runS12Swinject,
+]
+
+/// Runs one scenario: the only function counted (`--toggle-collect='*measured*'`), so no other
+/// function's name may contain "measured", or entering it would toggle the count off again.
+@MainActor @inline(never) func measured(_ run: @MainActor (Int) -> Void, _ count: Int) {
+  run(count)
+}
+
+guard let run = scenarios[scenario] else { fatalError("unknown scenario \(scenario)") }
 builtRoots.reserveCapacity(count)
-measured(scenario, count)
+measured(run, count)
