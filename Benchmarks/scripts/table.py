@@ -254,7 +254,7 @@ def main():
         if shank is None or swinject is None:
             print(f"| {scenario} | not run | | |")
         else:
-            print(f"| {scenario} | {duration(shank)} | {duration(swinject)} | {ratio(shank, swinject)} |")
+            print(f"| {scenario} | {duration(shank)} | {duration(swinject)} | {shank / swinject:.3g}× |")
 
     print()
     print("| Memory | Contender | Allocations made | Allocations kept | Bytes kept | Bytes allocated |")
