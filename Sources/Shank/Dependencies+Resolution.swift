@@ -25,8 +25,8 @@ extension Dependencies {
   ) -> T {
     let site = SourceSite(fileID: fileID, line: line)
     // Borrowed as in `resolveOrThrow`, written out for the same reason.
-    let (container, isRoot) = unretainedCurrentForReading
-    defer { if isRoot { Root.shared.stopReading() } }
+    let (container, saved) = unretainedCurrentForReading
+    defer { _shank_restore_hazard(saved) }
     do {
       return try container._withUnsafeGuaranteedRef {
         try $0.value(T.self, name: name, site: site)
@@ -63,8 +63,8 @@ extension Dependencies {
     // Borrowed, not retained: a retain per resolution would make threads contend for the
     // root's reference count. Written out rather than shared with `resolve`: in a debug build
     // every call is one more frame on the stack of each resolution nested in a factory.
-    let (container, isRoot) = unretainedCurrentForReading
-    defer { if isRoot { Root.shared.stopReading() } }
+    let (container, saved) = unretainedCurrentForReading
+    defer { _shank_restore_hazard(saved) }
     do {
       return try container._withUnsafeGuaranteedRef {
         try $0.value(T.self, name: name, site: site)
@@ -121,7 +121,7 @@ extension Dependencies {
     // Everything but a plain hit takes one call, so that in a debug build this frame, which
     // stays on the stack through every nested resolution, holds one result buffer, not three.
     guard let registration = unretainedRegistration(for: ObjectIdentifier(T.self), name: name),
-      closed.relaxed == 0, !decorates, Root.shared.observed.relaxed == 0
+      table.state == 0, _shank_is_observing() == 0
     else { return try slowValue(T.self, name: name, site: site) }
     // Borrowed, not retained: the tables of this container and those under it keep the
     // registration alive, and a retain on every resolution would make threads contend for its
@@ -140,41 +140,59 @@ extension Dependencies {
   func unretainedRegistration(for type: ObjectIdentifier, name: String?) -> Unmanaged<Registration>?
   {
     if let found = table.unretainedRegistration(for: type, name: name) { return found }
-    return parent?.openRegistration(for: type, name: name).map(Unmanaged.passUnretained)
+    return parent?.openRegistration(for: type, name: name)
   }
 
   /// The registration for `type` and `name` here or underneath, unless a closed container
   /// comes first: a child resolves nothing through a closed parent.
   @usableFromInline
-  func openRegistration(for type: ObjectIdentifier, name: String?) -> Registration? {
+  func openRegistration(for type: ObjectIdentifier, name: String?) -> Unmanaged<Registration>? {
     guard !isClosed else { return nil }
-    if let found = table.registration(for: type, name: name) { return found }
+    if let found = table.unretainedRegistration(for: type, name: name) { return found }
     return parent?.openRegistration(for: type, name: name)
   }
 
-  /// ``current``, unretained, and whether it is the built root, which this thread's hazard
-  /// slot then holds until the caller calls ``Root/stopReading()``.
+  /// ``current``, unretained, and what this thread's hazard slot held before, which the caller
+  /// puts back with `_shank_restore_hazard` once it is done with the container.
   ///
-  /// A factory's container is held by the resolution running it, an override layer by the
-  /// task-local, and a root already in the slot by the outer resolution that put it there:
-  /// a resolution nested in it reads the same root, whatever was built meanwhile.
+  /// Reading the built root puts it in the slot, so that no `build()` frees it meanwhile. A
+  /// factory's container is held by the resolution running it, an override layer by the
+  /// task-local, and a root already in the slot by the outer resolution that put it there: a
+  /// resolution nested in it reads the same root, whatever was built meanwhile.
   @inlinable
-  static var unretainedCurrentForReading: (Unmanaged<Dependencies>, isRoot: Bool) {
+  static var unretainedCurrentForReading: (Unmanaged<Dependencies>, saved: UInt) {
     // The root first: its check that `shared` exists then runs on every path, so the optimizer
     // can hoist it out of a caller's loop.
     let root = Root.shared
+    // The usual case, kept small enough to inline: no factory running, no override, no outer
+    // read of the root on this thread.
+    if _shank_hazard() == 0, let raw = _shank_trace(), ResolutionTrace.isIdle(raw),
+      !root.mayHaveOverrides
+    {
+      guard let address = UnsafeRawPointer(bitPattern: root.latest.protected) else {
+        return (.passUnretained(unbuilt), 0)
+      }
+      return (.fromOpaque(address), 0)
+    }
+    return unretainedCurrentForReadingSlowly()
+  }
+
+  /// ``unretainedCurrentForReading`` in every other case.
+  @usableFromInline
+  static func unretainedCurrentForReadingSlowly() -> (Unmanaged<Dependencies>, saved: UInt) {
+    let root = Root.shared
+    let held = _shank_hazard()
     if let raw = _shank_trace() {
-      if let making = ResolutionTrace.makingContainer(of: raw) { return (making, false) }
+      if let making = ResolutionTrace.makingContainer(of: raw) { return (making, held) }
     } else {
       ResolutionTrace.makeCurrent()
     }
-    if root.mayHaveOverrides, let layer = overrides { return (.passUnretained(layer), false) }
-    let held = _shank_hazard()
-    if held != 0 { return (Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: held)!), false) }
+    if root.mayHaveOverrides, let layer = overrides { return (.passUnretained(layer), held) }
+    if held != 0 { return (Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: held)!), held) }
     guard let address = UnsafeRawPointer(bitPattern: root.latest.protected) else {
-      return (.passUnretained(unbuilt), false)
+      return (.passUnretained(unbuilt), 0)
     }
-    return (.fromOpaque(address), true)
+    return (.fromOpaque(address), 0)
   }
 
   /// Stops the program with `error`'s message, pointing the report at the asking line; on a
@@ -198,7 +216,7 @@ extension Dependencies {
     if let registration = unretainedRegistration(for: ObjectIdentifier(T.self), name: name),
       !isClosed
     {
-      guard Root.shared.observed.relaxed != 0 else {
+      guard _shank_is_observing() != 0 else {
         return try made(T.self, by: registration, at: site)
       }
       return try observedValue(T.self, registration: registration, site: site)

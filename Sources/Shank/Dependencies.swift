@@ -1,3 +1,5 @@
+import _ShankAtomics
+
 /// The composition root: the modules an app is made of, registered by type and name.
 ///
 /// Make one at launch with a ``ModuleBuilder`` block and promote it with ``build()``; from then
@@ -23,8 +25,6 @@ public final class Dependencies: Sendable {
   /// Where the container was made, for the message of a resolution after ``close()``; `nil`
   /// for an override layer.
   let site: SourceSite?
-  /// 1 once ``close()`` began; read on every resolution from this container.
-  @usableFromInline let closed = AtomicWord(0)
   /// The `onClose` handlers of the instances this container keeps.
   let disposals = Disposals()
   /// Whether this container or one underneath registers a decorator, which instances made
@@ -49,6 +49,7 @@ public final class Dependencies: Sendable {
     self.isUnbuilt = isUnbuilt
     self.site = site
     decorates = !table.decorators.isEmpty || parent?.decorates == true
+    if decorates { table.setState(RegistrationTable.decoratesBit) }
     for registration in table.order {
       registration._withUnsafeGuaranteedRef { $0.adopt(by: self) }
     }
@@ -88,9 +89,9 @@ public final class Dependencies: Sendable {
   /// built root, a container that was never built, an override layer, or ``verify()``.
   @inlinable
   public static var current: Dependencies {
-    let (container, isRoot) = unretainedCurrentForReading
+    let (container, saved) = unretainedCurrentForReading
     let retained = container.takeUnretainedValue()
-    if isRoot { Root.shared.stopReading() }
+    _shank_restore_hazard(saved)
     return retained
   }
 

@@ -3,3 +3,4 @@
 
 __thread void *_shank_current_trace = 0;
 __thread uintptr_t _shank_current_hazard = 0;
+uintptr_t _shank_observing = 0;

@@ -32,43 +32,57 @@ import Testing
     .disabled(
       if: Sanitizer.current != .none,
       "a sanitizer makes every frame larger, and ThreadSanitizer follows at most 128 locks"),
-    arguments: [Scope.unique, .singleton], [ChainStep.resolve, .inject])
-  func twoHundredNestedResolutionsFitA512KiBThread(scope: Scope, step: ChainStep) async {
-    let length = await onThread(stackSize: Self.smallStack) {
-      let modules = chainModules(length: 200, scope: scope, step: step)
-      return Dependencies.withOverrides {
-        modules
-      } operation: {
-        chainLength(from: Dependencies.resolve(ChainLink.self, name: "0"))
+    arguments: [false, true], [ChainStep.resolve, .inject])
+  func twoHundredNestedResolutionsFitA512KiBThread(shared: Bool, step: ChainStep) async throws {
+    // In a process of its own: an observer another test installs meanwhile would send every
+    // resolution down the observed path, whose frames are deeper.
+    let result = try await #require(
+      processExitsWith: .success, observing: [\.standardErrorContent]
+    ) { [shared, step] in
+      let length = await onThread(stackSize: DepthTests.smallStack) {
+        let modules = chainModules(length: 200, scope: shared ? .singleton : .unique, step: step)
+        return Dependencies.withOverrides {
+          modules
+        } operation: {
+          chainLength(from: Dependencies.resolve(ChainLink.self, name: "0"))
+        }
       }
+      precondition(length == 200, "\(length) levels fit")
     }
-    #expect(length == 200)
+    #expect(result.standardErrorContent.isEmpty)
   }
 
   @Test(
     .disabled(if: Sanitizer.current != .none, "a sanitizer makes every frame larger"),
-    arguments: [Scope.unique, .singleton], [ChainStep.resolve, .inject])
-  func eachLevelTakesLittleStack(scope: Scope, step: ChainStep) async {
-    let bytesPerLevel = await onThread(stackSize: Self.smallStack) {
-      let recorder = StackRecorder()
-      let modules = chainModules(length: 50, scope: scope, step: step, recorder: recorder)
-      Dependencies.withOverrides {
-        modules
-      } operation: {
-        _ = Dependencies.resolve(ChainLink.self, name: "0")
+    arguments: [false, true], [ChainStep.resolve, .inject])
+  func eachLevelTakesLittleStack(shared: Bool, step: ChainStep) async throws {
+    let result = try await #require(
+      processExitsWith: .success, observing: [\.standardErrorContent]
+    ) { [shared, step] in
+      let bytesPerLevel = await onThread(stackSize: DepthTests.smallStack) {
+        let recorder = StackRecorder()
+        let modules = chainModules(
+          length: 50, scope: shared ? .singleton : .unique, step: step, recorder: recorder)
+        Dependencies.withOverrides {
+          modules
+        } operation: {
+          _ = Dependencies.resolve(ChainLink.self, name: "0")
+        }
+        return recorder.bytesPerLevel
       }
-      return recorder.bytesPerLevel
+      // A debug build keeps every temporary of every frame in it: past 2.5 KiB a level, 200
+      // levels and the 24 KiB Shank keeps in reserve no longer fit 512 KiB. An optimized build
+      // inlines most of a level.
+      #if DEBUG
+        let bound = 2_560
+      #else
+        let bound = 1_024
+      #endif
+      precondition(bytesPerLevel > 0)
+      precondition(
+        bytesPerLevel < bound, "\(bytesPerLevel) bytes of stack per nested resolution")
     }
-    // A debug build keeps every temporary of every frame in it: past 2.5 KiB a level, 200
-    // levels and the 24 KiB Shank keeps in reserve no longer fit 512 KiB. An optimized build
-    // inlines most of a level.
-    #if DEBUG
-      let bound = 2_560
-    #else
-      let bound = 1_024
-    #endif
-    #expect(bytesPerLevel > 0)
-    #expect(bytesPerLevel < bound, "\(bytesPerLevel) bytes of stack per nested resolution")
+    #expect(result.standardErrorContent.isEmpty)
   }
 
   @Test(
@@ -193,7 +207,7 @@ final class InjectedChainLink: ChainLink {
 let injectedChainLinkLine = #line - 4  // the `Inject(nextName)` call
 
 /// How a link's factory asks for the next link.
-enum ChainStep {
+enum ChainStep: Codable {
   case resolve
   case resolveOrThrow
   case inject

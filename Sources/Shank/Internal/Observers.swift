@@ -1,3 +1,5 @@
+import _ShankAtomics
+
 #if canImport(Darwin)
   import Darwin
 #elseif canImport(Glibc)
@@ -8,26 +10,20 @@
 
 /// The observers installed with ``Dependencies/observe(_:)``.
 ///
-/// Resolution looks at `isActive` alone, one relaxed load, and takes the slow path only while
-/// some observer is installed.
+/// Resolution looks at `_shank_observing` alone, one relaxed load, and takes the slow path only
+/// while some observer is installed.
 final class Observers {
   typealias Handler = @Sendable (ResolutionEvent) -> Void
 
   private let lock = Lock()
   private var handlers: [(id: UInt, handler: Handler)] = []
   private var nextID: UInt = 0
-  /// 1 while any observer is installed: the word resolution reads.
-  private let isActive: AtomicWord
-
-  init(flag: AtomicWord) {
-    isActive = flag
-  }
 
   func add(_ handler: @escaping Handler) -> UInt {
     lock.withLock {
       nextID &+= 1
       handlers.append((nextID, handler))
-      isActive.storeRelaxed(1)
+      _shank_set_observing(1)
       return nextID
     }
   }
@@ -35,7 +31,7 @@ final class Observers {
   func remove(_ id: UInt) {
     lock.withLock {
       handlers.removeAll { $0.id == id }
-      isActive.storeRelaxed(handlers.isEmpty ? 0 : 1)
+      _shank_set_observing(handlers.isEmpty ? 0 : 1)
     }
   }
 
@@ -52,5 +48,5 @@ final class Observers {
   }
 }
 
-// `handlers` and `nextID` are only touched under `lock`; `isActive` is atomic.
+// `handlers` and `nextID` are only touched under `lock`.
 extension Observers: @unchecked Sendable {}

@@ -1,3 +1,5 @@
+import _ShankAtomics
+
 /// A container's registrations in an open-addressed table keyed by type identity and name.
 ///
 /// `Hasher` costs more than the rest of a resolution, so a slot is found by a multiply of the
@@ -60,8 +62,9 @@ final class RegistrationTable {
     var capacity = 8
     while capacity < list.order.count * 2 { capacity *= 2 }
     mask = capacity - 1
-    slots = .allocate(capacity: capacity)
-    slots.initialize(repeating: Slot(type: 0, registration: nil), count: capacity)
+    // One slot more, in front: its first word is the container's state (see `state`).
+    slots = UnsafeMutablePointer<Slot>.allocate(capacity: capacity + 1) + 1
+    (slots - 1).initialize(repeating: Slot(type: 0, registration: nil), count: capacity + 1)
     var replaced = false
     var contributions: [ObjectIdentifier: [Unmanaged<Registration>]] = [:]
     var collectors: [Unmanaged<Registration>] = []
@@ -101,8 +104,29 @@ final class RegistrationTable {
   }
 
   deinit {
-    slots.deallocate()
+    (slots - 1).deallocate()
   }
+
+  /// The container's state: ``closedBit`` and ``decoratesBit``, 0 for a container that
+  /// resolves plainly. It sits just before the slots, which every lookup reads, so checking it
+  /// costs one load from a line that is already there.
+  @inlinable @inline(__always) var state: UInt {
+    UnsafeMutableRawPointer(slots - 1).withMemoryRebound(to: UInt.self, capacity: 1) {
+      _shank_load_relaxed($0)
+    }
+  }
+
+  /// Sets `bits` in ``state``.
+  func setState(_ bits: UInt) {
+    _ = UnsafeMutableRawPointer(slots - 1).withMemoryRebound(to: UInt.self, capacity: 1) {
+      _shank_fetch_or_releasing($0, bits)
+    }
+  }
+
+  /// Set by ``Dependencies/close()``.
+  @usableFromInline static let closedBit: UInt = 1
+  /// Set when the container or one underneath registers a decorator.
+  @usableFromInline static let decoratesBit: UInt = 2
 
   /// The registrations that won their key, retained: for the paths that are not resolution.
   var registrations: [Registration] { order.map { $0.takeUnretainedValue() } }

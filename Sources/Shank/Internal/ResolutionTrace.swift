@@ -71,6 +71,12 @@ final class ResolutionTrace {
     return makingContainer(of: raw)
   }
 
+  /// Whether no factory is running on the thread of the trace at `raw`.
+  @inlinable
+  static func isIdle(_ raw: UnsafeMutableRawPointer) -> Bool {
+    Unmanaged<ResolutionTrace>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.depth == 0 }
+  }
+
   /// The making container of the trace at `raw`; see ``unretainedMakingContainer``.
   @inlinable
   static func makingContainer(of raw: UnsafeMutableRawPointer) -> Unmanaged<Dependencies>? {

@@ -5,8 +5,9 @@ import _ShankAtomics
 ///
 /// A resolution reads the root without a lock or a retain: it loads the address into its
 /// thread's hazard slot (`_shank_protect`) and clears the slot when it is done. A replaced
-/// root is released only once no registered slot holds it, either right away in `build()` or
-/// when the last thread reading it finishes; its instances are then disposed with it.
+/// root is released only once no registered slot holds it: right away in `build()`, or, while
+/// some thread still reads it, by a task that looks again shortly after, so that readers
+/// never do more than clear their slot. Its instances are then disposed of with it.
 @usableFromInline
 final class Root {
   @usableFromInline static let shared = Root()
@@ -16,26 +17,18 @@ final class Root {
   private var container: Dependencies?
   /// Replaced roots that some thread's hazard slot still held when last looked at.
   private var retired: [Dependencies] = []
+  /// Whether a task is looking again for `retired` roots that no thread reads any more.
+  private var isPolling = false
   /// The hazard slot of every thread that ever resolved and is still running.
   private var slots: [UnsafeMutablePointer<UInt>] = []
   /// The built root's address, or 0; `container` keeps it alive.
   @usableFromInline let latest = AtomicWord(0)
-  /// 1 while `retired` is not empty, so that a reader finishing knows to look.
-  @usableFromInline let hasRetired = AtomicWord(0)
   /// Whether any task ever installed overrides (1) or not (0); until then resolution skips the
   /// task-local read. A task that inherits overrides was created after they were installed,
   /// so it sees this set.
   @usableFromInline let overridesInstalled = AtomicWord(0)
-  /// 1 while an observer from ``Dependencies/observe(_:)`` is installed.
-  @usableFromInline let observed: AtomicWord
-  /// The observers, which set `observed`.
-  let observers: Observers
-
-  private init() {
-    let observed = AtomicWord(0)
-    self.observed = observed
-    observers = Observers(flag: observed)
-  }
+  /// The observers from ``Dependencies/observe(_:)``.
+  let observers = Observers()
 
   /// Whether ``Dependencies/overrides`` may hold a layer for some task.
   @inlinable
@@ -49,28 +42,38 @@ final class Root {
 
   /// Makes `container` the root; the one it replaces is released once no thread reads it.
   func replace(with container: Dependencies) {
-    let unread: [Dependencies] = lock.withLock {
-      guard container !== self.container else { return [] }
+    let (unread, startsPolling): ([Dependencies], Bool) = lock.withLock {
+      guard container !== self.container else { return ([], false) }
       if let replaced = self.container { retired.append(replaced) }
       self.container = container
       latest.storeSequential(UInt(bitPattern: Unmanaged.passUnretained(container).toOpaque()))
-      return takeUnread()
+      let unread = takeUnread()
+      let startsPolling = !retired.isEmpty && !isPolling
+      if startsPolling { isPolling = true }
+      return (unread, startsPolling)
+    }
+    if startsPolling {
+      Task.detached(priority: .background) { await self.releaseUnreadUntilNoneAreLeft() }
     }
     // Released outside the lock: a container's instances may resolve, or build, as they go.
     withExtendedLifetime(unread) {}
   }
 
-  /// Clears this thread's hazard slot, and releases the replaced roots no thread reads now.
-  @inlinable
-  func stopReading() {
-    _shank_clear_hazard()
-    if hasRetired.relaxed != 0 { releaseUnread() }
-  }
-
-  @usableFromInline
-  func releaseUnread() {
-    let unread = lock.withLock { takeUnread() }
-    withExtendedLifetime(unread) {}
+  /// Releases the replaced roots that no thread reads now, and keeps looking, a little less
+  /// often each time, while some are still read: a reader never has to say it is done.
+  private func releaseUnreadUntilNoneAreLeft() async {
+    var pause: UInt64 = 1_000_000
+    while true {
+      try? await Task.sleep(nanoseconds: pause)
+      let (unread, isDone): ([Dependencies], Bool) = lock.withLock {
+        let unread = takeUnread()
+        if retired.isEmpty { isPolling = false }
+        return (unread, retired.isEmpty)
+      }
+      withExtendedLifetime(unread) {}
+      if isDone { return }
+      pause = min(pause * 2, 64_000_000)
+    }
   }
 
   /// Registers the hazard slot of the calling thread, which resolves for the first time.
@@ -100,7 +103,6 @@ final class Root {
       unread.append(container)
       return true
     }
-    hasRetired.storeRelaxed(retired.isEmpty ? 0 : 1)
     return unread
   }
 }

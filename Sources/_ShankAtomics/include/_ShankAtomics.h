@@ -65,9 +65,11 @@ _shank_hazard_address(void) {
   return &_shank_current_hazard;
 }
 
+// Puts back what the slot held before a read began: 0 after an outermost read, or the root
+// an outer read of this thread still reads.
 static inline __attribute__((always_inline)) void
-_shank_clear_hazard(void) {
-  __atomic_store_n(&_shank_current_hazard, 0, __ATOMIC_RELEASE);
+_shank_restore_hazard(uintptr_t saved) {
+  __atomic_store_n(&_shank_current_hazard, saved, __ATOMIC_RELEASE);
 }
 
 // Loads `*word` into this thread's hazard slot and returns it, once the slot is known to have
@@ -83,6 +85,25 @@ _shank_protect(const uintptr_t *word) {
     if (again == value) return value;
     value = again;
   }
+}
+
+// 1 while an observer of resolutions is installed. A plain global rather than a Swift
+// static, whose every read would first check that it was initialized.
+extern uintptr_t _shank_observing;
+
+static inline __attribute__((always_inline)) uintptr_t
+_shank_is_observing(void) {
+  return __atomic_load_n(&_shank_observing, __ATOMIC_RELAXED);
+}
+
+static inline __attribute__((always_inline)) void
+_shank_set_observing(uintptr_t value) {
+  __atomic_store_n(&_shank_observing, value, __ATOMIC_RELAXED);
+}
+
+static inline __attribute__((always_inline)) uintptr_t
+_shank_fetch_or_releasing(uintptr_t *word, uintptr_t bits) {
+  return __atomic_fetch_or(word, bits, __ATOMIC_RELEASE);
 }
 
 static inline __attribute__((always_inline)) uintptr_t
