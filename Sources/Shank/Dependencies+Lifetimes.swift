@@ -37,17 +37,24 @@ extension Dependencies {
   /// it goes. Closing again runs nothing: it returns once the first close's handlers have run.
   ///
   /// The handlers run on a task of their own, so that each runs to its end even when the task
-  /// that closes the container is cancelled.
+  /// that closes the container is cancelled, and so that no override or scope of the caller is
+  /// current in them. A handler that closes this container again, directly or through the
+  /// handlers of other containers it closes, does not wait for itself.
   ///
   /// > Note: A container dropped without `close()` still runs its handlers when it is freed,
-  /// > on a task of their own.
+  /// > on a task of their own. An instance that a factory, already running when `close()` was
+  /// > called, makes afterwards is disposed of as soon as it is made, on a task of its own:
+  /// > `close()` may return before that handler has run. Closing the empty stand-in that
+  /// > ``current`` gives before anything is built does nothing.
   public func close() async {
-    closed.storeReleasing(1)
-    await disposals.close().value
+    // The stand-in resolution reads before anything is built is shared by every caller.
+    guard !isUnbuilt else { return }
+    table.setState(RegistrationTable.closedBit)
+    await disposals.close()?.value
   }
 
   /// Whether ``close()`` was called on this container.
-  public var isClosed: Bool { closed.relaxed != 0 }
+  public var isClosed: Bool { table.state & RegistrationTable.closedBit != 0 }
 
   /// Runs `operation` in a child of ``current`` made of `modules`, and closes it when the
   /// operation ends, normally or by throwing.

@@ -18,10 +18,11 @@ struct Disposal {
     for disposal in disposals { await disposal.run() }
   }
 
-  /// Runs `disposals` in order on a task of their own, for callers that cannot wait.
+  /// Runs `disposals` in order on a task of their own, for callers that cannot wait: detached,
+  /// so that no override or scope of the code that dropped the instances is current in them.
   static func runLater(_ disposals: [Disposal]) {
     guard !disposals.isEmpty else { return }
-    Task { await runAll(disposals) }
+    Task.detached { await runAll(disposals) }
   }
 }
 

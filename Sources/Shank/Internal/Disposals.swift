@@ -29,21 +29,35 @@ final class Disposals {
   }
 
   /// Seals the list and runs every handler, newest first, on a task that every call returns:
-  /// the first call starts it, later ones wait for the same run.
+  /// the first call starts it, later ones wait for the same run; `nil` when there is nothing
+  /// to wait for.
   ///
-  /// A task of its own, so that a handler runs to the end even when the task that closes the
-  /// container was cancelled.
-  func close() -> Task<Void, Never> {
-    lock.withLock {
+  /// A detached task, so that a handler runs to its end even when the task that closes the
+  /// container was cancelled, and sees no override or scope of whoever closed it. A handler
+  /// that closes this container again, itself or through another container's handlers, gets
+  /// `nil`: waiting for the run it is part of would never end.
+  func close() -> Task<Void, Never>? {
+    let chain = Self.closing
+    let me = ObjectIdentifier(self)
+    if chain.contains(me) { return nil }
+    return lock.withLock {
       if let closing { return closing }
       isSealed = true
+      // Nothing to run: no task to start and await, for the scopes that keep nothing.
+      guard !entries.isEmpty else { return nil }
       let disposals = entries.reversed().map(\.disposal)
       entries = []
-      let task = Task { await Disposal.runAll(disposals) }
+      let task = Task.detached {
+        await Self.$closing.withValue(chain.union([me])) { await Disposal.runAll(disposals) }
+      }
       closing = task
       return task
     }
   }
+
+  /// The lists whose handlers the current task is running, for ``close()`` to tell a handler
+  /// that closes its own container.
+  @TaskLocal private static var closing: Set<ObjectIdentifier> = []
 
   /// Seals the list and takes every disposal, newest first.
   func seal() -> [Disposal] {
