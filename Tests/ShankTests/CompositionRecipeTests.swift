@@ -100,8 +100,8 @@ import Testing
         Module.decorating(Recipe15CatalogType.self) { Recipe15SpyCatalog($0, calls: spy) }
       } operation: {
         // A unique module is made for this resolution, and decorated by the layer it is
-        // resolved from.
-        _ = Dependencies.resolve(Recipe15CatalogType.self).title(id: 1)
+        // resolved from: here, for an `@Inject` property read inside the operation.
+        #expect(Recipe15CatalogScreen().load(id: 1) == "widget 1")
         #expect(spy.all == [1])
         // A singleton that the layer underneath keeps is that layer's, undecorated here.
         let shared = Dependencies.resolve(Recipe15CatalogType.self, name: "shared")
@@ -120,6 +120,23 @@ import Testing
         #expect(spy.all == [1, 2])
       }
     }
+  }
+
+  @Test(arguments: [Scope.singleton, .cached("recipe15"), .weak])
+  func anInstanceTheContainerKeepsIsDecoratedOnce(scope: Scope) {
+    let decorations = Counter()
+    let container = Dependencies {
+      Module(scope: scope) { Recipe15Catalog() as Recipe15CatalogType }
+      Module.decorating(Recipe15CatalogType.self) { catalog in
+        decorations.increment()
+        return Recipe15MeteredCatalog(catalog, calls: Counter())
+      }
+    }
+    let first = container.resolve(Recipe15CatalogType.self)
+    let second = container.resolve(Recipe15CatalogType.self)
+    #expect(first is Recipe15MeteredCatalog)
+    #expect(first === second, "the decorated instance is the one kept")
+    #expect(decorations.value == 1)
   }
 
   @Test func anAliasIsDecoratedAtEveryResolutionByTheContainerResolvedFrom() {
@@ -170,6 +187,24 @@ import Testing
     #expect(report.description.hasPrefix("Started 2 eager modules in "))
     _ = dependencies.resolve(Recipe15DatabaseType.self)
     #expect(migrations.all.count == 2, "the database started is the one kept")
+  }
+
+  @Test func buildMakesNothingEagerlyAndStartMakesTheRootsEagerModules() async {
+    await #expect(processExitsWith: .success) {
+      let migrations = Collector<String>()
+      let dependencies = Dependencies {
+        Module(scope: .singleton, eager: true) {
+          Recipe15Database(migrating: migrations) as Recipe15DatabaseType
+        }
+      }
+      dependencies.build()
+      precondition(migrations.all.isEmpty, "build() makes nothing")
+      let report = try await dependencies.start()
+      precondition(report.entries.map(\.key) == ["Recipe15DatabaseType"])
+      precondition(migrations.all.count == 2)
+      _ = Dependencies.resolve(Recipe15DatabaseType.self)
+      precondition(migrations.all.count == 2, "the root resolves the instance start() made")
+    }
   }
 
   @Test func startMakesThisContainersEagerModulesOnly() async throws {
@@ -476,6 +511,13 @@ final class Recipe15Server: Recipe15ServerType {
 enum Recipe15Failure: Error {
   case first
   case second
+}
+
+/// Reads its catalog with `@Inject`.
+final class Recipe15CatalogScreen {
+  @Inject private var catalog: Recipe15CatalogType
+
+  func load(id: Int) -> String { catalog.title(id: id) }
 }
 
 /// Reads its mailer with `@Inject` at every call.
