@@ -89,7 +89,7 @@ extension Dependencies {
     line: UInt = #line,
     operation: () async throws -> Result
   ) async rethrows -> Result {
-    Root.shared.noteOverridesInstalled()
+    Root.noteOverridesInstalled()
     let scope = Dependencies(
       modules: modules(), over: current, site: SourceSite(fileID: fileID, line: line))
     let result: Result

@@ -64,7 +64,7 @@ extension Dependencies {
 
   /// A container of `modules` whose misses fall through to ``current``.
   static func layer(_ modules: [Module]) -> Dependencies {
-    Root.shared.noteOverridesInstalled()
+    Root.noteOverridesInstalled()
     return Dependencies(modules: modules, over: current, site: nil)
   }
 }

@@ -161,15 +161,12 @@ extension Dependencies {
   /// resolution nested in it reads the same root, whatever was built meanwhile.
   @inlinable
   static var unretainedCurrentForReading: (Unmanaged<Dependencies>, saved: UInt) {
-    // The root first: its check that `shared` exists then runs on every path, so the optimizer
-    // can hoist it out of a caller's loop.
-    let root = Root.shared
     // The usual case, kept small enough to inline: no factory running, no override, no outer
     // read of the root on this thread.
     if _shank_hazard() == 0, let raw = _shank_trace(), ResolutionTrace.isIdle(raw),
-      !root.mayHaveOverrides
+      !Root.mayHaveOverrides
     {
-      guard let address = UnsafeRawPointer(bitPattern: root.latest.protected) else {
+      guard let address = UnsafeRawPointer(bitPattern: Root.protectedLatest) else {
         return (.passUnretained(unbuilt), 0)
       }
       return (.fromOpaque(address), 0)
@@ -180,16 +177,15 @@ extension Dependencies {
   /// ``unretainedCurrentForReading`` in every other case.
   @usableFromInline
   static func unretainedCurrentForReadingSlowly() -> (Unmanaged<Dependencies>, saved: UInt) {
-    let root = Root.shared
     let held = _shank_hazard()
     if let raw = _shank_trace() {
       if let making = ResolutionTrace.makingContainer(of: raw) { return (making, held) }
     } else {
       ResolutionTrace.makeCurrent()
     }
-    if root.mayHaveOverrides, let layer = overrides { return (.passUnretained(layer), held) }
+    if Root.mayHaveOverrides, let layer = overrides { return (.passUnretained(layer), held) }
     if held != 0 { return (Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: held)!), held) }
-    guard let address = UnsafeRawPointer(bitPattern: root.latest.protected) else {
+    guard let address = UnsafeRawPointer(bitPattern: Root.protectedLatest) else {
       return (.passUnretained(unbuilt), 0)
     }
     return (.fromOpaque(address), 0)

@@ -4,3 +4,5 @@
 __thread void *_shank_current_trace = 0;
 __thread uintptr_t _shank_current_hazard = 0;
 uintptr_t _shank_observing = 0;
+uintptr_t _shank_latest_root = 0;
+uintptr_t _shank_overrides_installed = 0;

@@ -13,7 +13,7 @@ final class Root {
   @usableFromInline static let shared = Root()
 
   private let lock = Lock()
-  /// The built root, which `latest` addresses.
+  /// The built root, which `_shank_latest_root` addresses.
   private var container: Dependencies?
   /// Replaced roots that some thread's hazard slot still held when last looked at.
   private var retired: [Dependencies] = []
@@ -21,23 +21,26 @@ final class Root {
   private var isPolling = false
   /// The hazard slot of every thread that ever resolved and is still running.
   private var slots: [UnsafeMutablePointer<UInt>] = []
-  /// The built root's address, or 0; `container` keeps it alive.
-  @usableFromInline let latest = AtomicWord(0)
-  /// Whether any task ever installed overrides (1) or not (0); until then resolution skips the
-  /// task-local read. A task that inherits overrides was created after they were installed,
-  /// so it sees this set.
-  @usableFromInline let overridesInstalled = AtomicWord(0)
   /// The observers from ``Dependencies/observe(_:)``.
   let observers = Observers()
 
-  /// Whether ``Dependencies/overrides`` may hold a layer for some task.
+  /// Whether ``Dependencies/overrides`` may hold a layer for some task: until a task installs
+  /// overrides or a scope, resolution skips the task-local read. A task that inherits one was
+  /// created after it was installed, so it sees this set.
   @inlinable
-  var mayHaveOverrides: Bool {
-    overridesInstalled.relaxed != 0
+  static var mayHaveOverrides: Bool {
+    _shank_may_have_overrides() != 0
   }
 
-  func noteOverridesInstalled() {
-    overridesInstalled.storeRelaxed(1)
+  static func noteOverridesInstalled() {
+    _shank_note_overrides_installed()
+  }
+
+  /// The built root's address, or 0, loaded into this thread's hazard slot; `container` keeps
+  /// it alive until no slot holds it.
+  @inlinable
+  static var protectedLatest: UInt {
+    _shank_protect(_shank_latest_root_address())
   }
 
   /// Makes `container` the root; the one it replaces is released once no thread reads it.
@@ -46,7 +49,9 @@ final class Root {
       guard container !== self.container else { return ([], false) }
       if let replaced = self.container { retired.append(replaced) }
       self.container = container
-      latest.storeSequential(UInt(bitPattern: Unmanaged.passUnretained(container).toOpaque()))
+      _shank_store_sequential(
+        _shank_latest_root_address(),
+        UInt(bitPattern: Unmanaged.passUnretained(container).toOpaque()))
       let unread = takeUnread()
       let startsPolling = !retired.isEmpty && !isPolling
       if startsPolling { isPolling = true }
@@ -87,7 +92,7 @@ final class Root {
   }
 
   /// Removes and returns the retired roots that no hazard slot holds. Called under `lock`,
-  /// after the store of `latest` that retired them: a reader that loaded one before that
+  /// after the store of `_shank_latest_root` that retired them: a reader that loaded one before that
   /// store has it in its slot by now, and a reader after it loads the new root.
   private func takeUnread() -> [Dependencies] {
     guard !retired.isEmpty else { return [] }
@@ -108,5 +113,5 @@ final class Root {
 }
 
 // `container`, `retired` and `slots` are only touched under `lock`; readers reach the root
-// through `latest` and their hazard slot alone.
+// through `_shank_latest_root` and their hazard slot alone.
 extension Root: @unchecked Sendable {}

@@ -87,6 +87,27 @@ _shank_protect(const uintptr_t *word) {
   }
 }
 
+// The built root's address, or 0, and whether any task ever installed overrides or a scope:
+// plain globals rather than fields of a Swift static, so that a resolution reads each with
+// one load and no check that the static was initialized. Shank's `Root` writes them.
+extern uintptr_t _shank_latest_root;
+extern uintptr_t _shank_overrides_installed;
+
+static inline __attribute__((always_inline)) uintptr_t *
+_shank_latest_root_address(void) {
+  return &_shank_latest_root;
+}
+
+static inline __attribute__((always_inline)) uintptr_t
+_shank_may_have_overrides(void) {
+  return __atomic_load_n(&_shank_overrides_installed, __ATOMIC_RELAXED);
+}
+
+static inline __attribute__((always_inline)) void
+_shank_note_overrides_installed(void) {
+  __atomic_store_n(&_shank_overrides_installed, 1, __ATOMIC_RELAXED);
+}
+
 // 1 while an observer of resolutions is installed. A plain global rather than a Swift
 // static, whose every read would first check that it was initialized.
 extern uintptr_t _shank_observing;
