@@ -1,6 +1,6 @@
 extension Dependencies {
-  /// Installs `handler`, which sees every resolution from then on, in every container, until
-  /// the returned ``Observation`` is cancelled.
+  /// Installs `handler`, which sees every resolution of a registered module from then on, in
+  /// every container, until the returned ``Observation`` is cancelled.
   ///
   /// ```swift
   /// let observation = Dependencies.observe { event in
