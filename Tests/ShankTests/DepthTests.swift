@@ -107,7 +107,12 @@ import Testing
       Issue.record("expected .tooDeep, got \(error)")
       return
     }
-    #expect(depth > 20, "half the stack of the chains below holds more than 20 levels")
+    // ThreadSanitizer's frames are larger and its thread's stack is half: 128 KiB holds about
+    // 20 levels there, fewer while another test's observer sends resolutions down the
+    // observed path.
+    let shallowest = Sanitizer.current == .thread ? 10 : 20
+    #expect(
+      depth > shallowest, "half the stack of the chains below holds more than \(shallowest) levels")
     #expect(depth < 100_000)
     #expect(chain == (0..<5).map { #"ChainLink named "\#($0)""# })
     #expect(error.typeName == "ChainLink")
