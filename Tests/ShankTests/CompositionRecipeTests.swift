@@ -304,23 +304,29 @@ import Testing
   }
 
   @Test func aCounterOfResolutionsPerKey() {
+    // Named "counted": observers see every test's resolutions, and only this one uses the name.
     let root = Dependencies {
-      Module { Recipe15Catalog() as Recipe15CatalogType }
-      Module(scope: .singleton) { Recipe15Cache() as Recipe15CacheType }
+      Module("counted") { Recipe15Catalog() as Recipe15CatalogType }
+      Module("counted", scope: .singleton) { Recipe15Cache() as Recipe15CacheType }
     }
-    let child = Dependencies(over: root) { Module { Recipe15Mailer() as Recipe15MailerType } }
+    let child = Dependencies(over: root) {
+      Module("counted") { Recipe15Mailer() as Recipe15MailerType }
+    }
     let counts = Recipe15Counts()
     let observation = Dependencies.observe { event in
-      if event.key.hasPrefix("Recipe15") { counts.add(event.key) }
+      if event.key.hasSuffix(#" named "counted""#) { counts.add(event.key) }
     }
-    for _ in 0..<3 { _ = root.resolve(Recipe15CatalogType.self) }
-    _ = root.resolve(Recipe15CacheType.self)
-    _ = child.resolve(Recipe15CacheType.self)
-    _ = child.resolve(Recipe15MailerType.self)
+    for _ in 0..<3 { _ = root.resolve(Recipe15CatalogType.self, name: "counted") }
+    _ = root.resolve(Recipe15CacheType.self, name: "counted")
+    _ = child.resolve(Recipe15CacheType.self, name: "counted")
+    _ = child.resolve(Recipe15MailerType.self, name: "counted")
     observation.cancel()
-    _ = root.resolve(Recipe15CatalogType.self)
+    _ = root.resolve(Recipe15CatalogType.self, name: "counted")
     #expect(
-      counts.byKey == ["Recipe15CatalogType": 3, "Recipe15CacheType": 2, "Recipe15MailerType": 1])
+      counts.byKey == [
+        #"Recipe15CatalogType named "counted""#: 3, #"Recipe15CacheType named "counted""#: 2,
+        #"Recipe15MailerType named "counted""#: 1,
+      ])
   }
 
   @Test func anEventArrivesOnTheResolvingThreadBeforeTheResolutionReturns() async {
@@ -346,11 +352,12 @@ import Testing
   @Test func anInjectReadAfterTheFirstIsNotObserved() {
     let count = Counter()
     let observation = Dependencies.observe {
-      if $0.key == "Recipe15MailerType" { count.increment() }
+      // Named: another test resolves the unnamed one, and observers see every test.
+      if $0.key == #"Recipe15MailerType named "screen""# { count.increment() }
     }
     defer { observation.cancel() }
     Dependencies.withOverrides {
-      Module { Recipe15Mailer() as Recipe15MailerType }
+      Module("screen") { Recipe15Mailer() as Recipe15MailerType }
     } operation: {
       let screen = Recipe15Screen()
       screen.send()
@@ -522,7 +529,7 @@ final class Recipe15CatalogScreen {
 
 /// Reads its mailer with `@Inject` at every call.
 final class Recipe15Screen {
-  @Inject private var mailer: Recipe15MailerType
+  @Inject("screen") private var mailer: Recipe15MailerType
 
   func send() { _ = mailer }
 }
