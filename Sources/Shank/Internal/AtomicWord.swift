@@ -29,23 +29,6 @@ struct AtomicWord {
     storage.withUnsafeMutablePointerToElements { _shank_load_relaxed($0) }
   }
 
-  /// The value, in the one order of sequentially consistent operations that every thread
-  /// agrees on.
-  var sequential: UInt {
-    storage.withUnsafeMutablePointerToElements { _shank_load_sequential($0) }
-  }
-
-  /// The value, loaded into this thread's hazard slot so that the container it addresses is
-  /// not freed until the slot is cleared (see `Root`).
-  @inlinable var protected: UInt {
-    storage.withUnsafeMutablePointerToElements { _shank_protect($0) }
-  }
-
-  /// Stores `value` in the one order of sequentially consistent operations.
-  func storeSequential(_ value: UInt) {
-    storage.withUnsafeMutablePointerToElements { _shank_store_sequential($0, value) }
-  }
-
   /// Stores `value` after everything written before it.
   func storeReleasing(_ value: UInt) {
     storage.withUnsafeMutablePointerToElements { _shank_store_releasing($0, value) }
