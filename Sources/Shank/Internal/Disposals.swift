@@ -42,11 +42,9 @@ final class Disposals {
     if chain.contains(me) { return nil }
     return lock.withLock {
       if let closing { return closing }
-      isSealed = true
+      let disposals = takeAll()
       // Nothing to run: no task to start and await, for the scopes that keep nothing.
-      guard !entries.isEmpty else { return nil }
-      let disposals = entries.reversed().map(\.disposal)
-      entries = []
+      guard !disposals.isEmpty else { return nil }
       let task = Task.detached {
         await Self.$closing.withValue(chain.union([me])) { await Disposal.runAll(disposals) }
       }
@@ -61,11 +59,14 @@ final class Disposals {
 
   /// Seals the list and takes every disposal, newest first.
   func seal() -> [Disposal] {
-    lock.withLock {
-      isSealed = true
-      defer { entries = [] }
-      return entries.reversed().map(\.disposal)
-    }
+    lock.withLock { takeAll() }
+  }
+
+  /// Seals the list and takes every disposal, newest first. Called under `lock`.
+  private func takeAll() -> [Disposal] {
+    isSealed = true
+    defer { entries = [] }
+    return entries.reversed().map(\.disposal)
   }
 }
 
