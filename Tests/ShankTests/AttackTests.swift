@@ -242,7 +242,7 @@ import Testing
       }
     }
     let failures = Counter()
-    let finished = await onThreads(2, timeout: 10) { index in
+    let finished = await onThreads(2) { index in
       if index == 1 {
         Thread.sleep(forTimeInterval: 0.05)
         gate.signal()
@@ -252,7 +252,7 @@ import Testing
     #expect(finished)
     #expect(failures.value == 2)
     let made = try dependencies.resolveOrThrow(Service.self).serial
-    let everyone = await onThreads(8, timeout: 10) { _ in
+    let everyone = await onThreads(8) { _ in
       precondition(dependencies.resolve(Service.self).serial == made)
     }
     #expect(everyone)
@@ -322,7 +322,7 @@ import Testing
       Module(scope: .singleton) { ServiceImpl() as Service }
     }
     let counts = Collector<Int>()
-    let finished = await onThreads(6, timeout: 60) { _ in
+    let finished = await onThreads(6) { _ in
       for _ in 0..<5 {
         do throws(VerificationError) {
           try dependencies.verify()
@@ -414,7 +414,7 @@ import Testing
       Module(scope: .cached("s"), as: AttackAlpha.self, AttackBeta.self) { AttackAlphaBeta() }
       Module(scope: .cached("s")) { ServiceImpl() as Service }
     }
-    let finished = await onThreads(4, timeout: 30) { index in
+    let finished = await onThreads(4) { index in
       for _ in 0..<2_000 {
         if index == 0 {
           dependencies.reset(.cached("s"))
@@ -439,7 +439,7 @@ import Testing
         return OtherServiceImpl()
       }
     }
-    let finished = await onThreads(4, timeout: 20) { index in
+    let finished = await onThreads(4) { index in
       for round in 0..<200 {
         _ = dependencies.resolve(OtherService.self)
         if (round + index) % 3 == 0 { dependencies.reset(.cached("a")) }
@@ -469,7 +469,7 @@ import Testing
       Module(scope: .cached("s")) { OtherServiceImpl() as OtherService }
     }
     box.container = dependencies
-    let finished = await onThreads(2, timeout: 10) { _ in
+    let finished = await onThreads(2) { _ in
       for _ in 0..<100 {
         _ = dependencies.resolve(Service.self)
         dependencies.reset(.cached("s"))
@@ -492,7 +492,7 @@ import Testing
       }
     }
     let first = dependencies.resolve(Service.self)
-    let finished = await onThreads(2, timeout: 10) { index in
+    let finished = await onThreads(2) { index in
       if index == 0 {
         try! dependencies.verify()
       } else {

@@ -305,7 +305,7 @@ import Testing
       }
     }
     let dependencies = box.dependencies!
-    let finished = await onThreads(2, timeout: 5) { index in
+    let finished = await onThreads(2) { index in
       if index == 0 {
         _ = dependencies.resolve(ThreadX.self)
       } else {

@@ -23,7 +23,7 @@ import Testing
         break
       }
     }
-    let finished = await onThreads(2, timeout: 10) { index in
+    let finished = await onThreads(2) { index in
       if index == 0 {
         ring.resolve(.a)
       } else {
@@ -46,7 +46,7 @@ import Testing
         // Varies which thread gets how far before the others ask.
         if Bool.random() { sched_yield() }
       }
-      let finished = await onThreads(3, timeout: 10) { index in
+      let finished = await onThreads(3) { index in
         ring.resolve(Ring.Key.allCases[index])
       }
       try #require(finished, "the threads deadlocked in round \(round)")

@@ -53,7 +53,7 @@ final class Collector<Element>: @unchecked Sendable {
 ///
 /// Returns `false` when the threads did not finish within `timeout` seconds (a deadlock).
 func onThreads(
-  _ count: Int, timeout: Double = 20, _ body: @escaping @Sendable (Int) -> Void
+  _ count: Int, timeout: Double = 120, _ body: @escaping @Sendable (Int) -> Void
 ) async -> Bool {
   await withCheckedContinuation { continuation in
     Thread {

@@ -16,7 +16,7 @@ import Testing
       }
     }
     let made = Collector<Int>()
-    let finished = await onThreads(1, timeout: 10) { _ in
+    let finished = await onThreads(1) { _ in
       made.append(dependencies.resolve(Service.self).serial)
       made.append(dependencies.resolve(Service.self).serial)
     }
@@ -47,7 +47,7 @@ import Testing
         return OtherServiceImpl()
       }
     }
-    let finished = await onThreads(2, timeout: 10) { index in
+    let finished = await onThreads(2) { index in
       if index == 0 {
         _ = dependencies.resolve(Service.self)
       } else {
@@ -72,7 +72,7 @@ import Testing
       }
     }
     let first = Collector<Int>()
-    let finished = await onThreads(2, timeout: 10) { index in
+    let finished = await onThreads(2) { index in
       if index == 0 {
         first.append(dependencies.resolve(Service.self).serial)
       } else {
