@@ -25,6 +25,7 @@ let package = Package(
         .product(name: "Benchmark", package: "benchmark"),
         .product(name: "Swinject", package: "Swinject"),
         .product(name: "Dependencies", package: "swift-dependencies"),
+        "BenchmarkOpaque",
       ],
       path: "Benchmarks/ShankBenchmarks",
       plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
@@ -36,9 +37,13 @@ let package = Package(
       dependencies: [
         .product(name: "Shank", package: "Shank"),
         .product(name: "Swinject", package: "Swinject"),
+        .product(name: "Dependencies", package: "swift-dependencies"),
+        "BenchmarkOpaque",
       ],
       path: "Profile/ShankProfile"
     ),
+    // An optimization barrier without instructions, so that a loop cannot hoist a read.
+    .target(name: "BenchmarkOpaque", path: "Support/BenchmarkOpaque"),
   ],
   swiftLanguageModes: [.v6]
 )

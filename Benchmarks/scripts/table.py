@@ -22,7 +22,8 @@ ROWS = [
     ("S1 resolve by type, new instance, 10 modules", "hand-written", "S1 resolve by type: hand-written", 1000),
     ("S2 property read after the first", "Shank", "S2 property read: Shank @Inject", 1000),
     ("S2 property read after the first", "swift-dependencies", "S2 property read: swift-dependencies @Dependency", 1000),
-    ("S2 property read after the first", "hand-written", "S2 property read: hand-written stored property", 1000),
+    ("S2 property read after the first", "hand-written", "S2 property read: hand-written stored let", 1000),
+    ("S2 property read after the first", "hand-written, stored var", "S2 property read: hand-written stored var", 1000),
 ]
 for count in (10, 1000, 100000):
     scenario = "S3 resolve by name" if count == 10 else "S4 resolve by name"
@@ -81,6 +82,21 @@ ROWS += [
     ("S12 replace the root, 10 modules", "Swinject", "S12 replace the root, 10 modules: Swinject new container", 1000),
 ]
 
+# Contributions, decorators and observation (S13–S15): Shank beside hand-written Swift.
+COMPOSITION = [
+    ("S13 resolve [P] of ten contributions", "S13 ten contributions as [P]: Shank",
+     "S13 ten contributions as [P]: hand-written array of closures", "S13 ten contributions, timed in turn"),
+    ("S14 decorated resolve", "S14 decorated resolve: Shank",
+     "S14 decorated resolve: hand-written factory then wrap", "S14 decorated resolve, timed in turn"),
+    ("S15 resolve with one observer", "S15 observed resolve: Shank",
+     "S15 observed resolve: hand-written call and callback", "S15 observed resolve, timed in turn"),
+]
+for scenario, shank_name, hand_name, _ in COMPOSITION:
+    ROWS += [
+        (scenario, "Shank", shank_name, 1000),
+        (scenario, "hand-written", hand_name, 1000),
+    ]
+
 # Runs timed in turn within each sample of one benchmark, for the goals that compare runs:
 # (scenario, contender, benchmark name, metric, operations per sample)
 IN_TURN = [
@@ -119,6 +135,11 @@ for scenario, name, shank_metric, swinject_metric in LIFETIMES_IN_TURN:
     IN_TURN += [
         (f"{scenario}, timed in turn", "Shank", name, shank_metric, 1000),
         (f"{scenario}, timed in turn", "Swinject", name, swinject_metric, 1000),
+    ]
+for scenario, _, _, name in COMPOSITION:
+    IN_TURN += [
+        (f"{scenario}, timed in turn", "Shank", name, "Shank", 1000),
+        (f"{scenario}, timed in turn", "hand-written", name, "hand-written", 1000),
     ]
 
 MEMORY = [
@@ -255,6 +276,20 @@ def main():
             print(f"| {scenario} | not run | | |")
         else:
             print(f"| {scenario} | {duration(shank)} | {duration(swinject)} | {shank / swinject:.3g}× |")
+
+    print()
+    print("Contributions, decorators and observation, timed in turn (Shank ÷ hand-written from the")
+    print("medians of the same benchmark):")
+    print()
+    print("| Scenario | Shank | hand-written | Shank ÷ hand-written |")
+    print("| --- | ---: | ---: | ---: |")
+    for scenario, *_ in COMPOSITION:
+        shank = in_turn_median(f"{scenario}, timed in turn", "Shank")
+        hand = in_turn_median(f"{scenario}, timed in turn", "hand-written")
+        if shank is None or hand is None:
+            print(f"| {scenario} | not run | | |")
+        else:
+            print(f"| {scenario} | {duration(shank)} | {duration(hand)} | {shank / hand:.3g}× |")
 
     print()
     print("| Memory | Contender | Allocations made | Allocations kept | Bytes kept | Bytes allocated |")

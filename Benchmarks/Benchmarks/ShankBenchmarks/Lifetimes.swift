@@ -21,9 +21,11 @@ func childContainers() {
     configuration: configuration()
   ) { benchmark in
     measure(benchmark, with: ShankFixtures.child()) { child in
+      var sum = 0
       for _ in benchmark.scaledIterations {
-        blackHole(child.resolve(M5Type.self))
+        sum ^= fold(child.resolve(M5Type.self))
       }
+      blackHole(sum)
     }
   }
 
@@ -32,9 +34,11 @@ func childContainers() {
     configuration: configuration()
   ) { benchmark in
     measure(benchmark, with: ShankFixtures.child()) { child in
+      var sum = 0
       for _ in benchmark.scaledIterations {
-        blackHole(child.resolve(M3Type.self))
+        sum ^= fold(child.resolve(M3Type.self))
       }
+      blackHole(sum)
     }
   }
 
@@ -43,9 +47,11 @@ func childContainers() {
     configuration: configuration()
   ) { benchmark in
     measure(benchmark, with: SwinjectFixtures.child()) { child in
+      var sum = 0
       for _ in benchmark.scaledIterations {
-        blackHole(child.resolve(M5Type.self)!)
+        sum ^= fold(child.resolve(M5Type.self)!)
       }
+      blackHole(sum)
     }
   }
 
@@ -54,9 +60,11 @@ func childContainers() {
     configuration: configuration()
   ) { benchmark in
     measure(benchmark, with: SwinjectFixtures.child()) { child in
+      var sum = 0
       for _ in benchmark.scaledIterations {
-        blackHole(child.resolve(M3Type.self)!)
+        sum ^= fold(child.resolve(M3Type.self)!)
       }
+      blackHole(sum)
     }
   }
 
@@ -75,19 +83,39 @@ func childContainers() {
       [
         (
           shankOwn,
-          { for _ in benchmark.scaledIterations { blackHole(shank.resolve(M5Type.self)) } }
+          {
+            var sum = 0
+            for _ in benchmark.scaledIterations { sum ^= fold(shank.resolve(M5Type.self)) }
+            blackHole(sum)
+          }
         ),
         (
           shankParent,
-          { for _ in benchmark.scaledIterations { blackHole(shank.resolve(M3Type.self)) } }
+          {
+            var sum = 0
+            for _ in benchmark.scaledIterations { sum ^= fold(shank.resolve(M3Type.self)) }
+            blackHole(sum)
+          }
         ),
         (
           swinjectOwn,
-          { for _ in benchmark.scaledIterations { blackHole(swinject.resolve(M5Type.self)!) } }
+          {
+            var sum = 0
+            for _ in benchmark.scaledIterations {
+              sum ^= fold(swinject.resolve(M5Type.self)!)
+            }
+            blackHole(sum)
+          }
         ),
         (
           swinjectParent,
-          { for _ in benchmark.scaledIterations { blackHole(swinject.resolve(M3Type.self)!) } }
+          {
+            var sum = 0
+            for _ in benchmark.scaledIterations {
+              sum ^= fold(swinject.resolve(M3Type.self)!)
+            }
+            blackHole(sum)
+          }
         ),
       ])
   }
@@ -96,12 +124,12 @@ func childContainers() {
 // MARK: - S11: enter a scope, resolve its singleton once, close it
 
 /// S11's operation: a scope over `current` with one singleton, resolved once inside; the
-/// scope is closed, and that awaited, before this returns.
-func shankScope() async {
+/// scope is closed, and that awaited, before this returns. Returns the singleton's `fold`.
+func shankScope() async -> Int {
   await Dependencies.withScope {
     Module(scope: .singleton) { SharedModule() as SharedModuleType }
   } operation: {
-    blackHole(Dependencies.resolve(SharedModuleType.self))
+    fold(Dependencies.resolve(SharedModuleType.self))
   }
 }
 
@@ -113,9 +141,11 @@ func scopes() {
   ) { benchmark in
     await ShankFixtures.checkScope()
     benchmark.startMeasurement()
+    var sum = 0
     for _ in benchmark.scaledIterations {
-      await shankScope()
+      sum ^= await shankScope()
     }
+    blackHole(sum)
     benchmark.stopMeasurement()
   }
 
@@ -124,9 +154,11 @@ func scopes() {
     configuration: configuration()
   ) { benchmark in
     measure(benchmark, with: SwinjectFixtures.tenModules() as! Container) { parent in
+      var sum = 0
       for _ in benchmark.scaledIterations {
-        blackHole(SwinjectFixtures.scope(over: parent))
+        sum ^= fold(SwinjectFixtures.scope(over: parent))
       }
+      blackHole(sum)
     }
   }
 
@@ -140,13 +172,22 @@ func scopes() {
     await timeInTurnAwaiting(
       benchmark,
       [
-        (shank, { for _ in benchmark.scaledIterations { await shankScope() } }),
+        (
+          shank,
+          {
+            var sum = 0
+            for _ in benchmark.scaledIterations { sum ^= await shankScope() }
+            blackHole(sum)
+          }
+        ),
         (
           swinject,
           {
+            var sum = 0
             for _ in benchmark.scaledIterations {
-              blackHole(SwinjectFixtures.scope(over: parent))
+              sum ^= fold(SwinjectFixtures.scope(over: parent))
             }
+            blackHole(sum)
           }
         ),
       ])
@@ -187,9 +228,11 @@ func rootReplacement() {
     "S12 replace the root, 10 modules: Swinject new container",
     configuration: configuration()
   ) { benchmark in
+    var sum = 0
     for _ in benchmark.scaledIterations {
-      blackHole(SwinjectFixtures.tenModules())
+      sum ^= fold(SwinjectFixtures.tenModules() as AnyObject)
     }
+    blackHole(sum)
   }
 
   let shank = BenchmarkMetric.custom("Shank build()")
@@ -205,7 +248,13 @@ func rootReplacement() {
         (shank, { for _ in benchmark.scaledIterations { ShankFixtures.tenModules().build() } }),
         (
           swinject,
-          { for _ in benchmark.scaledIterations { blackHole(SwinjectFixtures.tenModules()) } }
+          {
+            var sum = 0
+            for _ in benchmark.scaledIterations {
+              sum ^= fold(SwinjectFixtures.tenModules() as AnyObject)
+            }
+            blackHole(sum)
+          }
         ),
       ])
   }

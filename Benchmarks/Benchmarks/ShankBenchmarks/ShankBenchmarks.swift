@@ -3,8 +3,12 @@
 // Names read "S<n> <scenario>: <contender>", so `--filter 'S1 .*'` runs one scenario.
 // Timed scenarios loop `benchmark.scaledIterations`: 1,000 operations per sample, which
 // `scripts/table.py` turns into time per operation and ratios between medians of one run.
+// Each loop folds its operations' results into one `Int` with `fold(_:)` (a module's constant
+// `component()`, or an instance's identity) and sinks that once, after the loop: a `blackHole`
+// per operation would copy each result into a generic call, about 7 ns, on every side alike.
 // SHANK_BENCH_SMOKE=1 runs every benchmark once, briefly: a check that it works, not a timing.
 import Benchmark
+import BenchmarkOpaque
 import Dependencies
 import Dispatch
 import Foundation
@@ -16,6 +20,26 @@ import Swinject
 #elseif canImport(Darwin)
   import Darwin
 #endif
+
+/// What a loop folds into its sum for each operation: a module struct's `component()`, one
+/// indirect call to a function that returns a constant, or a class instance's identity, no
+/// instruction beyond the xor.
+@inline(__always) func fold(_ object: AnyObject) -> Int {
+  Int(bitPattern: ObjectIdentifier(object))
+}
+@inline(__always) func fold(_ module: any M0Type) -> Int { module.component() }
+@inline(__always) func fold(_ module: any M3Type) -> Int { module.component() }
+@inline(__always) func fold(_ module: any M5Type) -> Int { module.component() }
+
+/// Calls `body` with `object`, passed through a barrier that the optimizer cannot see across
+/// (`shank_opaque` in BenchmarkOpaque.h) and that costs no instruction: a stored property that
+/// `body` reads is read at every iteration of a loop, not once before it.
+@inline(__always) func barrier<Object: AnyObject, Result>(
+  _ object: Object, _ body: (Object) -> Result
+) -> Result {
+  Unmanaged<Object>.fromOpaque(shank_opaque(Unmanaged.passUnretained(object).toOpaque()))
+    ._withUnsafeGuaranteedRef(body)
+}
 
 /// True when only checking that every scenario still runs (CI), not timing it.
 let smoke = getenv("SHANK_BENCH_SMOKE") != nil
@@ -32,7 +56,8 @@ func configuration(
   scaling: BenchmarkScalingFactor = .kilo,
   maxDuration: Duration = .seconds(1),
   maxIterations: Int = 10_000,
-  setup: (() -> Void)? = nil
+  setup: (() -> Void)? = nil,
+  teardown: (() -> Void)? = nil
 ) -> Benchmark.Configuration {
   .init(
     metrics: metrics,
@@ -40,7 +65,8 @@ func configuration(
     scalingFactor: scaling,
     maxDuration: smoke ? .milliseconds(1) : maxDuration,
     maxIterations: smoke ? 1 : maxIterations,
-    setup: setup.map { setup in { setup() } }
+    setup: setup.map { setup in { setup() } },
+    teardown: teardown.map { teardown in { teardown() } }
   )
 }
 
@@ -81,6 +107,7 @@ let benchmarks: @Sendable () -> Void = {
   verification()
   memory()
   lifetimes()
+  composition()
 }
 
 // MARK: - S1: resolve a module by type, a new instance each time, from a root of 10 modules
@@ -90,9 +117,11 @@ func resolutionByType() {
     "S1 resolve by type: Shank",
     configuration: configuration(setup: ShankFixtures.buildTenModules)
   ) { benchmark in
+    var sum = 0
     for _ in benchmark.scaledIterations {
-      blackHole(Dependencies.resolve(M5Type.self))
+      sum ^= fold(Dependencies.resolve(M5Type.self))
     }
+    blackHole(sum)
   }
 
   Benchmark(
@@ -101,9 +130,11 @@ func resolutionByType() {
   ) { benchmark in
     let container = SwinjectFixtures.tenModules()
     measure(benchmark, with: container) { container in
+      var sum = 0
       for _ in benchmark.scaledIterations {
-        blackHole(container.resolve(M5Type.self)!)
+        sum ^= fold(container.resolve(M5Type.self)!)
       }
+      blackHole(sum)
     }
   }
 
@@ -111,10 +142,12 @@ func resolutionByType() {
     "S1 resolve by type: swift-dependencies",
     configuration: configuration()
   ) { benchmark in
+    var sum = 0
     for _ in benchmark.scaledIterations {
       @Dependency(\.m5) var m5
-      blackHole(m5)
+      sum ^= fold(m5)
     }
+    blackHole(sum)
   }
 
   Benchmark(
@@ -123,9 +156,11 @@ func resolutionByType() {
   ) { benchmark in
     let hand = identity(HandWritten())
     measure(benchmark, with: hand) { hand in
+      var sum = 0
       for _ in benchmark.scaledIterations {
-        blackHole(hand.m5())
+        sum ^= fold(hand.m5())
       }
+      blackHole(sum)
     }
   }
 }
@@ -140,6 +175,12 @@ final class PlainHolder {
   var module: M5Type = M5()
 }
 
+/// Constructor injection, as hand-written code keeps a dependency: read without a copy.
+final class LetHolder {
+  let module: M5Type
+  init(_ module: M5Type) { self.module = module }
+}
+
 final class DependencyHolder {
   @Dependency(\.m5) var module
 }
@@ -152,9 +193,11 @@ func injectedProperty() {
     let holder = identity(InjectHolder())
     blackHole(holder.module)  // the first read resolves; the loop reads the kept value
     measure(benchmark, with: holder) { holder in
+      var sum = 0
       for _ in benchmark.scaledIterations {
-        blackHole(holder.module)
+        sum ^= barrier(holder) { fold($0.module) }
       }
+      blackHole(sum)
     }
   }
 
@@ -165,22 +208,40 @@ func injectedProperty() {
     let holder = identity(DependencyHolder())
     blackHole(holder.module)
     measure(benchmark, with: holder) { holder in
+      var sum = 0
       for _ in benchmark.scaledIterations {
-        blackHole(holder.module)
+        sum ^= barrier(holder) { fold($0.module) }
       }
+      blackHole(sum)
     }
   }
 
   Benchmark(
-    "S2 property read: hand-written stored property",
+    "S2 property read: hand-written stored let",
+    configuration: configuration()
+  ) { benchmark in
+    let holder = identity(LetHolder(M5()))
+    measure(benchmark, with: holder) { holder in
+      var sum = 0
+      for _ in benchmark.scaledIterations {
+        sum ^= barrier(holder) { fold($0.module) }
+      }
+      blackHole(sum)
+    }
+  }
+
+  Benchmark(
+    "S2 property read: hand-written stored var",
     configuration: configuration()
   ) { benchmark in
     let holder = identity(PlainHolder())
     blackHole(holder.module)
     measure(benchmark, with: holder) { holder in
+      var sum = 0
       for _ in benchmark.scaledIterations {
-        blackHole(holder.module)
+        sum ^= barrier(holder) { fold($0.module) }
       }
+      blackHole(sum)
     }
   }
 }
@@ -197,9 +258,11 @@ func resolutionByName() {
       "\(label): Shank",
       configuration: configuration(setup: { ShankFixtures.buildNamed(count) })
     ) { benchmark in
+      var sum = 0
       for _ in benchmark.scaledIterations {
-        blackHole(Dependencies.resolve(M0Type.self, name: probeName))
+        sum ^= fold(Dependencies.resolve(M0Type.self, name: probeName))
       }
+      blackHole(sum)
     }
 
     Benchmark(
@@ -208,9 +271,11 @@ func resolutionByName() {
     ) { benchmark in
       let container = SwinjectFixtures.named(count)
       measure(benchmark, with: container) { container in
+        var sum = 0
         for _ in benchmark.scaledIterations {
-          blackHole(container.resolve(M0Type.self, name: probeName)!)
+          sum ^= fold(container.resolve(M0Type.self, name: probeName)!)
         }
+        blackHole(sum)
       }
     }
 
@@ -220,9 +285,11 @@ func resolutionByName() {
     ) { benchmark in
       let hand = identity(HandWritten(namedCount: count))
       measure(benchmark, with: hand) { hand in
+        var sum = 0
         for _ in benchmark.scaledIterations {
-          blackHole(hand.byName[probeName]!())
+          sum ^= fold(hand.byName[probeName]!())
         }
+        blackHole(sum)
       }
     }
   }
@@ -246,15 +313,23 @@ func resolutionByName() {
         (
           shankMetrics[index],
           {
+            var sum = 0
             for _ in benchmark.scaledIterations {
-              blackHole(container.resolve(M0Type.self, name: probeName))
+              sum ^= fold(container.resolve(M0Type.self, name: probeName))
             }
+            blackHole(sum)
           }
         ))
       runs.append(
         (
           handMetrics[index],
-          { for _ in benchmark.scaledIterations { blackHole(dictionary.byName[probeName]!()) } }
+          {
+            var sum = 0
+            for _ in benchmark.scaledIterations {
+              sum ^= fold(dictionary.byName[probeName]!())
+            }
+            blackHole(sum)
+          }
         ))
     }
     timeInTurn(benchmark, runs)
@@ -331,9 +406,11 @@ func singletonAndGraph() {
   ) { benchmark in
     blackHole(Dependencies.resolve(SharedModuleType.self))  // made here, outside the loop
     benchmark.startMeasurement()
+    var sum = 0
     for _ in benchmark.scaledIterations {
-      blackHole(Dependencies.resolve(SharedModuleType.self))
+      sum ^= fold(Dependencies.resolve(SharedModuleType.self))
     }
+    blackHole(sum)
   }
 
   Benchmark(
@@ -345,9 +422,11 @@ func singletonAndGraph() {
       container.resolve(SharedModuleType.self)! === container.resolve(SharedModuleType.self)!,
       "Swinject's .container scope made two instances")
     measure(benchmark, with: container) { container in
+      var sum = 0
       for _ in benchmark.scaledIterations {
-        blackHole(container.resolve(SharedModuleType.self)!)
+        sum ^= fold(container.resolve(SharedModuleType.self)!)
       }
+      blackHole(sum)
     }
   }
 
@@ -355,19 +434,23 @@ func singletonAndGraph() {
     "S6 singleton: swift-dependencies liveValue",
     configuration: configuration()
   ) { benchmark in
+    var sum = 0
     for _ in benchmark.scaledIterations {
       @Dependency(\.sharedModule) var shared
-      blackHole(shared)
+      sum ^= fold(shared)
     }
+    blackHole(sum)
   }
 
   Benchmark(
     "S6 singleton: hand-written static let",
     configuration: configuration()
   ) { benchmark in
+    var sum = 0
     for _ in benchmark.scaledIterations {
-      blackHole(SharedModule.shared as SharedModuleType)
+      sum ^= fold(SharedModule.shared)
     }
+    blackHole(sum)
   }
 
   Benchmark(
@@ -377,9 +460,11 @@ func singletonAndGraph() {
     let module = Dependencies.resolve(GraphModuleType.self)  // one resolution
     blackHole(module.component() as WorkerType)  // and the module's first @Inject read
     measure(benchmark, with: module) { module in
+      var sum = 0
       for _ in benchmark.scaledIterations {
-        blackHole(module.component() as WorkerType)
+        sum ^= fold(module.component() as WorkerType)
       }
+      blackHole(sum)
     }
   }
 
@@ -387,9 +472,11 @@ func singletonAndGraph() {
     "S6 five-object graph: hand-written constructors",
     configuration: configuration()
   ) { benchmark in
+    var sum = 0
     for _ in benchmark.scaledIterations {
-      blackHole(handWrittenGraph())
+      sum ^= fold(handWrittenGraph())
     }
+    blackHole(sum)
   }
 
   // The graph's goal is a ratio of the two above, so they are also timed in turn.
@@ -406,9 +493,20 @@ func singletonAndGraph() {
       [
         (
           shank,
-          { for _ in benchmark.scaledIterations { blackHole(module.component() as WorkerType) } }
+          {
+            var sum = 0
+            for _ in benchmark.scaledIterations { sum ^= fold(module.component() as WorkerType) }
+            blackHole(sum)
+          }
         ),
-        (hand, { for _ in benchmark.scaledIterations { blackHole(handWrittenGraph()) } }),
+        (
+          hand,
+          {
+            var sum = 0
+            for _ in benchmark.scaledIterations { sum ^= fold(handWrittenGraph()) }
+            blackHole(sum)
+          }
+        ),
       ])
   }
 }
@@ -441,17 +539,23 @@ func twoThreads() {
   // time, written once so that the two measure the same loop.
   let hand = identity(HandWritten())
   let shank: @Sendable () -> Void = {
-    for _ in 0..<perThread { blackHole(Dependencies.resolve(M5Type.self)) }
+    var sum = 0
+    for _ in 0..<perThread { sum ^= fold(Dependencies.resolve(M5Type.self)) }
+    blackHole(sum)
   }
   let shankSingleton: @Sendable () -> Void = {
-    for _ in 0..<perThread { blackHole(Dependencies.resolve(SharedModuleType.self)) }
+    var sum = 0
+    for _ in 0..<perThread { sum ^= fold(Dependencies.resolve(SharedModuleType.self)) }
+    blackHole(sum)
   }
   let dictionary: @Sendable () -> Void = {
     // One shared dictionary, read with no lock; each thread holds it once, so the lookups
     // write no shared reference count.
     let table = hand.byType
     let key = ObjectIdentifier(M5Type.self)
-    for _ in 0..<perThread { blackHole(table[key]!()) }
+    var sum = 0
+    for _ in 0..<perThread { sum ^= fold(table[key]!()) }
+    blackHole(sum)
   }
   let sharedInstance: @Sendable () -> Void = {
     // The singleton's baseline: a factory that returns one shared class instance gives the
@@ -459,7 +563,9 @@ func twoThreads() {
     // both threads, as any resolver that returns it must.
     let table = hand.shared
     let key = ObjectIdentifier(SharedModuleType.self)
-    for _ in 0..<perThread { blackHole(table[key]!()) }
+    var sum = 0
+    for _ in 0..<perThread { sum ^= fold(table[key]!()) }
+    blackHole(sum)
   }
 
   for threads in [1, 2] {
@@ -488,7 +594,9 @@ func twoThreads() {
       configuration: config(nil)
     ) { _ in
       onThreads(threads) {
-        for _ in 0..<slowPerThread { blackHole(swinject.value.resolve(M5Type.self)!) }
+        var sum = 0
+        for _ in 0..<slowPerThread { sum ^= fold(swinject.value.resolve(M5Type.self)!) }
+        blackHole(sum)
       }
     }
 
@@ -497,10 +605,12 @@ func twoThreads() {
       configuration: config(nil)
     ) { _ in
       onThreads(threads) {
+        var sum = 0
         for _ in 0..<slowPerThread {
           @Dependency(\.m5) var m5
-          blackHole(m5)
+          sum ^= fold(m5)
         }
+        blackHole(sum)
       }
     }
 
@@ -566,9 +676,11 @@ func overrides() {
     } operation: {
       check(Dependencies.resolve(M5Type.self).component() == -5, "the override is not seen")
       benchmark.startMeasurement()
+      var sum = 0
       for _ in benchmark.scaledIterations {
-        blackHole(Dependencies.resolve(M5Type.self))
+        sum ^= fold(Dependencies.resolve(M5Type.self))
       }
+      blackHole(sum)
       benchmark.stopMeasurement()
     }
   }
@@ -582,9 +694,11 @@ func overrides() {
     } operation: {
       check(Dependencies.resolve(M3Type.self).component() == 3, "the root is not seen")
       benchmark.startMeasurement()
+      var sum = 0
       for _ in benchmark.scaledIterations {
-        blackHole(Dependencies.resolve(M3Type.self))
+        sum ^= fold(Dependencies.resolve(M3Type.self))
       }
+      blackHole(sum)
       benchmark.stopMeasurement()
     }
   }
@@ -596,9 +710,11 @@ func overrides() {
     let child = SwinjectFixtures.overriding(SwinjectFixtures.tenModules() as! Container)
     check(child.resolve(M5Type.self)!.component() == -5, "the Swinject child is not seen")
     measure(benchmark, with: child) { child in
+      var sum = 0
       for _ in benchmark.scaledIterations {
-        blackHole(child.resolve(M5Type.self)!)
+        sum ^= fold(child.resolve(M5Type.self)!)
       }
+      blackHole(sum)
     }
   }
 
@@ -608,9 +724,11 @@ func overrides() {
   ) { benchmark in
     let child = SwinjectFixtures.overriding(SwinjectFixtures.tenModules() as! Container)
     measure(benchmark, with: child) { child in
+      var sum = 0
       for _ in benchmark.scaledIterations {
-        blackHole(child.resolve(M3Type.self)!)
+        sum ^= fold(child.resolve(M3Type.self)!)
       }
+      blackHole(sum)
     }
   }
 
@@ -624,10 +742,12 @@ func overrides() {
       @Dependency(\.m5) var mock
       check(mock.component() == -5, "the swift-dependencies override is not seen")
       benchmark.startMeasurement()
+      var sum = 0
       for _ in benchmark.scaledIterations {
         @Dependency(\.m5) var m5
-        blackHole(m5)
+        sum ^= fold(m5)
       }
+      blackHole(sum)
       benchmark.stopMeasurement()
     }
   }
@@ -640,10 +760,12 @@ func overrides() {
       $0.m5 = MockM5()
     } operation: {
       benchmark.startMeasurement()
+      var sum = 0
       for _ in benchmark.scaledIterations {
         @Dependency(\.m3) var m3
-        blackHole(m3)
+        sum ^= fold(m3)
       }
+      blackHole(sum)
       benchmark.stopMeasurement()
     }
   }
@@ -652,27 +774,31 @@ func overrides() {
     "S8 enter override and resolve once: Shank withOverrides",
     configuration: configuration(setup: ShankFixtures.buildTenModules)
   ) { benchmark in
+    var sum = 0
     for _ in benchmark.scaledIterations {
-      Dependencies.withOverrides {
+      sum ^= Dependencies.withOverrides {
         Module { MockM5() as M5Type }
       } operation: {
-        blackHole(Dependencies.resolve(M5Type.self))
+        fold(Dependencies.resolve(M5Type.self))
       }
     }
+    blackHole(sum)
   }
 
   Benchmark(
     "S8 enter override and resolve once: swift-dependencies withDependencies",
     configuration: configuration()
   ) { benchmark in
+    var sum = 0
     for _ in benchmark.scaledIterations {
-      withDependencies {
+      sum ^= withDependencies {
         $0.m5 = MockM5()
       } operation: {
         @Dependency(\.m5) var m5
-        blackHole(m5)
+        return fold(m5)
       }
     }
+    blackHole(sum)
   }
 }
 
