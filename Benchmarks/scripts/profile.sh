@@ -1,42 +1,84 @@
 #!/usr/bin/env bash
 # Instructions per operation for each scenario, counted by callgrind: stable where wall-clock
-# time is not. Run from Benchmarks/. Needs valgrind (Debian: apt-get install valgrind) and
-# objcopy (binutils).
+# time is not. Prints the Markdown table of Benchmarks/README.md's Results; run from anywhere.
+# Needs valgrind (Debian: apt-get install valgrind) and objcopy (binutils).
+#
+#   bash scripts/profile.sh            # every scenario, about 10 minutes on 2 cores
+#   bash scripts/profile.sh s1 s1-hand # only these scenarios, one line each
+#
+# Each cell is the instructions that callgrind collects inside `measured(_:_:)` (one scenario's
+# loop: the operation, the loop's counter and the fold of its result into a sum), divided by
+# the operations the loop ran. Swift's dictionaries hash with a per-process seed, which moves
+# Swinject's and swift-dependencies' counts by a few percent; SWIFT_DETERMINISTIC_HASHING=1
+# fixes the seed, so the table repeats to the instruction.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+export SWIFT_DETERMINISTIC_HASHING=1
 swift build -c release --product ShankProfile >/dev/null 2>&1 || swift build -c release --product ShankProfile
 out=$(mktemp -d)
 # valgrind 3.19 gives up on the DWARF that Swift 6.3 writes ("Possibly corrupted debuginfo
 # file"); a copy without it keeps the symbols, which is all callgrind_annotate needs.
 objcopy --strip-debug .build/release/ShankProfile "$out/ShankProfile"
+
 collected() {  # valgrind arguments...: the instructions it collected
   valgrind --tool=callgrind "$@" 2>&1 | sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
 }
-per() {  # scenario, instructions, operations
-  printf '%-20s %10.0f instructions per operation\n' "$1" "$(awk -v t="$2" -v n="$3" 'BEGIN { print t / n }')"
+per() {  # instructions, operations: per operation, with thousands separators
+  LC_ALL=C awk -v t="$1" -v n="$2" 'BEGIN {
+    v = sprintf("%.0f", t / n); s = ""
+    while (length(v) > 3) { s = "," substr(v, length(v) - 2) s; v = substr(v, 1, length(v) - 3) }
+    print v s }'
 }
 count() {  # scenario, operations, [modules]: only the scenario's `measured…` function
-  per "$1" "$(collected --callgrind-out-file="$out/cg.$1" --toggle-collect='*measured*' \
+  per "$(collected --callgrind-out-file="$out/cg.$1" --toggle-collect='*measured*' \
     "$out/ShankProfile" "$1" "$2" "${3:-10}")" "$2"
 }
 count_all() {  # scenario, operations: the whole program, every thread, 2n runs less n runs
   local one two
   one=$(collected --callgrind-out-file="$out/cg.$1.n" "$out/ShankProfile" "$1" "$2")
   two=$(collected --callgrind-out-file="$out/cg.$1.2n" "$out/ShankProfile" "$1" "$((2 * $2))")
-  per "$1" "$((two - one))" "$2"
+  per "$((two - one))" "$2"
 }
-for s in s1 s1-main s1-swinject s1-hand s2 s2-hand s3 s3-swinject s3-hand s6 s6-swinject s6-hand s6-dictionary; do
-  count "$s" 10000
-done
-count s5 20 1000
-count s5-build 20 1000
-count s5-swinject 20 1000
-count s5-build-swinject 20 1000
-for s in s10-own s10-parent s10-own-swinject s10-parent-swinject s12 s12-swinject; do
-  count "$s" 10000
-done
+cell() {  # scenario or "-": its count, or n/a
+  case "$1" in
+    -) echo "n/a" ;;
+    s5*) count "$1" 20 1000 ;;
+    s11*) count_all "$1" 10000 ;;  # a scope closes on another thread: see below
+    *) count "$1" 10000 ;;
+  esac
+}
+row() {  # label, Shank, Swinject, swift-dependencies, hand-written scenario (or -)
+  local label=$1 note=${6:-}
+  shift
+  printf '| %s | %s | %s | %s | %s%s |\n' "$label" "$(cell "$1")" "$(cell "$2")" \
+    "$(cell "$3")" "$(cell "$4")" "$note"
+}
+
+if [ $# -gt 0 ]; then
+  for s in "$@"; do printf '%-20s %s instructions per operation\n' "$s" "$(cell "$s")"; done
+  echo "callgrind files: $out (callgrind_annotate --inclusive=yes $out/cg.$1)" >&2
+  exit 0
+fi
+
+echo '| Scenario | Shank | Swinject | swift-dependencies | hand-written |'
+echo '| --- | ---: | ---: | ---: | ---: |'
+row "S1 resolve by type, new instance" s1 s1-swinject s1-dependencies s1-hand " (a stored closure)"
+row "S1, root registered from main-actor code" s1-main - - -
+row "S2 property read after the first" s2 - s2-dependencies s2-hand " (a stored \`let\`)"
+row "S2, hand-written stored \`var\`" - - - s2-var
+row "S3 resolve by name, 10 modules" s3 s3-swinject - s3-hand " (a dictionary of closures)"
+row "S6 singleton" s6 s6-swinject s6-dependencies s6-hand " (\`static let\`)"
+row "S6 singleton, from a dictionary of closures" - - - s6-dictionary
+row "S5 build a 1,000-module root" s5 s5-swinject - -
+row "S5 build and keep a 1,000-module root" s5-build s5-build-swinject - -
+row "S10 child container, own key" s10-own s10-own-swinject - -
+row "S10 child container, key from the parent" s10-parent s10-parent-swinject - -
 # A scope's close() runs its handlers on a task of its own, on another thread, which a count
-# of one function on one thread would miss; Swinject's side is counted the same way.
-count_all s11 10000
-count_all s11-swinject 10000
-echo "callgrind files: $out (callgrind_annotate --inclusive=yes $out/cg.s1)"
+# of one function on one thread would miss: S11 counts the whole program, every thread, as the
+# run of 20,000 less the run of 10,000. Swinject's side is counted the same way.
+row "S11 scope entered, singleton resolved, closed (whole program)" s11 s11-swinject - -
+row "S12 replace the root, 10 modules" s12 s12-swinject - -
+row "S13 resolve \`[P]\` of ten contributions" s13 - - s13-hand " (ten closures into an array)"
+row "S14 decorated resolve" s14 - - s14-hand " (factory, then a wrapping closure)"
+row "S15 resolve with one observer" s15 - - s15-hand " (factory timed, then a callback with an event)"
+echo "callgrind files: $out (callgrind_annotate --inclusive=yes $out/cg.s1)" >&2

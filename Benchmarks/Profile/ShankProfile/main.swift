@@ -7,23 +7,24 @@
 //   scripts/profile.sh   # every scenario, as instructions per operation
 //
 // Usage: ShankProfile SCENARIO [COUNT [MODULES]]; only `measured(_:_:)` is counted.
+import BenchmarkOpaque
 import Foundation
 import Shank
 import Swinject
 
-protocol M0Type { func component() -> Int }
-protocol M5Type { func component() -> Int }
+protocol M0Type: Sendable { func component() -> Int }
+protocol M5Type: Sendable { func component() -> Int }
 struct M0: M0Type { func component() -> Int { 0 } }
 struct M5: M5Type { func component() -> Int { 5 } }
 /// The rest of the ten module types, for S10's parent and S12's root, as in the benchmarks.
-protocol M1Type { func component() -> Int }
-protocol M2Type { func component() -> Int }
-protocol M3Type { func component() -> Int }
-protocol M4Type { func component() -> Int }
-protocol M6Type { func component() -> Int }
-protocol M7Type { func component() -> Int }
-protocol M8Type { func component() -> Int }
-protocol M9Type { func component() -> Int }
+protocol M1Type: Sendable { func component() -> Int }
+protocol M2Type: Sendable { func component() -> Int }
+protocol M3Type: Sendable { func component() -> Int }
+protocol M4Type: Sendable { func component() -> Int }
+protocol M6Type: Sendable { func component() -> Int }
+protocol M7Type: Sendable { func component() -> Int }
+protocol M8Type: Sendable { func component() -> Int }
+protocol M9Type: Sendable { func component() -> Int }
 struct M1: M1Type { func component() -> Int { 1 } }
 struct M2: M2Type { func component() -> Int { 2 } }
 struct M3: M3Type { func component() -> Int { 3 } }
@@ -34,7 +35,7 @@ struct M8: M8Type { func component() -> Int { 8 } }
 struct M9: M9Type { func component() -> Int { 9 } }
 /// S10's child module, over `M5`.
 struct MockM5: M5Type { func component() -> Int { -5 } }
-protocol SharedModuleType: AnyObject { func component() -> Int }
+protocol SharedModuleType: AnyObject, Sendable { func component() -> Int }
 final class SharedModule: SharedModuleType, Sendable {
   static let shared = SharedModule()
   func component() -> Int { 1 }
@@ -42,10 +43,40 @@ final class SharedModule: SharedModuleType, Sendable {
 
 /// As the Benchmark package's: the optimizer cannot see through it.
 @_optimize(none) func blackHole<T>(_: T) {}
+
+/// Where each scenario's loop hands its sum, once: a store the optimizer must keep, so it keeps
+/// the fold too. (`blackHole` would not do: the optimizer drops an argument that it ignores.)
+@inline(never) func sink(_ sum: Int) { sunk ^= sum }
+nonisolated(unsafe) var sunk = 0
 @_optimize(none) func opaque<T>(_ value: T) -> T { value }
+
+/// What a loop folds into its sum for each operation: a module struct's `component()`, one
+/// indirect call to a function that returns a constant, or a class instance's identity, no
+/// instruction beyond the xor.
+@inline(__always) func fold(_ object: AnyObject) -> Int {
+  Int(bitPattern: ObjectIdentifier(object))
+}
+@inline(__always) func fold(_ module: any M0Type) -> Int { module.component() }
+@inline(__always) func fold(_ module: any M3Type) -> Int { module.component() }
+@inline(__always) func fold(_ module: any M5Type) -> Int { module.component() }
+
+/// Calls `body` with `object`, passed through a barrier that the optimizer cannot see across
+/// (`shank_opaque` in BenchmarkOpaque.h) and that costs no instruction: a stored property that
+/// `body` reads is read at every iteration of a loop, not once before it.
+@inline(__always) func barrier<Object: AnyObject, Result>(
+  _ object: Object, _ body: (Object) -> Result
+) -> Result {
+  Unmanaged<Object>.fromOpaque(shank_opaque(Unmanaged.passUnretained(object).toOpaque()))
+    ._withUnsafeGuaranteedRef(body)
+}
 
 final class InjectHolder { @Inject var module: M5Type }
 final class PlainHolder { var module: M5Type = M5() }
+/// Constructor injection, as hand-written code keeps a dependency: read without a copy.
+final class LetHolder {
+  let module: M5Type
+  init(_ module: M5Type) { self.module = module }
+}
 final class Factories {
   let m5: () -> M5Type = { M5() }
   var byName: [String: () -> M0Type] = [:]
@@ -168,12 +199,14 @@ if scenario == "s1-main" {
   Dependencies {
     Module { M5() as M5Type }
   }.build()
-} else {
+} else if !prepareComposition(for: scenario) {  // S13–S15 build their own (Composition.swift)
   makeRoot(size: size).build()
+  blackHole(Dependencies.resolve(SharedModuleType.self))  // makes the singleton
 }
 let swinject = opaque(makeSwinject(size: size))
 let injected = opaque(InjectHolder())
 let plain = opaque(PlainHolder())
+let constant = opaque(LetHolder(M5()))
 let factories = opaque(Factories())
 for name in names.prefix(size) { factories.byName[name] = { M0() } }
 let probe = opaque("n5")
@@ -182,9 +215,6 @@ let swinjectChild = opaque(Container(parent: makeTenSwinject()))
 swinjectChild.register(M5Type.self) { _ in MockM5() }.inObjectScope(.transient)
 let swinjectTen = opaque(makeTenSwinject())
 blackHole(injected.module)  // the first read
-if scenario != "s1-main" {
-  blackHole(Dependencies.resolve(SharedModuleType.self))  // makes the singleton
-}
 blackHole(swinject.resolve(SharedModuleType.self)!)
 
 /// Runs `body` on `threads` new threads at once and returns when all are done.
@@ -200,39 +230,68 @@ func onThreads(_ threads: Int, _ body: @escaping @Sendable () -> Void) {
 // Each scenario is a function of its own, so that what the optimizer inlines into one loop does
 // not depend on how many other scenarios there are: written as the cases of one large function,
 // as they once were, a resolution's path was inlined or called depending on that function's
-// size, so adding a scenario changed the count of another.
+// size, so adding a scenario changed the count of another. Each loop folds what its operations
+// return into one `Int` (`fold(_:)`) and hands that to `sink(_:)` once, after the loop, so no
+// operation pays for a generic call and a copy of its result.
 @MainActor @inline(never) func runS1(_ count: Int) {
-  for _ in 0..<count { blackHole(Dependencies.resolve(M5Type.self)) }
+  var sum = 0
+  for _ in 0..<count { sum ^= fold(Dependencies.resolve(M5Type.self)) }
+  sink(sum)
 }
 @MainActor @inline(never) func runS1Main(_ count: Int) {
-  for _ in 0..<count { blackHole(Dependencies.resolve(M5Type.self)) }
+  var sum = 0
+  for _ in 0..<count { sum ^= fold(Dependencies.resolve(M5Type.self)) }
+  sink(sum)
 }
 @MainActor @inline(never) func runS1Swinject(_ count: Int) {
-  for _ in 0..<count { blackHole(swinject.resolve(M5Type.self)!) }
+  var sum = 0
+  for _ in 0..<count { sum ^= fold(swinject.resolve(M5Type.self)!) }
+  sink(sum)
 }
 @MainActor @inline(never) func runS1Hand(_ count: Int) {
-  for _ in 0..<count { blackHole(factories.m5()) }
+  var sum = 0
+  for _ in 0..<count { sum ^= fold(factories.m5()) }
+  sink(sum)
 }
 @MainActor @inline(never) func runS2(_ count: Int) {
-  for _ in 0..<count { blackHole(injected.module) }
+  var sum = 0
+  for _ in 0..<count { sum ^= barrier(injected) { fold($0.module) } }
+  sink(sum)
 }
 @MainActor @inline(never) func runS2Hand(_ count: Int) {
-  for _ in 0..<count { blackHole(plain.module) }
+  var sum = 0
+  for _ in 0..<count { sum ^= barrier(constant) { fold($0.module) } }
+  sink(sum)
+}
+@MainActor @inline(never) func runS2Var(_ count: Int) {
+  var sum = 0
+  for _ in 0..<count { sum ^= barrier(plain) { fold($0.module) } }
+  sink(sum)
 }
 @MainActor @inline(never) func runS3(_ count: Int) {
-  for _ in 0..<count { blackHole(Dependencies.resolve(M0Type.self, name: probe)) }
+  var sum = 0
+  for _ in 0..<count { sum ^= fold(Dependencies.resolve(M0Type.self, name: probe)) }
+  sink(sum)
 }
 @MainActor @inline(never) func runS3Swinject(_ count: Int) {
-  for _ in 0..<count { blackHole(swinject.resolve(M0Type.self, name: probe)!) }
+  var sum = 0
+  for _ in 0..<count { sum ^= fold(swinject.resolve(M0Type.self, name: probe)!) }
+  sink(sum)
 }
 @MainActor @inline(never) func runS3Hand(_ count: Int) {
-  for _ in 0..<count { blackHole(factories.byName[probe]!()) }
+  var sum = 0
+  for _ in 0..<count { sum ^= fold(factories.byName[probe]!()) }
+  sink(sum)
 }
 @MainActor @inline(never) func runS5(_ count: Int) {
-  for _ in 0..<count { blackHole(makeNamedRoot(size: size)) }
+  var sum = 0
+  for _ in 0..<count { sum ^= fold(makeNamedRoot(size: size)) }
+  sink(sum)
 }
 @MainActor @inline(never) func runS5Swinject(_ count: Int) {
-  for _ in 0..<count { blackHole(makeNamedSwinject(size: size)) }
+  var sum = 0
+  for _ in 0..<count { sum ^= fold(makeNamedSwinject(size: size)) }
+  sink(sum)
 }
 @MainActor @inline(never) func runS5Build(_ count: Int) {
   for _ in 0..<count { builtRoots.append(makeNamedRoot(size: size)) }
@@ -241,45 +300,71 @@ func onThreads(_ threads: Int, _ body: @escaping @Sendable () -> Void) {
   for _ in 0..<count { builtRoots.append(makeNamedSwinject(size: size)) }
 }
 @MainActor @inline(never) func runS6(_ count: Int) {
-  for _ in 0..<count { blackHole(Dependencies.resolve(SharedModuleType.self)) }
+  var sum = 0
+  for _ in 0..<count { sum ^= fold(Dependencies.resolve(SharedModuleType.self)) }
+  sink(sum)
 }
 @MainActor @inline(never) func runS6Swinject(_ count: Int) {
-  for _ in 0..<count { blackHole(swinject.resolve(SharedModuleType.self)!) }
+  var sum = 0
+  for _ in 0..<count { sum ^= fold(swinject.resolve(SharedModuleType.self)!) }
+  sink(sum)
 }
 @MainActor @inline(never) func runS6Hand(_ count: Int) {
-  for _ in 0..<count { blackHole(SharedModule.shared as SharedModuleType) }
+  var sum = 0
+  for _ in 0..<count { sum ^= fold(SharedModule.shared as SharedModuleType) }
+  sink(sum)
 }
 /// S7's baseline for the singleton: a shared instance from a dictionary of factories.
 @MainActor @inline(never) func runS6Dictionary(_ count: Int) {
   let table = factories.shared
   let key = ObjectIdentifier(SharedModuleType.self)
-  for _ in 0..<count { blackHole(table[key]!()) }
+  var sum = 0
+  for _ in 0..<count { sum ^= fold(table[key]!()) }
+  sink(sum)
 }
 /// S7, for `perf record -e cpu-clock`: the same resolutions on 1 or 2 threads at once.
+@Sendable func resolveM5(_ count: Int) {
+  var sum = 0
+  for _ in 0..<count { sum ^= fold(Dependencies.resolve(M5Type.self)) }
+  sink(sum)
+}
+@Sendable func resolveShared(_ count: Int) {
+  var sum = 0
+  for _ in 0..<count { sum ^= fold(Dependencies.resolve(SharedModuleType.self)) }
+  sink(sum)
+}
 @MainActor @inline(never) func runS7One(_ count: Int) {
-  onThreads(1) { for _ in 0..<count { blackHole(Dependencies.resolve(M5Type.self)) } }
+  onThreads(1) { resolveM5(count) }
 }
 @MainActor @inline(never) func runS7Two(_ count: Int) {
-  onThreads(2) { for _ in 0..<count { blackHole(Dependencies.resolve(M5Type.self)) } }
+  onThreads(2) { resolveM5(count) }
 }
 @MainActor @inline(never) func runS7SingletonOne(_ count: Int) {
-  onThreads(1) { for _ in 0..<count { blackHole(Dependencies.resolve(SharedModuleType.self)) } }
+  onThreads(1) { resolveShared(count) }
 }
 @MainActor @inline(never) func runS7SingletonTwo(_ count: Int) {
-  onThreads(2) { for _ in 0..<count { blackHole(Dependencies.resolve(SharedModuleType.self)) } }
+  onThreads(2) { resolveShared(count) }
 }
 /// S10: a child container's own key, and a key that falls through to its parent.
 @MainActor @inline(never) func runS10Own(_ count: Int) {
-  for _ in 0..<count { blackHole(child.resolve(M5Type.self)) }
+  var sum = 0
+  for _ in 0..<count { sum ^= fold(child.resolve(M5Type.self)) }
+  sink(sum)
 }
 @MainActor @inline(never) func runS10Parent(_ count: Int) {
-  for _ in 0..<count { blackHole(child.resolve(M3Type.self)) }
+  var sum = 0
+  for _ in 0..<count { sum ^= fold(child.resolve(M3Type.self)) }
+  sink(sum)
 }
 @MainActor @inline(never) func runS10OwnSwinject(_ count: Int) {
-  for _ in 0..<count { blackHole(swinjectChild.resolve(M5Type.self)!) }
+  var sum = 0
+  for _ in 0..<count { sum ^= fold(swinjectChild.resolve(M5Type.self)!) }
+  sink(sum)
 }
 @MainActor @inline(never) func runS10ParentSwinject(_ count: Int) {
-  for _ in 0..<count { blackHole(swinjectChild.resolve(M3Type.self)!) }
+  var sum = 0
+  for _ in 0..<count { sum ^= fold(swinjectChild.resolve(M3Type.self)!) }
+  sink(sum)
 }
 /// S11: a scope entered, its singleton resolved once, and closed. A scope's close runs on a task
 /// of its own, so profile.sh counts S11 over the whole program, every thread.
@@ -287,14 +372,18 @@ func onThreads(_ threads: Int, _ body: @escaping @Sendable () -> Void) {
   waitFor { for _ in 0..<count { await scope() } }
 }
 @MainActor @inline(never) func runS11Swinject(_ count: Int) {
-  for _ in 0..<count { blackHole(swinjectScope(over: swinjectTen)) }
+  var sum = 0
+  for _ in 0..<count { sum ^= fold(swinjectScope(over: swinjectTen)) }
+  sink(sum)
 }
 /// S12: build() replacing the root with a new one of 10 modules; a new Swinject container.
 @MainActor @inline(never) func runS12(_ count: Int) {
   for _ in 0..<count { makeTenModules().build() }
 }
 @MainActor @inline(never) func runS12Swinject(_ count: Int) {
-  for _ in 0..<count { blackHole(makeTenSwinject()) }
+  var sum = 0
+  for _ in 0..<count { sum ^= fold(makeTenSwinject()) }
+  sink(sum)
 }
 
 let scenarios: [String: @MainActor (Int) -> Void] = [
@@ -304,6 +393,7 @@ let scenarios: [String: @MainActor (Int) -> Void] = [
   "s1-hand": runS1Hand,
   "s2": runS2,
   "s2-hand": runS2Hand,
+  "s2-var": runS2Var,
   "s3": runS3,
   "s3-swinject": runS3Swinject,
   "s3-hand": runS3Hand,
@@ -335,6 +425,9 @@ let scenarios: [String: @MainActor (Int) -> Void] = [
   run(count)
 }
 
-guard let run = scenarios[scenario] else { fatalError("unknown scenario \(scenario)") }
+guard
+  let run = scenarios.merging(peerScenarios, uniquingKeysWith: { $1 })
+    .merging(compositionScenarios, uniquingKeysWith: { $1 })[scenario]
+else { fatalError("unknown scenario \(scenario)") }
 builtRoots.reserveCapacity(count)
 measured(run, count)
