@@ -23,11 +23,19 @@ objcopy --strip-debug .build/release/ShankProfile "$out/ShankProfile"
 collected() {  # valgrind arguments...: the instructions it collected
   valgrind --tool=callgrind "$@" 2>&1 | sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
 }
-per() {  # instructions, operations: per operation, with thousands separators
-  LC_ALL=C awk -v t="$1" -v n="$2" 'BEGIN {
-    v = sprintf("%.0f", t / n); s = ""
+per() {  # instructions, operations: per operation, rounded
+  LC_ALL=C awk -v t="$1" -v n="$2" 'BEGIN { printf "%.0f\n", t / n }'
+}
+grouped() {  # a number, or n/a: with thousands separators
+  LC_ALL=C awk -v v="$1" 'BEGIN {
+    if (v == "n/a") { print v; exit }
+    s = ""
     while (length(v) > 3) { s = "," substr(v, length(v) - 2) s; v = substr(v, 1, length(v) - 3) }
     print v s }'
+}
+ratio() {  # a, b: a ÷ b, or empty when either is n/a
+  LC_ALL=C awk -v a="$1" -v b="$2" 'BEGIN {
+    if (a == "n/a" || b == "n/a" || b == 0) print ""; else printf "%.2f×\n", a / b }'
 }
 count() {  # scenario, operations, [modules]: only the scenario's `measured…` function
   per "$(collected --callgrind-out-file="$out/cg.$1" --toggle-collect='*measured*' \
@@ -47,21 +55,22 @@ cell() {  # scenario or "-": its count, or n/a
     *) count "$1" 10000 ;;
   esac
 }
-row() {  # label, Shank, Swinject, swift-dependencies, hand-written scenario (or -)
-  local label=$1 note=${6:-}
-  shift
-  printf '| %s | %s | %s | %s | %s%s |\n' "$label" "$(cell "$1")" "$(cell "$2")" \
-    "$(cell "$3")" "$(cell "$4")" "$note"
+row() {  # label, Shank, Swinject, swift-dependencies, hand-written scenario (or -), [note]
+  local label=$1 note=${6:-} shank swinject dependencies hand
+  shank=$(cell "$2") swinject=$(cell "$3") dependencies=$(cell "$4") hand=$(cell "$5")
+  printf '| %s | %s | %s | %s | %s%s | %s | %s |\n' "$label" "$(grouped "$shank")" \
+    "$(grouped "$swinject")" "$(grouped "$dependencies")" "$(grouped "$hand")" "$note" \
+    "$(ratio "$shank" "$hand")" "$(ratio "$swinject" "$shank")"
 }
 
 if [ $# -gt 0 ]; then
-  for s in "$@"; do printf '%-20s %s instructions per operation\n' "$s" "$(cell "$s")"; done
+  for s in "$@"; do printf '%-20s %s instructions per operation\n' "$s" "$(grouped "$(cell "$s")")"; done
   echo "callgrind files: $out (callgrind_annotate --inclusive=yes $out/cg.$1)" >&2
   exit 0
 fi
 
-echo '| Scenario | Shank | Swinject | swift-dependencies | hand-written |'
-echo '| --- | ---: | ---: | ---: | ---: |'
+echo '| Scenario | Shank | Swinject | swift-dependencies | hand-written | Shank ÷ hand-written | Swinject ÷ Shank |'
+echo '| --- | ---: | ---: | ---: | ---: | ---: | ---: |'
 row "S1 resolve by type, new instance" s1 s1-swinject s1-dependencies s1-hand " (a stored closure)"
 row "S1, root registered from main-actor code" s1-main - - -
 row "S2 property read after the first" s2 - s2-dependencies s2-hand " (a stored \`let\`)"
@@ -69,8 +78,8 @@ row "S2, hand-written stored \`var\`" - - - s2-var
 row "S3 resolve by name, 10 modules" s3 s3-swinject - s3-hand " (a dictionary of closures)"
 row "S6 singleton" s6 s6-swinject s6-dependencies s6-hand " (\`static let\`)"
 row "S6 singleton, from a dictionary of closures" - - - s6-dictionary
-row "S5 build a 1,000-module root" s5 s5-swinject - -
-row "S5 build and keep a 1,000-module root" s5-build s5-build-swinject - -
+row "S5 build a 1,000-module root" s5-build s5-build-swinject - -
+row "S5 build and free a 1,000-module root" s5 s5-swinject - -
 row "S10 child container, own key" s10-own s10-own-swinject - -
 row "S10 child container, key from the parent" s10-parent s10-parent-swinject - -
 # A scope's close() runs its handlers on a task of its own, on another thread, which a count

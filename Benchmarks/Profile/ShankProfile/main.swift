@@ -50,15 +50,33 @@ final class SharedModule: SharedModuleType, Sendable {
 nonisolated(unsafe) var sunk = 0
 @_optimize(none) func opaque<T>(_ value: T) -> T { value }
 
-/// What a loop folds into its sum for each operation: a module struct's `component()`, one
-/// indirect call to a function that returns a constant, or a class instance's identity, no
-/// instruction beyond the xor.
+/// What a loop folds into its sum for each operation, with no call: a class instance's
+/// identity, or the type-metadata word of the existential a module struct is returned in (one
+/// load). Either is an identity of what the operation returned; neither copies it.
 @inline(__always) func fold(_ object: AnyObject) -> Int {
   Int(bitPattern: ObjectIdentifier(object))
 }
-@inline(__always) func fold(_ module: any M0Type) -> Int { module.component() }
-@inline(__always) func fold(_ module: any M3Type) -> Int { module.component() }
-@inline(__always) func fold(_ module: any M5Type) -> Int { module.component() }
+@inline(__always) func fold(_ module: any M0Type) -> Int {
+  // `as any` keeps the existential closed: opened, the bytes would be the value's own.
+  withUnsafeBytes(of: module as any M0Type) {
+    $0.load(fromByteOffset: metadataOffset, as: Int.self)
+  }
+}
+@inline(__always) func fold(_ module: any M3Type) -> Int {
+  // `as any` keeps the existential closed: opened, the bytes would be the value's own.
+  withUnsafeBytes(of: module as any M3Type) {
+    $0.load(fromByteOffset: metadataOffset, as: Int.self)
+  }
+}
+@inline(__always) func fold(_ module: any M5Type) -> Int {
+  // `as any` keeps the existential closed: opened, the bytes would be the value's own.
+  withUnsafeBytes(of: module as any M5Type) {
+    $0.load(fromByteOffset: metadataOffset, as: Int.self)
+  }
+}
+
+/// Where an existential keeps its value's type metadata: after its three-word buffer.
+let metadataOffset = 3 * MemoryLayout<Int>.size
 
 /// Calls `body` with `object`, passed through a barrier that the optimizer cannot see across
 /// (`shank_opaque` in BenchmarkOpaque.h) and that costs no instruction: a stored property that
