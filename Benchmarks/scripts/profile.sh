@@ -3,7 +3,7 @@
 # time is not. Prints the Markdown table of Benchmarks/README.md's Results; run from anywhere.
 # Needs valgrind (Debian: apt-get install valgrind) and objcopy (binutils).
 #
-#   bash scripts/profile.sh            # every scenario, about 10 minutes on 2 cores
+#   bash scripts/profile.sh            # every scenario, about 7 minutes on 2 cores
 #   bash scripts/profile.sh s1 s1-hand # only these scenarios, one line each
 #
 # Each cell is the instructions that callgrind collects inside `measured(_:_:)` (one scenario's
