@@ -8,7 +8,8 @@ extension Dependencies {
 
   /// `value`, which `owner` underneath keeps and made as `registration` says, wrapped by the
   /// decorators of `Value` from this container down to `owner`, not `owner`'s own, which
-  /// wrapped it as it was made. Decorated once for each instance underneath, and kept here.
+  /// wrapped it as it was made. Decorated once for each instance underneath, and kept by the
+  /// topmost layer with such decorators, so that the layers over it share its decoration.
   func decorated<Value>(
     _ value: Value, keptBy registration: Registration, in owner: Dependencies,
     at site: SourceSite
@@ -16,12 +17,12 @@ extension Dependencies {
     let layers = layers(downTo: owner).filter {
       $0.table.decorators[ObjectIdentifier(Value.self)] != nil
     }
-    guard !layers.isEmpty else { return value }
-    if let kept = keptDecorations.decorated(of: value, madeBy: registration) {
+    guard let keeper = layers.first else { return value }
+    if let kept = keeper.keptDecorations.decorated(of: value, madeBy: registration) {
       return kept as! Value
     }
     let decorated = try decorated(value, by: layers, at: site)
-    return keptDecorations.keep(decorated, of: value, madeBy: registration) as! Value
+    return keeper.keptDecorations.keep(decorated, of: value, madeBy: registration) as! Value
   }
 
   /// This container and those underneath, down to `bottom` and without it.

@@ -53,14 +53,21 @@ final class KeptDecorations {
     guard object != nil || isSingleton else { return decorated }
     let weakly = isWeak ? Self.identity(of: decorated) : nil
     guard !isWeak || weakly != nil else { return decorated }
-    return lock.withLock {
+    let (kept, replaced): (Any, Entry?) = lock.withLock {
       let key = ObjectIdentifier(registration)
-      if let entry = entries[key], entry.wraps(object), let kept = entry.value { return kept }
-      entries[key] = Entry(
-        underlying: object, wrapsValue: object == nil, decorated: isWeak ? nil : decorated,
-        weaklyDecorated: weakly)
-      return decorated
+      if let entry = entries[key], entry.wraps(object), let kept = entry.value {
+        return (kept, nil)
+      }
+      let replaced = entries.updateValue(
+        Entry(
+          underlying: object, wrapsValue: object == nil, decorated: isWeak ? nil : decorated,
+          weaklyDecorated: weakly),
+        forKey: key)
+      return (decorated, replaced)
     }
+    // Released outside the lock: the replaced decoration's deinit may resolve through here.
+    withExtendedLifetime(replaced) {}
+    return kept
   }
 
   /// Lets go of every decorated instance, as the container closes.

@@ -136,6 +136,11 @@ final class Provider<Value>: Registration {
       // Kept underneath, and decorated there as it was made; the layers in between wrap it
       // once more, and keep what they made.
       let value = try keptOrProduced(at: site, from: container)
+      // On the trace, so that a decorator resolving what it decorates is a cycle, not a
+      // recursion until the stack runs out.
+      let trace = ResolutionTrace.unretainedCurrent
+      try trace.enter(self, from: container, at: site)
+      defer { trace.leave() }
       return try container.decorated(value, keptBy: self, in: owner, at: site)
     }
     guard isPlain else { return try keptOrProduced(at: site, from: container) }

@@ -1,0 +1,615 @@
+import Foundation
+import Shank
+import Testing
+
+/// A review of three hot-path changes: the inlined unnamed lookup and outermost trace entry,
+/// `@Inject`'s one-allocation cell, and decorators over a shared instance kept underneath.
+@Suite struct HotPathReviewTests {
+  // MARK: - @Inject's cell: layouts
+
+  @Test func injectReadsOverAlignedEmptyLargeOptionalClassAndExistentialValues() {
+    let freed = Counter()
+    Dependencies.withOverrides {
+      Module { SIMD4<Double>(1, 2, 3, 4) }
+      Module { SIMD8<Float>(repeating: 7) }
+      Module { ReviewAligned(tag: 9, vector: SIMD4<Double>(5, 6, 7, 8)) }
+      Module { ReviewEmpty() }
+      Module { ReviewLarge(seed: 3) }
+      Module { ReviewTracked("class", made: Counter(), freed: freed) }
+      Module { ReviewTracked("existential", made: Counter(), freed: freed) as any ReviewProto }
+    } operation: {
+      let holder = ReviewLayoutHolder()
+      for _ in 0..<2 {
+        #expect(holder.simd == SIMD4<Double>(1, 2, 3, 4))
+        #expect(holder.wide == SIMD8<Float>(repeating: 7))
+        #expect(holder.aligned.tag == 9)
+        #expect(holder.aligned.vector == SIMD4<Double>(5, 6, 7, 8))
+        #expect(holder.empty == ReviewEmpty())
+        #expect(holder.large == ReviewLarge(seed: 3))
+        #expect(holder.present?.label == "class")
+        #expect(holder.absent == nil)
+        #expect(holder.tracked.label == "class")
+        #expect(holder.existential.label == "existential")
+      }
+      #expect(holder.present !== holder.tracked, "each property resolves for itself")
+    }
+    #expect(freed.value == 3, "every kept instance is freed with its holder")
+  }
+
+  @Test func settingAnInjectBeforeOrAfterReadingKeepsTheNewValue() {
+    let made = Counter()
+    let freed = Counter()
+    Dependencies.withOverrides {
+      Module { ReviewTracked("made", made: made, freed: freed) }
+      Module { SIMD4<Double>(1, 1, 1, 1) }
+      Module { ReviewLarge(seed: 1) }
+    } operation: {
+      var unread = ReviewSettable()
+      unread.tracked = ReviewTracked("set", made: made, freed: freed)
+      unread.simd = SIMD4<Double>(2, 2, 2, 2)
+      unread.large = ReviewLarge(seed: 2)
+      #expect(unread.tracked.label == "set")
+      #expect(unread.simd == SIMD4<Double>(2, 2, 2, 2))
+      #expect(unread.large == ReviewLarge(seed: 2))
+      #expect(made.value == 1, "a set property never resolves")
+
+      var read = ReviewSettable()
+      #expect(read.tracked.label == "made")
+      #expect(read.large == ReviewLarge(seed: 1))
+      read.tracked = ReviewTracked("replaced", made: made, freed: freed)
+      read.large = ReviewLarge(seed: 4)
+      #expect(freed.value == 1, "the replaced instance is freed once")
+      #expect(read.tracked.label == "replaced")
+      #expect(read.large == ReviewLarge(seed: 4))
+    }
+    #expect(made.value == 3)
+    #expect(freed.value == 3)
+  }
+
+  @Test func copiesOfAnInjectShareTheFirstReadUntilOneIsSet() {
+    let made = Counter()
+    let freed = Counter()
+    Dependencies.withOverrides {
+      Module { ReviewTracked("made", made: made, freed: freed) }
+      Module { SIMD4<Double>(1, 1, 1, 1) }
+      Module { ReviewLarge(seed: 1) }
+    } operation: {
+      var original = ReviewSettable()
+      let earlyCopy = original
+      let first = original.tracked
+      #expect(earlyCopy.tracked === first, "a copy made before the first read shares it")
+      let lateCopy = original
+      original.tracked = ReviewTracked("set", made: made, freed: freed)
+      #expect(original.tracked.label == "set")
+      #expect(earlyCopy.tracked === first, "setting one copy leaves the others alone")
+      #expect(lateCopy.tracked === first)
+    }
+    #expect(made.value == 2)
+    #expect(freed.value == 2)
+  }
+
+  // MARK: - @Inject's cell: the kept value is freed exactly once
+
+  @Test func anInjectNeverReadFreesNothingAndReadOnceFreesOnce() {
+    let made = Counter()
+    let freed = Counter()
+    Dependencies.withOverrides {
+      Module { ReviewTracked("t", made: made, freed: freed) }
+    } operation: {
+      do { _ = ReviewTrackedHolder() }
+      #expect(made.value == 0)
+      #expect(freed.value == 0)
+      do {
+        let holder = ReviewTrackedHolder()
+        for _ in 0..<3 { #expect(holder.tracked.label == "t") }
+      }
+      #expect(made.value == 1)
+      #expect(freed.value == 1)
+    }
+  }
+
+  @Test func fiftyThreadsReadingFirstShareOneValueFreedOnce() async {
+    let made = Counter()
+    let freed = Counter()
+    let container = Dependencies {
+      Module { () -> ReviewTracked in
+        usleep(200)  // so that several threads resolve, and all but one value are dropped
+        return ReviewTracked("t", made: made, freed: freed)
+      }
+      Module { ReviewLarge(seed: 5) }
+      Module { SIMD4<Double>(3, 3, 3, 3) }
+      Module { ReviewTrackedHolder() }
+    }
+    for _ in 0..<10 {
+      var holder: ReviewTrackedHolder? = container.resolve(ReviewTrackedHolder.self)
+      let shared = holder!
+      let seen = Collector<ObjectIdentifier>()
+      let wrong = Counter()
+      let finished = await onThreads(50) { _ in
+        seen.append(ObjectIdentifier(shared.tracked))
+        if shared.large != ReviewLarge(seed: 5) { wrong.increment() }
+        if shared.simd != SIMD4<Double>(3, 3, 3, 3) { wrong.increment() }
+      }
+      #expect(finished)
+      #expect(Set(seen.all).count == 1)
+      #expect(wrong.value == 0)
+      holder = nil
+    }
+    #expect(made.value > 10, "threads raced at the first read")
+    // The last round's threads may still hold their closure, and so the holder, for a moment.
+    for _ in 0..<200 where freed.value < made.value { usleep(10_000) }
+    #expect(freed.value == made.value, "every instance made, kept or lost, is freed once")
+  }
+
+  // MARK: - Names: the inlined unnamed lookup and the out-of-line named one
+
+  @Test func canonicallyEquivalentNamesAreOneKey() throws {
+    let container = Dependencies {
+      Module("caf\u{E9}") { ReviewNamed(value: "composed") }
+      Module("r\u{E9}sum\u{E9} of a name longer than sixteen bytes") { ReviewNamed(value: "long") }
+    }
+    #expect(try container.resolveOrThrow(ReviewNamed.self, name: "cafe\u{301}").value == "composed")
+    #expect(
+      try container.resolveOrThrow(
+        ReviewNamed.self, name: "re\u{301}sume\u{301} of a name longer than sixteen bytes"
+      ).value == "long")
+    let error = try #require(resolutionError { try container.resolveOrThrow(ReviewNamed.self) })
+    #expect(error.reason == .notRegistered)
+  }
+
+  @Test func registeringBothSpellingsOfANameKeepsOneKey() throws {
+    let container = Dependencies {
+      Module("caf\u{E9}") { ReviewNamed(value: "composed") }
+      Module("cafe\u{301}") { ReviewNamed(value: "decomposed") }
+    }
+    let composed = try container.resolveOrThrow(ReviewNamed.self, name: "caf\u{E9}")
+    let decomposed = try container.resolveOrThrow(ReviewNamed.self, name: "cafe\u{301}")
+    #expect(composed.value == decomposed.value)
+    #expect(container.graph().nodes.count == 1)
+  }
+
+  @Test func anEmptyNameIsNotTheUnnamedKey() throws {
+    let container = Dependencies {
+      Module("") { ReviewNamed(value: "empty") }
+    }
+    #expect(try container.resolveOrThrow(ReviewNamed.self, name: "").value == "empty")
+    let error = try #require(resolutionError { try container.resolveOrThrow(ReviewNamed.self) })
+    #expect(error.reason == .notRegistered)
+  }
+
+  @Test func injectWithTheOtherSpellingReadsTheModule() {
+    Dependencies.withOverrides {
+      Module("caf\u{E9}") { ReviewNamed(value: "composed") }
+    } operation: {
+      #expect(ReviewNamedHolder().decomposed.value == "composed")
+    }
+  }
+
+  // MARK: - Cycles at the outermost entry and nested
+
+  @Test func aUniqueModuleResolvingItselfIsACycleAtDepthZero() throws {
+    let container = Dependencies {
+      Module { () throws -> ReviewCycleA in
+        _ = try Dependencies.resolveOrThrow(ReviewCycleA.self)
+        return ReviewCycleA()
+      }
+    }
+    for _ in 0..<2 {
+      let error = try #require(resolutionError { try container.resolveOrThrow(ReviewCycleA.self) })
+      #expect(error.reason == .cycle(path: ["ReviewCycleA", "ReviewCycleA"]))
+    }
+  }
+
+  @Test(arguments: [Scope.unique, .singleton])
+  func aCycleClosedBelowTheOutermostResolutionIsReported(scope: Scope) throws {
+    let container = Dependencies {
+      Module { () throws -> ReviewCycleOuter in
+        _ = try Dependencies.resolveOrThrow(ReviewCycleA.self)
+        return ReviewCycleOuter()
+      }
+      Module(scope: scope) { () throws -> ReviewCycleA in
+        _ = try Dependencies.resolveOrThrow(ReviewCycleB.self)
+        return ReviewCycleA()
+      }
+      Module(scope: scope) { () throws -> ReviewCycleB in
+        _ = try Dependencies.resolveOrThrow(ReviewCycleA.self)
+        return ReviewCycleB()
+      }
+      Module { ReviewLeaf() }
+    }
+    for _ in 0..<2 {
+      let outer = try #require(
+        resolutionError { try container.resolveOrThrow(ReviewCycleOuter.self) })
+      #expect(outer.reason == .cycle(path: ["ReviewCycleA", "ReviewCycleB", "ReviewCycleA"]))
+      let direct = try #require(resolutionError { try container.resolveOrThrow(ReviewCycleA.self) })
+      #expect(direct.reason == .cycle(path: ["ReviewCycleA", "ReviewCycleB", "ReviewCycleA"]))
+    }
+    // The trace was unwound: an unrelated module resolves at depth 0 again.
+    _ = try container.resolveOrThrow(ReviewLeaf.self)
+  }
+
+  @Test func aSingletonResolvingItselfByNameIsACycle() throws {
+    let container = Dependencies {
+      Module("self", scope: .singleton) { () throws -> ReviewCycleA in
+        _ = try Dependencies.resolveOrThrow(ReviewCycleA.self, name: "self")
+        return ReviewCycleA()
+      }
+    }
+    let error = try #require(
+      resolutionError { try container.resolveOrThrow(ReviewCycleA.self, name: "self") })
+    guard case .cycle(let path) = error.reason else {
+      Issue.record("not a cycle: \(error)")
+      return
+    }
+    #expect(path.count == 2)
+  }
+
+  // MARK: - Decorators over a shared instance kept underneath
+
+  @Test func aDecoratorThatThrowsOnceSucceedsNextTimeAndIsThenKept() throws {
+    let calls = Counter()
+    let root = Dependencies { Module(scope: .singleton) { Greeter("root") as GreeterType } }
+    let child = Dependencies(over: root) {
+      Module.decorating(GreeterType.self) { greeter in
+        if calls.increment() == 1 { throw DecoratorFailure() }
+        return Loud(greeter)
+      }
+    }
+    let error = try #require(resolutionError { try child.resolveOrThrow(GreeterType.self) })
+    #expect(error.reason == .factoryFailed(error: "DecoratorFailure()"))
+    let second = try child.resolveOrThrow(GreeterType.self)
+    #expect(second.greeting == "ROOT!")
+    #expect(try child.resolveOrThrow(GreeterType.self) === second)
+    #expect(calls.value == 2)
+    #expect(root.resolve(GreeterType.self).greeting == "root")
+  }
+
+  @Test(arguments: [Scope.singleton, .cached("review-scope"), .weak])
+  func aChildDecoratesEachSharedScopeOnceAndCloseReleasesIt(scope: Scope) async {
+    let decorations = Counter()
+    let root = Dependencies { Module(scope: scope) { Greeter("root") as GreeterType } }
+    let child = Dependencies(over: root) {
+      Module.decorating(GreeterType.self) { greeter in
+        decorations.increment()
+        return Loud(greeter)
+      }
+    }
+    let underneath = root.resolve(GreeterType.self)
+    weak var decorated: GreeterType?
+    do {
+      let first = child.resolve(GreeterType.self)
+      decorated = first
+      #expect(first.greeting == "ROOT!")
+      #expect(child.resolve(GreeterType.self) === first)
+      #expect(root.resolve(GreeterType.self) === underneath)
+    }
+    #expect(decorations.value == 1)
+    await child.close()
+    #expect(decorated == nil)
+    withExtendedLifetime(underneath) {}
+  }
+
+  @Test func threadsAtFirstResolutionThroughAChildShareOneInstance() async {
+    let root = Dependencies {
+      Module(scope: .cached("review-threads")) { Greeter("root") as GreeterType }
+    }
+    let child = Dependencies(over: root) {
+      Module.decorating(GreeterType.self) { greeter in
+        usleep(500)
+        return Loud(greeter)
+      }
+    }
+    for _ in 0..<5 {
+      let seen = Collector<ObjectIdentifier>()
+      let finished = await onThreads(50) { _ in
+        seen.append(ObjectIdentifier(child.resolve(GreeterType.self)))
+      }
+      #expect(finished)
+      #expect(Set(seen.all).count == 1)
+      await root.reset(.cached("review-threads"))
+    }
+  }
+
+  @Test func contributionsThroughAChildAreEachDecoratedOnceAndKept() {
+    let decorations = Counter()
+    let root = Dependencies {
+      Module.contribution(scope: .singleton) { Greeter("a") as GreeterType }
+      Module.contribution(scope: .cached("review-contribution")) { Greeter("b") as GreeterType }
+      Module.contribution { Greeter("c") as GreeterType }
+    }
+    let child = Dependencies(over: root) {
+      Module.decorating(GreeterType.self) { greeter in
+        decorations.increment()
+        return Loud(greeter)
+      }
+    }
+    let first = child.resolve([GreeterType].self)
+    let second = child.resolve([GreeterType].self)
+    #expect(first.map(\.greeting) == ["A!", "B!", "C!"])
+    #expect(first[0] === second[0])
+    #expect(first[1] === second[1])
+    #expect(first[2] !== second[2], "a unique contribution is made and decorated anew")
+    #expect(decorations.value == 4)
+    #expect(root.resolve([GreeterType].self).map(\.greeting) == ["a", "b", "c"])
+  }
+
+  @Test func anOverrideLayerDecoratesASingletonKeptUnderneathOnceWhileItLasts() {
+    let decorations = Counter()
+    weak var decorated: GreeterType?
+    Dependencies.withOverrides {
+      Module(scope: .singleton) { Greeter("outer") as GreeterType }
+    } operation: {
+      let underneath = Dependencies.current.resolve(GreeterType.self)
+      Dependencies.withOverrides {
+        Module.decorating(GreeterType.self) { greeter in
+          decorations.increment()
+          return Loud(greeter)
+        }
+      } operation: {
+        let first = Dependencies.resolve(GreeterType.self)
+        decorated = first
+        #expect(first.greeting == "OUTER!")
+        #expect(Dependencies.resolve(GreeterType.self) === first)
+        #expect(ReviewGreeterReader().greeter === first, "an @Inject read in the layer too")
+      }
+      #expect(decorated == nil, "the layer's decoration goes with the layer")
+      #expect(Dependencies.resolve(GreeterType.self) === underneath)
+      Dependencies.withOverrides {
+        Module.decorating(GreeterType.self) { greeter in
+          decorations.increment()
+          return Loud(greeter)
+        }
+      } operation: {
+        #expect(Dependencies.resolve(GreeterType.self).greeting == "OUTER!")
+      }
+    }
+    #expect(decorations.value == 2, "once per layer")
+  }
+
+  /// An alias (`Module(scope:as:)`) of a singleton is decorated at every resolution, by the
+  /// container resolved from, around the one instance kept: as the article says.
+  @Test func aChildDecoratesAnAliasAtEveryResolutionAroundTheOneInstanceKept() {
+    let decorations = Counter()
+    let root = Dependencies {
+      Module(scope: .singleton, as: GreeterType.self, ReviewProto.self) {
+        ReviewTracked("alias", made: Counter(), freed: Counter())
+      }
+    }
+    let child = Dependencies(over: root) {
+      Module.decorating(GreeterType.self) { greeter in
+        decorations.increment()
+        return Loud(greeter)
+      }
+    }
+    #expect(child.resolve(GreeterType.self).greeting == "ALIAS!")
+    #expect(child.resolve(GreeterType.self) !== child.resolve(GreeterType.self))
+    #expect(decorations.value == 3)
+    #expect(root.resolve(ReviewProto.self).label == "alias")
+  }
+
+  /// The same alias decorated in the container that keeps it: a new wrapper each time too.
+  @Test func anOwnerDecoratesAnAliasAtEveryResolution() {
+    let decorations = Counter()
+    let root = Dependencies {
+      Module(scope: .singleton, as: GreeterType.self) {
+        ReviewTracked("alias", made: Counter(), freed: Counter())
+      }
+      Module.decorating(GreeterType.self) { greeter in
+        decorations.increment()
+        return Loud(greeter)
+      }
+    }
+    #expect(root.resolve(GreeterType.self) !== root.resolve(GreeterType.self))
+    #expect(decorations.value == 2)
+  }
+
+  /// A grandchild with no decorators of its own reads the same shared instance as the child
+  /// whose decorator wraps it.
+  @Test func aGrandchildWithoutDecoratorsSeesTheChildsDecoratedInstance() {
+    let decorations = Counter()
+    let root = Dependencies { Module(scope: .singleton) { Greeter("root") as GreeterType } }
+    let child = Dependencies(over: root) {
+      Module.decorating(GreeterType.self) { greeter in
+        decorations.increment()
+        return Loud(greeter)
+      }
+    }
+    let grandchild = Dependencies(over: child) {}
+    let fromChild = child.resolve(GreeterType.self)
+    let fromGrandchild = grandchild.resolve(GreeterType.self)
+    #expect(fromGrandchild.greeting == "ROOT!")
+    #expect(grandchild.resolve(GreeterType.self) === fromGrandchild)
+    #expect(fromGrandchild === fromChild)
+    #expect(decorations.value == 1)
+  }
+
+  /// Memory: the child's kept decoration holds a reset instance until the next resolution
+  /// through the child replaces it, as the article says, or the child closes.
+  @Test func aResetInstanceIsReleasedByTheChildsNextResolution() async {
+    let freed = Counter()
+    let root = Dependencies {
+      Module(scope: .cached("review-memory")) {
+        ReviewTracked("cached", made: Counter(), freed: freed) as GreeterType
+      }
+    }
+    let child = Dependencies(over: root) { Module.decorating(GreeterType.self) { Loud($0) } }
+    #expect(child.resolve(GreeterType.self).greeting == "CACHED!")
+    await root.reset(.cached("review-memory"))
+    #expect(freed.value == 0, "the child's decoration still wraps it")
+    #expect(child.resolve(GreeterType.self).greeting == "CACHED!")
+    #expect(freed.value == 1, "replaced by the next resolution, the old decoration goes")
+    await child.close()
+    #expect(freed.value == 1, "the root still keeps the new instance")
+    await root.reset(.cached("review-memory"))
+    #expect(freed.value == 2)
+  }
+
+  /// A decorated instance whose `deinit` resolves through the child: replacing it after a
+  /// reset underneath releases it while the child's kept-decorations lock is held.
+  @Test func replacingAKeptDecorationWhoseDeinitResolvesDoesNotDeadlock() async {
+    let finished = await onThreads(1) { _ in
+      let box = ReviewWeakBox()
+      let root = Dependencies {
+        Module(scope: .cached("review-deinit")) { Greeter("cached") as GreeterType }
+        Module(scope: .singleton) { ReviewTracked("other", made: Counter(), freed: Counter()) }
+      }
+      let child = Dependencies(over: root) {
+        Module.decorating(GreeterType.self) { ReviewResolvingOnDeinit($0, box) }
+        Module.decorating(ReviewTracked.self) { $0 }
+      }
+      box.container = child
+      _ = child.resolve(GreeterType.self).greeting
+      root.reset(.cached("review-deinit"))
+      _ = child.resolve(GreeterType.self).greeting
+    }
+    #expect(finished)
+  }
+
+  /// A child's decorator that resolves the type it decorates, through the child: a cycle, as
+  /// in the container that keeps the instance.
+  @Test func aChildDecoratorResolvingItsOwnTypeIsACycle() async {
+    await #expect(processExitsWith: .success) {
+      let box = ReviewWeakBox()
+      let root = Dependencies { Module(scope: .singleton) { Greeter("root") as GreeterType } }
+      let child = Dependencies(over: root) {
+        Module.decorating(GreeterType.self) { greeter in
+          _ = try box.container!.resolveOrThrow(GreeterType.self)
+          return Loud(greeter)
+        }
+      }
+      box.container = child
+      do throws(ResolutionError) {
+        _ = try child.resolveOrThrow(GreeterType.self)
+        preconditionFailure("resolved")
+      } catch {
+        guard case .cycle = error.reason else { preconditionFailure("\(error)") }
+      }
+    }
+  }
+
+  /// The same decorator in the container that keeps the singleton: a cycle, reported.
+  @Test func anOwnersDecoratorResolvingItsOwnTypeIsACycle() async {
+    await #expect(processExitsWith: .success) {
+      let box = ReviewWeakBox()
+      let root = Dependencies {
+        Module(scope: .singleton) { Greeter("root") as GreeterType }
+        Module.decorating(GreeterType.self) { greeter in
+          _ = try box.container!.resolveOrThrow(GreeterType.self)
+          return Loud(greeter)
+        }
+      }
+      box.container = root
+      do throws(ResolutionError) {
+        _ = try root.resolveOrThrow(GreeterType.self)
+        preconditionFailure("resolved")
+      } catch {
+        guard case .cycle = error.reason else { preconditionFailure("\(error)") }
+      }
+    }
+  }
+}
+
+// MARK: - Fixtures
+
+protocol ReviewProto: AnyObject {
+  var label: String { get }
+}
+
+/// Counts its instances made and freed.
+final class ReviewTracked: ReviewProto, GreeterType, @unchecked Sendable {
+  let label: String
+  private let freed: Counter
+
+  init(_ label: String, made: Counter, freed: Counter) {
+    self.label = label
+    self.freed = freed
+    made.increment()
+  }
+
+  deinit { freed.increment() }
+
+  var greeting: String { label }
+}
+
+struct ReviewAligned {
+  let tag: UInt8
+  let vector: SIMD4<Double>
+}
+
+struct ReviewEmpty: Equatable {}
+
+struct ReviewLarge: Equatable {
+  let numbers: [Int]
+  let text: String
+  let a: Int, b: Int, c: Int, d: Int, e: Int, f: Int, g: Int, h: Int
+  let vector: SIMD4<Double>
+
+  init(seed: Int) {
+    numbers = Array(repeating: seed, count: 5)
+    text = String(repeating: "x", count: 40 + seed)
+    (a, b, c, d, e, f, g, h) = (
+      seed, seed + 1, seed + 2, seed + 3, seed + 4, seed + 5, seed + 6, seed + 7
+    )
+    vector = SIMD4<Double>(repeating: Double(seed))
+  }
+}
+
+final class ReviewLayoutHolder {
+  @Inject var simd: SIMD4<Double>
+  @Inject var wide: SIMD8<Float>
+  @Inject var aligned: ReviewAligned
+  @Inject var empty: ReviewEmpty
+  @Inject var large: ReviewLarge
+  @Inject var present: ReviewTracked?
+  @Inject var absent: ReviewNamed?
+  @Inject var tracked: ReviewTracked
+  @Inject var existential: any ReviewProto
+}
+
+struct ReviewSettable {
+  @Inject var tracked: ReviewTracked
+  @Inject var simd: SIMD4<Double>
+  @Inject var large: ReviewLarge
+}
+
+final class ReviewTrackedHolder: @unchecked Sendable {
+  @Inject var tracked: ReviewTracked
+  @Inject var large: ReviewLarge
+  @Inject var simd: SIMD4<Double>
+}
+
+struct ReviewNamed {
+  let value: String
+}
+
+final class ReviewNamedHolder {
+  @Inject("cafe\u{301}") var decomposed: ReviewNamed
+}
+
+final class ReviewCycleA {}
+final class ReviewCycleB {}
+final class ReviewCycleOuter {}
+final class ReviewLeaf {}
+
+final class ReviewGreeterReader {
+  @Inject var greeter: GreeterType
+}
+
+final class ReviewWeakBox: @unchecked Sendable {
+  weak var container: Dependencies?
+}
+
+/// A decoration whose `deinit` resolves a decorated shared module through the child.
+final class ReviewResolvingOnDeinit: GreeterType {
+  private let wrapped: GreeterType
+  private let box: ReviewWeakBox
+
+  init(_ wrapped: GreeterType, _ box: ReviewWeakBox) {
+    self.wrapped = wrapped
+    self.box = box
+  }
+
+  deinit { _ = box.container?.resolve(ReviewTracked.self) }
+
+  var greeting: String { wrapped.greeting }
+}
