@@ -1,0 +1,16 @@
+import GRDB
+import Hummingbird
+
+/// One widget: a row of the `widget` table, and the JSON the API answers with.
+struct Widget: Codable, Equatable, Sendable, FetchableRecord, MutablePersistableRecord,
+  ResponseCodable
+{
+  /// The row's id; `nil` until it is inserted.
+  var id: Int64?
+  var name: String
+  var quantity: Int
+
+  mutating func didInsert(_ inserted: InsertionSuccess) {
+    id = inserted.rowID
+  }
+}
