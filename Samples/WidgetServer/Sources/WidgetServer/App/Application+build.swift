@@ -34,7 +34,8 @@ func buildApplication(hostname: String = "127.0.0.1", port: Int = 8080)
     logger: logger)
   app.beforeServerStarts {
     let report = try await Dependencies.current.start()
-    logger.info("started\n\(report)")
+    let database = Dependencies.resolve(DatabaseModuleType.self)
+    logger.info("database at \(database.path)\n\(report)")
   }
   app.addServices(DependenciesService(logger: logger))
   return app
