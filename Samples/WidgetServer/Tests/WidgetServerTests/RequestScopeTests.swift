@@ -35,7 +35,8 @@ struct RequestScopeTests {
     }
   }
 
-  /// Inside a request, the widget module injects that request's module; outside, there is none.
+  /// The request module resolves inside its scope and nowhere else, and closing the scope runs
+  /// its `onClose`.
   @Test func theRequestModuleIsOnlyInTheScope() async throws {
     let stats = ServerStats()
     let request = RequestModule(
