@@ -5,6 +5,7 @@ struct StatsController {
   @Inject private var stats: StatsModuleType
   @Inject private var database: DatabaseModuleType
 
+  /// The counters, read before the rows are counted.
   func stats() async throws -> StatsReport {
     let counters = stats.component()
     // Read the counters first: a widget created in between is then a row without a count,

@@ -7,9 +7,12 @@ struct Widget: Codable, Equatable, Sendable, FetchableRecord, MutablePersistable
 {
   /// The row's id; `nil` until it is inserted.
   var id: Int64?
+  /// What the widget is called; never empty.
   var name: String
+  /// How many there are; never negative.
   var quantity: Int
 
+  /// Takes the id SQLite gave the new row.
   mutating func didInsert(_ inserted: InsertionSuccess) {
     id = inserted.rowID
   }

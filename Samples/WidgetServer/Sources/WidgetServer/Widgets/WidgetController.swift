@@ -6,6 +6,7 @@ import Shank
 /// Each handler resolves the widget module in the request's scope, which
 /// ``RequestScopeMiddleware`` opened around it.
 struct WidgetController<Context: RequestContext> {
+  /// Adds the widget routes to `group`, the `/widgets` group.
   func addRoutes(to group: RouterGroup<Context>) {
     group
       .get(use: list)

@@ -3,7 +3,9 @@ import Hummingbird
 
 /// The body of a create or an update: `{"name": "Gear", "quantity": 3}`, both required.
 struct WidgetDraft: Decodable, Sendable {
+  /// The widget's name; trimmed, then 1 to 200 characters.
   var name: String
+  /// How many; 0 or more.
   var quantity: Int
 
   /// The longest name accepted.
