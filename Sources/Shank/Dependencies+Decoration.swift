@@ -3,12 +3,42 @@ extension Dependencies {
   /// first, each container's in registration order.
   @usableFromInline
   func decorated<Value>(_ value: Value, at site: SourceSite) throws(ResolutionError) -> Value {
+    try decorated(value, by: layers(downTo: nil), at: site)
+  }
+
+  /// `value`, which `owner` underneath keeps and made as `registration` says, wrapped by the
+  /// decorators of `Value` from this container down to `owner`, not `owner`'s own, which
+  /// wrapped it as it was made. Decorated once for each instance underneath, and kept here.
+  func decorated<Value>(
+    _ value: Value, keptBy registration: Registration, in owner: Dependencies,
+    at site: SourceSite
+  ) throws(ResolutionError) -> Value {
+    let layers = layers(downTo: owner).filter {
+      $0.table.decorators[ObjectIdentifier(Value.self)] != nil
+    }
+    guard !layers.isEmpty else { return value }
+    if let kept = keptDecorations.decorated(of: value, madeBy: registration) {
+      return kept as! Value
+    }
+    let decorated = try decorated(value, by: layers, at: site)
+    return keptDecorations.keep(decorated, of: value, madeBy: registration) as! Value
+  }
+
+  /// This container and those underneath, down to `bottom` and without it.
+  private func layers(downTo bottom: Dependencies?) -> [Dependencies] {
     var layers: [Dependencies] = []
     var current: Dependencies? = self
-    while let layer = current {
+    while let layer = current, layer !== bottom {
       layers.append(layer)
       current = layer.parent
     }
+    return layers
+  }
+
+  /// `value` wrapped by the decorators of `layers`, innermost last: the bottom layer's first.
+  private func decorated<Value>(
+    _ value: Value, by layers: [Dependencies], at site: SourceSite
+  ) throws(ResolutionError) -> Value {
     var decorated = value
     for layer in layers.reversed() {
       for entry in layer.table.decorators[ObjectIdentifier(Value.self)] ?? [] {

@@ -30,6 +30,8 @@ public final class Dependencies: Sendable {
   /// Whether this container or one underneath registers a decorator, which instances made
   /// here then pass through.
   @usableFromInline let decorates: Bool
+  /// What this container's decorators made of shared instances kept underneath.
+  let keptDecorations = KeptDecorations()
 
   /// Makes a container from modules; a later module replaces an earlier one with the same key.
   ///

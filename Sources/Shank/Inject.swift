@@ -37,7 +37,7 @@ public struct Inject<Value> {
   ///   - fileID: The file that declares the property, for diagnostics; leave it to its default.
   ///   - line: The line that declares the property, for diagnostics; leave it to its default.
   public init(_ name: String? = nil, fileID: StaticString = #fileID, line: UInt = #line) {
-    owner = InjectionCell(name: name, site: SourceSite(fileID: fileID, line: line))
+    owner = InjectionCell.make(name: name, site: SourceSite(fileID: fileID, line: line))
     address = UnsafeRawPointer(Unmanaged.passUnretained(owner).toOpaque())
   }
 
@@ -45,11 +45,11 @@ public struct Inject<Value> {
   @inlinable
   public var wrappedValue: Value {
     get {
-      let cell = Unmanaged<InjectionCell<Value>>.fromOpaque(address)
-      if let published = cell._withUnsafeGuaranteedRef({ $0.published }) {
-        return published.pointee
+      let slot = InjectionCell<Value>.slot(at: address)
+      if InjectionCell<Value>.isPublished(slot) {
+        return InjectionCell<Value>.value(in: slot).pointee
       }
-      return cell.takeUnretainedValue().resolve()
+      return Unmanaged<InjectionCell<Value>>.fromOpaque(address).takeUnretainedValue().resolve()
     }
     set {
       owner = owner.replacing(with: newValue)

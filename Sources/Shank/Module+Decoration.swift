@@ -16,9 +16,9 @@ extension Module {
   /// decorated at every resolution, by the decorators of the container resolved from.
   ///
   /// > Note: An instance that a container underneath keeps (a ``Scope/singleton`` of the
-  /// > root, say) is decorated by that container's decorators only: a decorator in a child
-  /// > container or an override layer wraps what that layer makes, not what it reads from
-  /// > below. An alias (`Module(as:)`) is decorated at every resolution.
+  /// > root, say) is decorated by the decorators of a child container or override layer too,
+  /// > once: the layer keeps the decorated instance until it closes. An alias
+  /// > (`Module(as:)`) is decorated at every resolution.
   ///
   /// - Parameters:
   ///   - type: The type whose instances to wrap, as modules are resolved by it.

@@ -103,9 +103,10 @@ import Testing
         // resolved from: here, for an `@Inject` property read inside the operation.
         #expect(Recipe15CatalogScreen().load(id: 1) == "widget 1")
         #expect(spy.all == [1])
-        // A singleton that the layer underneath keeps is that layer's, undecorated here.
+        // A singleton that the layer underneath keeps is decorated here once, and kept here.
         let shared = Dependencies.resolve(Recipe15CatalogType.self, name: "shared")
-        #expect(shared is Recipe15Catalog)
+        #expect(shared is Recipe15SpyCatalog)
+        #expect(Dependencies.resolve(Recipe15CatalogType.self, name: "shared") === shared)
       }
       Dependencies.withOverrides {
         Module("shared", scope: .singleton) { Recipe15Catalog() as Recipe15CatalogType }

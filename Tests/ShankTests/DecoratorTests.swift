@@ -50,11 +50,95 @@ import Testing
     #expect(child.resolve(GreeterType.self).greeting == "ROOT!")
   }
 
-  @Test func aSharedInstanceKeptUnderneathIsDecoratedOnlyByItsKeeper() {
+  @Test func aChildDecoratesASharedInstanceKeptUnderneathOnceAndKeepsIt() {
+    let decorations = Counter()
+    let root = Dependencies { Module(scope: .singleton) { Greeter("root") as GreeterType } }
+    let child = Dependencies(over: root) {
+      Module.decorating(GreeterType.self) { greeter in
+        decorations.increment()
+        return Loud(greeter)
+      }
+    }
+    let first = child.resolve(GreeterType.self)
+    #expect(first.greeting == "ROOT!")
+    #expect(child.resolve(GreeterType.self) === first)
+    #expect(decorations.value == 1)
+    // The root keeps its own instance, undecorated: the child's decorators are the child's.
+    #expect(root.resolve(GreeterType.self).greeting == "root")
+    #expect(root.resolve(GreeterType.self) !== first)
+  }
+
+  @Test func aChildDecoratesTheNewInstanceAfterAResetUnderneath() {
+    let decorations = Counter()
+    let root = Dependencies {
+      Module(scope: .cached("session")) { Greeter("session") as GreeterType }
+    }
+    let child = Dependencies(over: root) {
+      Module.decorating(GreeterType.self) { greeter in
+        decorations.increment()
+        return Tagged(greeter, "\(decorations.value)")
+      }
+    }
+    let first = child.resolve(GreeterType.self)
+    #expect(child.resolve(GreeterType.self) === first)
+    root.reset(.cached("session"))
+    let second = child.resolve(GreeterType.self)
+    #expect(second !== first)
+    #expect(second.greeting == "session+2")
+    #expect(child.resolve(GreeterType.self) === second)
+  }
+
+  @Test func aChildKeepsItsDecoratedWeakInstanceOnlyWhileItIsHeld() {
+    let decorations = Counter()
+    let root = Dependencies { Module(scope: .weak) { Greeter("weak") as GreeterType } }
+    let child = Dependencies(over: root) {
+      Module.decorating(GreeterType.self) { greeter in
+        decorations.increment()
+        return Loud(greeter)
+      }
+    }
+    var held: GreeterType? = child.resolve(GreeterType.self)
+    #expect(child.resolve(GreeterType.self) === held)
+    #expect(decorations.value == 1)
+    weak let released = held
+    held = nil
+    #expect(released == nil, "the child kept the decorated .weak instance alive")
+    #expect(child.resolve(GreeterType.self).greeting == "WEAK!")
+    #expect(decorations.value == 2)
+  }
+
+  @Test func aChildDecoratesAValueTypeSingletonOnce() {
+    let decorations = Counter()
+    let root = Dependencies { Module(scope: .singleton) { Plain(word: "value") as WordType } }
+    let child = Dependencies(over: root) {
+      Module.decorating(WordType.self) { word in
+        decorations.increment()
+        return Plain(word: word.word + "!")
+      }
+    }
+    #expect(child.resolve(WordType.self).word == "value!")
+    #expect(child.resolve(WordType.self).word == "value!")
+    #expect(decorations.value == 1)
+  }
+
+  @Test func closingAChildLetsGoOfWhatItsDecoratorsMade() async {
     let root = Dependencies { Module(scope: .singleton) { Greeter("root") as GreeterType } }
     let child = Dependencies(over: root) { Module.decorating(GreeterType.self) { Loud($0) } }
-    #expect(child.resolve(GreeterType.self) === root.resolve(GreeterType.self))
-    #expect(child.resolve(GreeterType.self).greeting == "root")
+    weak let decorated = child.resolve(GreeterType.self)
+    #expect(decorated != nil)
+    await child.close()
+    #expect(decorated == nil)
+  }
+
+  @Test func threadsResolvingThroughAChildAtOnceGetOneDecoratedInstance() async {
+    let root = Dependencies { Module(scope: .singleton) { Greeter("root") as GreeterType } }
+    let child = Dependencies(over: root) { Module.decorating(GreeterType.self) { Loud($0) } }
+    let seen = Collector<ObjectIdentifier>()
+    let finished = await onThreads(16) { _ in
+      for _ in 0..<50 { seen.append(ObjectIdentifier(child.resolve(GreeterType.self))) }
+    }
+    #expect(finished)
+    #expect(Set(seen.all).count == 1)
   }
 
   @Test func eachContributionIsDecorated() {
@@ -126,3 +210,12 @@ final class Tagged: GreeterType {
 }
 
 struct DecoratorFailure: Error {}
+
+protocol WordType {
+  var word: String { get }
+}
+
+/// A value type, which has no identity of its own.
+struct Plain: WordType {
+  let word: String
+}

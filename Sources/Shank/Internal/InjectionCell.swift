@@ -1,61 +1,116 @@
-/// Where an ``Inject`` property keeps what it resolved, shared by copies of the wrapper.
-@usableFromInline
-final class InjectionCell<Value> {
-  let name: String?
-  let site: SourceSite
-  /// The container whose factory was running when the property was declared, if any. Weak,
-  /// because a shared module holding it would otherwise keep its own container alive.
-  weak var container: Dependencies?
-  @usableFromInline let flag: OnceFlag
-  /// Written once by the thread that claimed `flag`, read only after `flag` is published.
-  /// A pointer rather than a `Value?`, so a read copies the value and never an `Optional`.
-  @exclusivity(unchecked) @usableFromInline var value: UnsafeMutablePointer<Value>?
+import _ShankAtomics
 
-  init(name: String?, site: SourceSite) {
-    self.name = name
-    self.site = site
-    self.container = ResolutionTrace.unretainedMakingContainer?.takeUnretainedValue()
-    self.flag = OnceFlag()
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// Where an ``Inject`` property keeps what it resolved, shared by copies of the wrapper.
+///
+/// The property's name, site and container sit in the header; the one element is a
+/// ``OnceFlag`` word followed by the value. A read after the first loads the word and copies
+/// the value from the cell itself, with no pointer to follow in between.
+@usableFromInline
+final class InjectionCell<Value>: ManagedBuffer<InjectedProperty, InjectionSlot<Value>> {
+  /// A cell that resolves on its first read.
+  static func make(name: String?, site: SourceSite) -> InjectionCell {
+    let container = ResolutionTrace.unretainedMakingContainer?.takeUnretainedValue()
+    return make(InjectedProperty(name: name, site: site, container: container), OnceFlag.empty)
   }
 
-  init(name: String?, site: SourceSite, container: Dependencies?, value: Value) {
-    self.name = name
-    self.site = site
-    self.container = container
-    self.value = UnsafeMutablePointer.boxing(value)
-    self.flag = OnceFlag(published: true)
+  private static func make(_ property: InjectedProperty, _ state: UInt) -> InjectionCell {
+    let cell = unsafeDowncast(create(minimumCapacity: 1) { _ in property }, to: InjectionCell.self)
+    _ = cell.withUnsafeMutablePointerToElements {
+      UnsafeMutableRawPointer($0).initializeMemory(as: UInt.self, repeating: state, count: 1)
+    }
+    return cell
   }
 
   deinit {
-    value?.deinitialize(count: 1).deallocate()
+    withUnsafeMutablePointerToElements { slot in
+      if Self.isPublished(slot) { Self.value(in: slot).deinitialize(count: 1) }
+    }
+  }
+
+  var name: String? { header.name }
+  var site: SourceSite { header.site }
+
+  /// The cell's word and value, at `address`, the cell's own address.
+  @inlinable @inline(__always)
+  static func slot(at address: UnsafeRawPointer) -> UnsafeMutablePointer<InjectionSlot<Value>> {
+    Unmanaged<InjectionCell>.fromOpaque(address)._withUnsafeGuaranteedRef {
+      $0.withUnsafeMutablePointerToElements { $0 }
+    }
+  }
+
+  /// Whether `slot` holds its published value, which any thread may then read.
+  @inlinable @inline(__always)
+  static func isPublished(_ slot: UnsafeMutablePointer<InjectionSlot<Value>>) -> Bool {
+    _shank_load_acquiring(UnsafeRawPointer(slot).assumingMemoryBound(to: UInt.self))
+      == OnceFlag.published
+  }
+
+  /// The value's place in `slot`, after the word, as the value's alignment allows.
+  @inlinable @inline(__always)
+  static func value(in slot: UnsafeMutablePointer<InjectionSlot<Value>>)
+    -> UnsafeMutablePointer<Value>
+  {
+    let offset = max(MemoryLayout<UInt>.stride, MemoryLayout<Value>.alignment)
+    return (UnsafeMutableRawPointer(slot) + offset).assumingMemoryBound(to: Value.self)
   }
 
   /// A cell for the same property that already holds `newValue`.
   @usableFromInline
   func replacing(with newValue: Value) -> InjectionCell {
-    InjectionCell(name: name, site: site, container: container, value: newValue)
-  }
-
-  /// The value, once the first read has published it.
-  @inlinable var published: UnsafeMutablePointer<Value>? {
-    flag.isSet ? value : nil
+    let cell = Self.make(header, OnceFlag.published)
+    cell.withUnsafeMutablePointerToElements { Self.value(in: $0).initialize(to: newValue) }
+    return cell
   }
 
   /// The first read: resolves outside any lock, then publishes, or takes the winner's value.
   @usableFromInline
   func resolve() -> Value {
+    // One copy of the header: in a debug build this frame stays on the stack through every
+    // resolution nested in the first read, and each `header` read would be a copy of its own.
+    let property = header
     let resolved: Value
     do {
-      resolved = try (container ?? Dependencies.current).value(Value.self, name: name, site: site)
+      resolved = try (property.container ?? Dependencies.current)
+        .value(Value.self, name: property.name, site: property.site)
     } catch {
-      Dependencies.stop(error, at: site)
+      Dependencies.stop(error, at: property.site)
     }
-    if flag.claim() {
-      value = UnsafeMutablePointer.boxing(resolved)
-      flag.publish()
-      return resolved
+    return withUnsafeMutablePointerToElements { slot in
+      let word = UnsafeMutableRawPointer(slot).assumingMemoryBound(to: UInt.self)
+      if _shank_compare_exchange_acquiring(word, OnceFlag.empty, OnceFlag.claimed) {
+        Self.value(in: slot).initialize(to: resolved)
+        _shank_store_releasing(word, OnceFlag.published)
+        return resolved
+      }
+      while !Self.isPublished(slot) { sched_yield() }
+      return Self.value(in: slot).pointee
     }
-    flag.waitUntilPublished()
-    return value.unsafelyUnwrapped.pointee
   }
+}
+
+/// What an ``Inject`` property was declared with: the header of its ``InjectionCell``.
+@usableFromInline
+struct InjectedProperty {
+  let name: String?
+  let site: SourceSite
+  /// The container whose factory was running when the property was declared, if any. Weak,
+  /// because a shared module holding it would otherwise keep its own container alive.
+  weak var container: Dependencies?
+}
+
+/// An ``InjectionCell``'s element, which gives it its size and alignment: a ``OnceFlag``
+/// word, then the value, written once by the thread that claimed the word and read only once
+/// the word says it is published. Only ever touched through raw pointers.
+@usableFromInline
+struct InjectionSlot<Value> {
+  var state: UInt
+  var value: Value
 }

@@ -132,8 +132,13 @@ final class Provider<Value>: Registration {
     -> Value
   {
     guard container.decorates else { return try instance(at: site, from: container) }
-    if isFreeSingleton, made.unsafelyUnwrapped.isSet { return kept.unsafelyUnwrapped.pointee }
-    guard isPlain else { return try produce(at: site, from: container, decorating: true) }
+    if lock != nil, let owner, owner !== container {
+      // Kept underneath, and decorated there as it was made; the layers in between wrap it
+      // once more, and keep what they made.
+      let value = try keptOrProduced(at: site, from: container)
+      return try container.decorated(value, keptBy: self, in: owner, at: site)
+    }
+    guard isPlain else { return try keptOrProduced(at: site, from: container) }
     let trace = try enterPlain(at: site, from: container)
     defer { trace.leave() }
     do {
@@ -141,6 +146,14 @@ final class Provider<Value>: Registration {
     } catch {
       throw failure(error, at: site)
     }
+  }
+
+  /// A shared instance, made and decorated by its owner the first time.
+  private func keptOrProduced(at site: SourceSite, from container: Dependencies)
+    throws(ResolutionError) -> Value
+  {
+    if isFreeSingleton, made.unsafelyUnwrapped.isSet { return kept.unsafelyUnwrapped.pointee }
+    return try produce(at: site, from: container, decorating: true)
   }
 
   /// Checks a plain module's isolation and puts it on this thread's trace, which it returns.

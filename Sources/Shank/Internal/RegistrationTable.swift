@@ -262,8 +262,27 @@ final class RegistrationTable {
 
   /// The registration for `type` and `name`, if this table has one, unretained: the table
   /// keeps it alive, and retaining it on every resolution makes threads contend for it.
-  @inlinable
+  ///
+  /// An unnamed key, the usual one, is looked up inline: no name to hash or compare.
+  @inlinable @inline(__always)
   func unretainedRegistration(for type: ObjectIdentifier, name: String?) -> Unmanaged<Registration>?
+  {
+    guard name == nil else { return unretainedRegistration(for: type, named: name) }
+    let wanted = UInt(bitPattern: type)
+    var index = Self.slot(type: wanted, name: nil, mask: mask)
+    while let found = slots[index].registration {
+      if slots[index].type == wanted, found._withUnsafeGuaranteedRef({ $0.name == nil }) {
+        return found
+      }
+      index = (index + 1) & mask
+    }
+    return nil
+  }
+
+  /// ``unretainedRegistration(for:name:)`` for a named key.
+  @usableFromInline
+  func unretainedRegistration(for type: ObjectIdentifier, named name: String?)
+    -> Unmanaged<Registration>?
   {
     let wanted = UInt(bitPattern: type)
     var index = Self.slot(type: wanted, name: name, mask: mask)

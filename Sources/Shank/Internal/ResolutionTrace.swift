@@ -115,7 +115,10 @@ final class ResolutionTrace {
   }
 
   /// Pushes `registration`, resolved from `container`, or throws the cycle it would close.
-  @inlinable
+  ///
+  /// An outermost resolution, the usual one, can close no cycle and always has a free frame:
+  /// only its stack is checked, inline. A nested one takes ``enterNested(_:from:at:)``.
+  @inlinable @inline(__always)
   func enter(
     _ registration: Registration, from container: Dependencies, at site: SourceSite
   ) throws(ResolutionError) {
@@ -123,7 +126,21 @@ final class ResolutionTrace {
     // starts here, so refusing one that would start too low turns a stack overflow, which
     // kills the thread without a word, into an error that names the chain.
     var marker: UInt8 = 0
-    if stackBounds.isInReserve(withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }) {
+    let address = withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
+    guard depth == 0, !stackBounds.isInReserve(address) else {
+      return try enterNested(registration, from: container, at: site, address: address)
+    }
+    frames[0] = Frame(registration, container)
+    depth = 1
+  }
+
+  /// ``enter(_:from:at:)`` for every resolution but an outermost one with room on its stack.
+  @usableFromInline
+  func enterNested(
+    _ registration: Registration, from container: Dependencies, at site: SourceSite,
+    address: UInt
+  ) throws(ResolutionError) {
+    if stackBounds.isInReserve(address) {
       throw tooDeepError(resolving: registration, at: site)
     }
     let frame = Frame(registration, container)

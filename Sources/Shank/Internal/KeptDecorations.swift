@@ -1,0 +1,82 @@
+/// What a container's decorators made of the shared instances that a container underneath
+/// keeps: each such instance is decorated once here, and the decorated one is returned from
+/// then on.
+///
+/// An entry remembers the instance it wraps, weakly: when the container underneath drops that
+/// instance (a reset, or a `.weak` one released) and makes another, the new one is decorated
+/// anew. A value type has no identity to tell a new instance by, so only a `.singleton` one,
+/// which never changes, is kept.
+final class KeptDecorations {
+  private struct Entry {
+    /// The class instance underneath that the entry wraps; `nil` for a value type.
+    weak var underlying: AnyObject?
+    /// Whether the entry wraps a `.singleton` value type, which no identity tells apart.
+    let wrapsValue: Bool
+    /// The decorated instance; `nil` when kept weakly, as for a `.weak` module.
+    let decorated: Any?
+    /// The decorated instance of a `.weak` module, which only its holders keep alive.
+    weak var weaklyDecorated: AnyObject?
+
+    func wraps(_ object: AnyObject?) -> Bool {
+      guard let object else { return wrapsValue }
+      return underlying === object
+    }
+
+    var value: Any? { decorated ?? weaklyDecorated }
+  }
+
+  private let lock = Lock()
+  private var entries: [ObjectIdentifier: Entry] = [:]
+
+  /// What was kept for `underlying`, which `registration` made underneath, if anything.
+  func decorated(of underlying: Any, madeBy registration: Registration) -> Any? {
+    let object = Self.identity(of: underlying)
+    return lock.withLock {
+      guard let entry = entries[ObjectIdentifier(registration)], entry.wraps(object) else {
+        return nil
+      }
+      return entry.value
+    }
+  }
+
+  /// Keeps `decorated` for `underlying`, unless another thread kept one for it first; returns
+  /// the one kept, or `decorated` when its kind cannot be kept.
+  func keep(_ decorated: Any, of underlying: Any, madeBy registration: Registration) -> Any {
+    let object = Self.identity(of: underlying)
+    var isWeak = false
+    var isSingleton = false
+    switch registration.scope.kind {
+    case .weak: isWeak = true
+    case .singleton: isSingleton = true
+    case .unique, .cached: break
+    }
+    guard object != nil || isSingleton else { return decorated }
+    let weakly = isWeak ? Self.identity(of: decorated) : nil
+    guard !isWeak || weakly != nil else { return decorated }
+    return lock.withLock {
+      let key = ObjectIdentifier(registration)
+      if let entry = entries[key], entry.wraps(object), let kept = entry.value { return kept }
+      entries[key] = Entry(
+        underlying: object, wrapsValue: object == nil, decorated: isWeak ? nil : decorated,
+        weaklyDecorated: weakly)
+      return decorated
+    }
+  }
+
+  /// Lets go of every decorated instance, as the container closes.
+  func removeAll() {
+    let dropped = lock.withLock {
+      defer { entries = [:] }
+      return entries
+    }
+    // Released outside the lock: a deinit may resolve.
+    withExtendedLifetime(dropped) {}
+  }
+
+  private static func identity(of value: Any) -> AnyObject? {
+    type(of: value) is AnyObject.Type ? value as AnyObject : nil
+  }
+}
+
+// `entries` is only touched under `lock`.
+extension KeptDecorations: @unchecked Sendable {}
