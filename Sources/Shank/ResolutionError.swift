@@ -147,6 +147,18 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         "  it was registered at \(registeredAt) from code isolated to \(actor), so its factory runs only there",
         "  resolve it on \(place), or from async code with Dependencies.resolveAsync(\(typeName).self)",
       ]
+      if actor == "MainActor" {
+        // A server registers at launch and resolves on its request threads: the way out is
+        // where it registers, not how it resolves.
+        lines.append(
+          "  or, if its factory needs no main actor, register it from nonisolated code, such as a `nonisolated static func make() -> Dependencies` of an enum of yours"
+        )
+        if registeredAt.contains("/main.swift:") || registeredAt.hasPrefix("main.swift:") {
+          lines.append(
+            "  the top-level code of main.swift is main-actor code: move the Dependencies { } from there into such a function"
+          )
+        }
+      }
     case .notConforming(let valueType):
       lines = [
         "Shank cannot resolve \(key): the module's value, a \(valueType), does not conform to \(typeName)",

@@ -268,6 +268,36 @@ import Testing
     #expect(closed.all.count == 8)
   }
 
+  /// The article's middleware, the one of `Samples/WidgetServer` without Hummingbird: each
+  /// request's module is a singleton of its scope, a unique module of the root made in the
+  /// scope injects it, and its `onClose` has counted the scope closed when `withScope` returns.
+  @Test func theServerSamplesRequestScopeIsClosedBeforeItsResponseIsOut() async {
+    let stats = RecipeServerStats()
+    await Dependencies.withScope {  // the server's root
+      Module(scope: .singleton) { stats as RecipeServerStats }
+      Module { RecipeWidgetModule() as RecipeWidgetModuleType }
+    } operation: {
+      let responses = await withTaskGroup(of: RecipeResponse.self) { group in
+        for index in 0..<16 {
+          group.addTask {
+            await recipeRequestScope(id: "r\(index)") {
+              try? await Task.sleep(nanoseconds: 5_000_000)  // others run meanwhile
+              return Dependencies.resolve(RecipeWidgetModuleType.self).requestID
+            }
+          }
+        }
+        return await group.reduce(into: []) { $0.append($1) }
+      }
+      for response in responses {
+        #expect(response.body == response.requestID, "the route's module injected its request's")
+        #expect(response.closedWhenOut, "the scope was closed before the response was out")
+      }
+      #expect(Set(responses.map(\.requestID)) == Set((0..<16).map { "r\($0)" }))
+      #expect(stats.opened.value == 16)
+      #expect(stats.closed.value == 16)
+    }
+  }
+
   @Test func childTasksSeeTheScopeAndDetachedWorkDoesNot() async {
     await Dependencies.withScope {
       Module { RecipeRequest(path: "/widgets") as RecipeRequestType }
@@ -510,6 +540,70 @@ protocol RecipeRequestType: AnyObject, Sendable {
 final class RecipeRequest: RecipeRequestType, Sendable {
   let path: String
   init(path: String) { self.path = path }
+}
+
+/// What the request scope's middleware returns: the route's body, the id it sent back, and
+/// whether the request's module had been closed by then.
+struct RecipeResponse: Sendable {
+  let body: String
+  let requestID: String
+  let closedWhenOut: Bool
+}
+
+/// The server's counters of request scopes, as `ServerStats` in `Samples/WidgetServer`.
+final class RecipeServerStats: Sendable {
+  let opened = Counter()
+  let closed = Counter()
+}
+
+protocol RecipeRequestModuleType: Sendable {
+  var id: String { get }
+  func finish()
+}
+
+/// One request's module, made by the middleware and kept as a singleton of its scope.
+final class RecipeRequestModule: RecipeRequestModuleType, Sendable {
+  let id: String
+  let stats: RecipeServerStats
+  let finished = Counter()
+
+  init(id: String, stats: RecipeServerStats) {
+    self.id = id
+    self.stats = stats
+  }
+
+  func finish() {
+    finished.increment()
+    stats.closed.increment()
+  }
+}
+
+protocol RecipeWidgetModuleType {
+  var requestID: String { get }
+}
+
+/// Registered unique in the root, so made in each request's scope, where it injects that
+/// request's module.
+struct RecipeWidgetModule: RecipeWidgetModuleType {
+  @Inject private var request: RecipeRequestModuleType
+
+  var requestID: String { request.id }
+}
+
+/// The Lifetimes article's `RequestScopeMiddleware.handle`, with `next` for the route.
+func recipeRequestScope(
+  id: String, next: @Sendable () async -> String
+) async -> RecipeResponse {
+  let stats = Dependencies.resolve(RecipeServerStats.self)
+  let module = RecipeRequestModule(id: id, stats: stats)
+  stats.opened.increment()
+  let (body, sentID) = await Dependencies.withScope {
+    Module(scope: .singleton, onClose: { $0.finish() }) { module as RecipeRequestModuleType }
+  } operation: {
+    let body = await next()
+    return (body, Dependencies.resolve(RecipeRequestModuleType.self).id)
+  }
+  return RecipeResponse(body: body, requestID: sentID, closedWhenOut: module.finished.value == 1)
 }
 
 final class RecipeDatabase {}

@@ -1,0 +1,108 @@
+import Shank
+import Testing
+
+/// A server registers its modules at launch and resolves them on its request threads.
+///
+/// Registered from main-actor code, the top-level code of `main.swift` among it, a module's
+/// factory runs only on the main actor, and a request thread that resolves it stops the
+/// program. Registered from a nonisolated function, as a server's composition root is, it
+/// resolves on any thread. These tests pin both, and the message that points from the one to
+/// the other.
+@Suite struct ServerRegistrationTests {
+  /// The composition root a server writes: a nonisolated static function. Its modules resolve
+  /// on whichever thread asks, as request handlers do.
+  @Test func modulesRegisteredFromANonisolatedFunctionResolveOnAnyThread() async throws {
+    let dependencies = ServerDependencies.make()
+    let resolved = try await resolveOffTheMainActor(from: dependencies)
+    #expect(resolved == "ServiceImpl")
+  }
+
+  /// The same modules registered from main-actor code, as at the top level of `main.swift`:
+  /// resolving off the main actor fails with a message that says where to register instead.
+  @Test func modulesRegisteredFromMainSwiftSayWhereToRegisterInstead() async {
+    let dependencies = await registerAsMainSwiftDoes()
+    let message: String
+    do {
+      _ = try await resolveOffTheMainActor(from: dependencies)
+      Issue.record("a main-actor module resolved off the main actor")
+      return
+    } catch {
+      message = error.description
+    }
+    #expect(message.contains("Shank cannot resolve Service off the main actor"))
+    #expect(
+      message.contains(
+        "  it was registered at Server/main.swift:7 from code isolated to MainActor"))
+    #expect(
+      message.contains(
+        "  or, if its factory needs no main actor, register it from nonisolated code, such as a `nonisolated static func make() -> Dependencies` of an enum of yours"
+      ))
+    #expect(
+      message.contains(
+        "  the top-level code of main.swift is main-actor code: move the Dependencies { } from there into such a function"
+      ))
+  }
+
+  /// A main-actor module registered elsewhere than `main.swift` gets the general hint only.
+  @Test func theMainSwiftHintIsOnlyForMainSwift() async {
+    let dependencies = await registerOnTheMainActor(fileID: "Server/Launch.swift")
+    do {
+      _ = try await resolveOffTheMainActor(from: dependencies)
+      Issue.record("a main-actor module resolved off the main actor")
+    } catch {
+      #expect(error.description.contains("register it from nonisolated code"))
+      #expect(!error.description.contains("main.swift"))
+    }
+  }
+
+  /// What a request thread does with a module registered from `main.swift`: `resolve()` stops
+  /// the program, and its message says where to register instead.
+  @Test func resolvingOnARequestThreadStopsWithTheHint() async {
+    let result = await #expect(
+      processExitsWith: .failure, observing: [\.standardErrorContent]
+    ) {
+      let dependencies = await registerAsMainSwiftDoes()
+      dependencies.build()
+      _ = await resolveFromRootOffTheMainActor()
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(message.contains("Shank cannot resolve Service off the main actor"))
+    #expect(message.contains("register it from nonisolated code"))
+    #expect(message.contains("the top-level code of main.swift is main-actor code"))
+  }
+}
+
+/// A server's composition root, written as one: a static function, nonisolated.
+private enum ServerDependencies {
+  static func make() -> Dependencies {
+    Dependencies { Module(scope: .singleton) { ServiceImpl() as Service } }
+  }
+}
+
+/// Registers as the top-level code of `Server/main.swift` would: on the main actor.
+@MainActor
+private func registerAsMainSwiftDoes() -> Dependencies {
+  registerOnTheMainActor(fileID: "Server/main.swift", line: 7)
+}
+
+/// Registers one singleton from main-actor code, as if at `fileID`.
+@MainActor
+private func registerOnTheMainActor(fileID: StaticString, line: UInt = 1) -> Dependencies {
+  Dependencies {
+    Module(scope: .singleton, fileID: fileID, line: line) { ServiceImpl() as Service }
+  }
+}
+
+/// Resolves `Service` on the global executor, as a request handler on a NIO thread does.
+@concurrent
+private func resolveOffTheMainActor(from dependencies: Dependencies) async throws(ResolutionError)
+  -> String
+{
+  "\(type(of: try dependencies.resolveOrThrow(Service.self)))"
+}
+
+/// Resolves `Service` from the root on the global executor, with `resolve()`, which traps.
+@concurrent
+private func resolveFromRootOffTheMainActor() async -> String {
+  "\(type(of: Dependencies.resolve(Service.self)))"
+}
