@@ -27,6 +27,8 @@ final class KeptDecorations {
 
   private let lock = Lock()
   private var entries: [ObjectIdentifier: Entry] = [:]
+  /// Set by ``removeAll()``: a decoration that finishes after its container closed is not kept.
+  private var isClosed = false
 
   /// What was kept for `underlying`, which `registration` made underneath, if anything.
   func decorated(of underlying: Any, madeBy registration: Registration) -> Any? {
@@ -54,6 +56,7 @@ final class KeptDecorations {
     let weakly = isWeak ? Self.identity(of: decorated) : nil
     guard !isWeak || weakly != nil else { return decorated }
     let (kept, replaced): (Any, Entry?) = lock.withLock {
+      guard !isClosed else { return (decorated, nil) }
       let key = ObjectIdentifier(registration)
       if let entry = entries[key], entry.wraps(object), let kept = entry.value {
         return (kept, nil)
@@ -70,9 +73,10 @@ final class KeptDecorations {
     return kept
   }
 
-  /// Lets go of every decorated instance, as the container closes.
+  /// Lets go of every decorated instance, and keeps none from now on: the container closes.
   func removeAll() {
     let dropped = lock.withLock {
+      isClosed = true
       defer { entries = [:] }
       return entries
     }
@@ -85,5 +89,5 @@ final class KeptDecorations {
   }
 }
 
-// `entries` is only touched under `lock`.
+// `entries` and `isClosed` are only touched under `lock`.
 extension KeptDecorations: @unchecked Sendable {}

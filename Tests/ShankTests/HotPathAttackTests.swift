@@ -1,0 +1,1050 @@
+import Dispatch
+import Foundation
+import Shank
+import Testing
+
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// Adversarial review of three changes: the inlined unnamed lookup and outermost trace entry,
+/// `@Inject`'s one-allocation cell, and decorators in a child or override layer wrapping a
+/// shared instance kept underneath. Run it under the sanitizers with
+/// `--filter HotPathAttackTests`.
+@Suite struct HotPathAttackTests {
+  // MARK: - @Inject: the kinds of value a cell holds
+
+  @Test func injectHoldsOverAlignedSIMDValues() {
+    #expect(MemoryLayout<SIMD4<Double>>.alignment >= 16)
+    let quad = SIMD4<Double>(1.5, -2.25, 3.125, 1e300)
+    let wide = SIMD8<Float>(1, 2, 3, 4, 5, 6, 7, 8)
+    let padded = HPPadded(tag: 0x5A, vector: SIMD4(9, 8, 7, 6), tail: 0xA5)
+    Dependencies.withOverrides {
+      Module { quad }
+      Module { wide }
+      Module { padded }
+      Module { SIMD2<Double>(-0.0, .infinity) }
+    } operation: {
+      let holder = HPValueHolder<SIMD4<Double>>()
+      let wideHolder = HPValueHolder<SIMD8<Float>>()
+      let paddedHolder = HPValueHolder<HPPadded>()
+      let pairHolder = HPValueHolder<SIMD2<Double>>()
+      for _ in 0..<3 {
+        #expect(holder.value == quad)
+        #expect(wideHolder.value == wide)
+        #expect(paddedHolder.value == padded)
+        #expect(pairHolder.value == SIMD2<Double>(-0.0, .infinity))
+      }
+    }
+  }
+
+  @Test func injectHoldsEmptyLargeAndByteSizedValues() {
+    let large = HPLarge(seed: 7)
+    Dependencies.withOverrides {
+      Module { HPEmpty() }
+      Module { large }
+      Module { UInt8(0xEE) }
+      Module { true }
+      Module { "a string long enough to live on the heap, not inline in the value" }
+    } operation: {
+      let empty = HPValueHolder<HPEmpty>()
+      let big = HPValueHolder<HPLarge>()
+      let byte = HPValueHolder<UInt8>()
+      let flag = HPValueHolder<Bool>()
+      let text = HPValueHolder<String>()
+      for _ in 0..<3 {
+        #expect(empty.value == HPEmpty())
+        #expect(big.value == large)
+        #expect(byte.value == 0xEE)
+        #expect(flag.value)
+        #expect(text.value.hasPrefix("a string long enough"))
+      }
+    }
+  }
+
+  @Test func injectHoldsOptionalsClassesAndExistentials() {
+    let object = HPObject(deinits: Counter())
+    Dependencies.withOverrides {
+      Module { object }
+      Module { object as AnyObject }
+      Module { ServiceImpl() as Service }
+      Module { [1, 2, 3] as Any }
+      Module { Optional(5) as Int? }
+    } operation: {
+      let klass = HPValueHolder<HPObject>()
+      let anyObject = HPValueHolder<AnyObject>()
+      let service = HPValueHolder<Service>()
+      let presentOptional = HPValueHolder<Service?>()
+      let absent = HPValueHolder<NeverRegistered?>()
+      let any = HPValueHolder<Any>()
+      let optionalInt = HPValueHolder<Int?>()
+      // Compared outside `#expect`: its expansion of `AnyObject === HPObject` crashes the
+      // 6.3.1 compiler (a reabstraction thunk with an invalid conformance).
+      let sameClass = klass.value === object
+      let sameAnyObject = anyObject.value === object
+      #expect(sameClass)
+      #expect(sameAnyObject)
+      let first = service.value
+      #expect(service.value === first)
+      let present: Service? = presentOptional.value
+      #expect(present != nil)
+      #expect(presentOptional.value === present)
+      let isAbsent = absent.value == nil
+      #expect(isAbsent)
+      let array = any.value as? [Int]
+      #expect(array == [1, 2, 3])
+      #expect(optionalInt.value == 5)
+    }
+  }
+
+  // MARK: - @Inject: setting, copies, and releasing exactly once
+
+  @Test func settingThenReadingAndCopiesOfTheWrapper() {
+    let deinits = Counter()
+    Dependencies.withOverrides {
+      Module { HPObject(deinits: deinits) }
+    } operation: {
+      var wrapper = Inject<HPObject>()
+      let copyBeforeRead = wrapper
+      let first = wrapper.wrappedValue
+      #expect(copyBeforeRead.wrappedValue === first, "copies share the cell, read or not")
+      let assigned = HPObject(deinits: deinits)
+      wrapper.wrappedValue = assigned
+      #expect(wrapper.wrappedValue === assigned)
+      #expect(copyBeforeRead.wrappedValue === first, "setting one copy leaves the others")
+      var copyAfterSet = wrapper
+      #expect(copyAfterSet.wrappedValue === assigned)
+      copyAfterSet.wrappedValue = HPObject(deinits: deinits)
+      #expect(wrapper.wrappedValue === assigned)
+      #expect(copyAfterSet.wrappedValue !== assigned)
+
+      // Set before it was ever read: the first read is the set value, with no resolution.
+      var neverRead = Inject<HPObject>()
+      neverRead.wrappedValue = assigned
+      #expect(neverRead.wrappedValue === assigned)
+    }
+    #expect(deinits.value == 3, "every instance made or assigned was released")
+  }
+
+  @Test func settingASIMDValueAndAnOptionalNil() {
+    Dependencies.withOverrides {
+      Module { SIMD4<Double>(1, 2, 3, 4) }
+      Module { ServiceImpl() as Service }
+    } operation: {
+      var vector = Inject<SIMD4<Double>>()
+      #expect(vector.wrappedValue == SIMD4(1, 2, 3, 4))
+      vector.wrappedValue = SIMD4(5, 6, 7, 8)
+      #expect(vector.wrappedValue == SIMD4(5, 6, 7, 8))
+      var optional = Inject<Service?>()
+      let resolved: Service? = optional.wrappedValue
+      #expect(resolved != nil)
+      optional.wrappedValue = nil
+      let cleared: Service? = optional.wrappedValue
+      #expect(cleared == nil)
+    }
+  }
+
+  @Test func aCellReleasesItsValueExactlyOnceReadOrNot() {
+    let made = Counter()
+    let deinits = Counter()
+    Dependencies.withOverrides {
+      Module { () -> HPObject in
+        made.increment()
+        return HPObject(deinits: deinits)
+      }
+    } operation: {
+      // Never read: nothing made, nothing released.
+      do { _ = HPValueHolder<HPObject>() }
+      #expect(made.value == 0)
+      #expect(deinits.value == 0)
+      // Read many times: made once, released once with the holder.
+      do {
+        let holder = HPValueHolder<HPObject>()
+        for _ in 0..<5 { _ = holder.value }
+        #expect(deinits.value == 0)
+      }
+      #expect(made.value == 1)
+      #expect(deinits.value == 1)
+    }
+  }
+
+  @Test func aValueTypeHoldingAReferenceIsReleasedOnce() {
+    let deinits = Counter()
+    Dependencies.withOverrides {
+      Module { HPPair(object: HPObject(deinits: deinits), vector: SIMD4(1, 2, 3, 4)) }
+    } operation: {
+      do {
+        let holder = HPValueHolder<HPPair>()
+        #expect(holder.value.vector == SIMD4(1, 2, 3, 4))
+        #expect(holder.value.object === holder.value.object)
+      }
+      #expect(deinits.value == 1)
+    }
+  }
+
+  @Test func manyThreadsReadingFirstAtOnceShareOneValueAndReleaseEveryOne() async throws {
+    for _ in 0..<20 {
+      let made = Counter()
+      let deinits = Counter()
+      let container = Dependencies {
+        Module { () -> HPObject in
+          made.increment()
+          return HPObject(deinits: deinits)
+        }
+        Module { HPPadded(tag: 1, vector: SIMD4(1, 2, 3, 4), tail: 2) }
+        // The holder is made by the container, so its @Inject resolves from it on any thread.
+        Module { HPSendableHolder() }
+      }
+      do {
+        let shared = container.resolve(HPSendableHolder.self)
+        let seen = Collector<ObjectIdentifier>()
+        let finished = await onThreads(8) { _ in
+          for _ in 0..<20 { seen.append(ObjectIdentifier(shared.object)) }
+        }
+        try #require(finished)
+        #expect(Set(seen.all).count == 1)
+        #expect(made.value >= 1 && made.value <= 8)
+        #expect(deinits.value == made.value - 1, "each loser's instance released, the kept one not")
+      }
+      // The threads' closure, which holds the holder, may outlive them for a moment.
+      waitUntil { deinits.value == made.value }
+      #expect(deinits.value == made.value, "the kept instance released with the cell")
+    }
+  }
+
+  @Test func manyThreadsReadingAnOverAlignedValueFirstAtOnce() async throws {
+    for round in 0..<20 {
+      let container = Dependencies {
+        Module { HPObject(deinits: Counter()) }
+        Module { HPPadded(tag: 1, vector: SIMD4(1, 2, 3, Double(round)), tail: 2) }
+        Module { HPSendableHolder() }
+      }
+      let holder = container.resolve(HPSendableHolder.self)
+      let wrong = Counter()
+      let finished = await onThreads(8) { _ in
+        for _ in 0..<50
+        where holder.padded != HPPadded(tag: 1, vector: SIMD4(1, 2, 3, Double(round)), tail: 2) {
+          wrong.increment()
+        }
+      }
+      try #require(finished)
+      #expect(wrong.value == 0)
+    }
+  }
+
+  // MARK: - Named lookups
+
+  @Test func canonicallyEquivalentNamesAreOneKey() {
+    let container = Dependencies {
+      Module("caf\u{E9}") { "composed" }
+      Module("\u{212A}elvin") { "kelvin sign" }
+      Module { "unnamed" }
+      Module("") { "empty name" }
+    }
+    #expect(container.resolve(String.self, name: "caf\u{E9}") == "composed")
+    #expect(container.resolve(String.self, name: "cafe\u{301}") == "composed")
+    #expect(container.resolve(String.self, name: "Kelvin") == "kelvin sign")
+    #expect(container.resolve(String.self) == "unnamed")
+    #expect(container.resolve(String.self, name: "") == "empty name")
+    #expect(container.resolve(String?.self, name: "cafe") == nil)
+
+    let replaced = Dependencies {
+      Module("caf\u{E9}") { "first" }
+      Module("cafe\u{301}") { "second" }
+    }
+    #expect(replaced.resolve(String.self, name: "caf\u{E9}") == "second")
+    #expect(replaced.resolve(String.self, name: "cafe\u{301}") == "second")
+    #expect(replaced.graph().nodes.count == 1, "one key, so one module")
+
+    Dependencies.withOverrides {
+      Module("cafe\u{301}") { 1 }
+    } operation: {
+      let holder = HPNamedHolder()
+      #expect(holder.composed == 1)
+    }
+  }
+
+  @Test func manyNamesOfOneTypeAndTheUnnamedOneAllResolve() {
+    let names = (0..<300).map { "name-\($0)" }
+    let container = Dependencies {
+      for name in names { Module(name) { name } }
+      Module { "unnamed" }
+      Module("\u{1F600}") { "emoji" }
+    }
+    #expect(container.resolve(String.self) == "unnamed")
+    for name in names { #expect(container.resolve(String.self, name: name) == name) }
+    #expect(container.resolve(String.self, name: "\u{1F600}") == "emoji")
+    #expect(container.resolve(String?.self, name: "name-300") == nil)
+    // Through a child that adds nothing of the type: the child's miss falls through.
+    let child = Dependencies(over: container) { Module { 0 } }
+    #expect(child.resolve(String.self) == "unnamed")
+    #expect(child.resolve(String.self, name: "name-299") == "name-299")
+  }
+
+  // MARK: - Cycles at the outermost level and nested
+
+  @Test(arguments: [Scope.unique, .singleton])
+  func aFactoryResolvingItselfIsACycle(scope: Scope) throws {
+    let container = Dependencies {
+      Module(scope: scope) { () throws -> HPSelfish in
+        HPSelfish(next: try Dependencies.resolveOrThrow(HPSelfish.self))
+      }
+      Module("named", scope: scope) { () throws -> HPSelfish in
+        HPSelfish(next: try Dependencies.resolveOrThrow(HPSelfish.self, name: "named"))
+      }
+    }
+    for name in [nil, "named"] as [String?] {
+      let error = try #require(
+        resolutionError { try container.resolveOrThrow(HPSelfish.self, name: name) })
+      guard case .cycle(let path) = error.reason else {
+        Issue.record("expected a cycle, got \(error)")
+        continue
+      }
+      #expect(path.count == 2)
+      #expect(path.first == path.last)
+      // Nothing held: a second try goes the same way.
+      let again = resolutionError { try container.resolveOrThrow(HPSelfish.self, name: name) }
+      #expect(again?.reason == error.reason)
+    }
+  }
+
+  @Test(arguments: [Scope.unique, .singleton])
+  func aTwoStepCycleNestedInAnotherResolutionIsFound(scope: Scope) throws {
+    let container = Dependencies {
+      Module { () throws -> HPOuter in HPOuter(inner: try Dependencies.resolveOrThrow()) }
+      Module(scope: scope) { () throws -> HPPing in
+        HPPing(pong: try Dependencies.resolveOrThrow())
+      }
+      Module(scope: scope) { () throws -> HPPong in
+        HPPong(ping: try Dependencies.resolveOrThrow())
+      }
+    }
+    let error = try #require(resolutionError { try container.resolveOrThrow(HPOuter.self) })
+    guard case .cycle(let path) = error.reason else {
+      Issue.record("expected a cycle, got \(error)")
+      return
+    }
+    #expect(path == ["HPPing", "HPPong", "HPPing"])
+    let again = try #require(resolutionError { try container.resolveOrThrow(HPOuter.self) })
+    #expect(again.reason == error.reason)
+  }
+
+  // MARK: - Too deep at the outermost level
+
+  /// An outermost resolution that starts inside the stack's reserve takes the out-of-line
+  /// path and throws `.tooDeep` rather than running the factory.
+  @Test(
+    .disabled(if: Sanitizer.current == .address, DepthTests.keepsLocalsOffTheStack),
+    arguments: [Scope.unique, .singleton])
+  func anOutermostResolutionInTheStacksReserveIsTooDeep(scope: Scope) async throws {
+    let made = Counter()
+    let results = await onThread(stackSize: 512 << 10) {
+      () -> (deep: ResolutionError?, shallow: ResolutionError?, madeWhenDeep: Int) in
+      let container = Dependencies {
+        Module(scope: scope) { () -> HPLeaf in
+          made.increment()
+          return HPLeaf()
+        }
+        Module("warm") { HPLeaf() }
+      }
+      // Makes this thread's trace, so that the deep resolution below finds it made.
+      _ = container.resolve(HPLeaf.self, name: "warm")
+      let low = hpStackLow()
+      let deep = hpDescend(toWithin: 16 << 10, of: low) {
+        resolutionError { try container.resolveOrThrow(HPLeaf.self) }
+      }
+      let madeWhenDeep = made.value
+      // Back up the stack, the same key resolves: the refusal left nothing held.
+      let shallow = resolutionError { try container.resolveOrThrow(HPLeaf.self) }
+      return (deep, shallow, madeWhenDeep)
+    }
+    let error = try #require(results.deep, "a resolution 16 KiB from the stack's end ran")
+    #expect(error.reason == .tooDeep(depth: 0, chain: []))
+    #expect(results.shallow == nil)
+    #expect(results.madeWhenDeep == 0, "the factory ran although the resolution was refused")
+    #expect(made.value == 1)
+  }
+
+  // MARK: - Decorators over a shared instance kept underneath
+
+  @Test func aChildDecoratorThatThrowsKeepsNothingAndTheNextResolutionDecorates() throws {
+    let attempts = Counter()
+    let root = Dependencies { Module(scope: .singleton) { Greeter("root") as GreeterType } }
+    let child = Dependencies(over: root) {
+      Module.decorating(GreeterType.self) { greeter in
+        if attempts.increment() == 1 { throw DecoratorFailure() }
+        return Loud(greeter)
+      }
+    }
+    let error = try #require(resolutionError { try child.resolveOrThrow(GreeterType.self) })
+    #expect(error.reason == .factoryFailed(error: "DecoratorFailure()"))
+    let underlying = root.resolve(GreeterType.self)
+    #expect(underlying.greeting == "root")
+    let decorated = child.resolve(GreeterType.self)
+    #expect(decorated.greeting == "ROOT!")
+    #expect(child.resolve(GreeterType.self) === decorated)
+    #expect(attempts.value == 2)
+    #expect(root.resolve(GreeterType.self) === underlying, "the root's instance survived")
+  }
+
+  @Test func aDecoratorThatAlwaysThrowsFailsEveryResolutionThroughTheChild() {
+    let root = Dependencies { Module(scope: .singleton) { Greeter("root") as GreeterType } }
+    let child = Dependencies(over: root) {
+      Module.decorating(GreeterType.self) { _ in throw DecoratorFailure() }
+    }
+    for _ in 0..<3 {
+      #expect(
+        resolutionError { try child.resolveOrThrow(GreeterType.self) }?.reason
+          == .factoryFailed(error: "DecoratorFailure()"))
+    }
+    #expect(root.resolve(GreeterType.self).greeting == "root")
+  }
+
+  @Test(arguments: [Scope.singleton, .cached("session"), .weak])
+  func aChildDecoratesEachSharedScopeOnceWhileTheInstanceLives(scope: Scope) {
+    let decorations = Counter()
+    let root = Dependencies { Module(scope: scope) { Greeter("root") as GreeterType } }
+    let child = Dependencies(over: root) {
+      Module.decorating(GreeterType.self) { greeter in
+        decorations.increment()
+        return Tagged(greeter, "child")
+      }
+    }
+    let underlying = root.resolve(GreeterType.self)  // holds a .weak one alive too
+    let first = child.resolve(GreeterType.self)
+    #expect(first.greeting == "root+child")
+    #expect(child.resolve(GreeterType.self) === first)
+    #expect(decorations.value == 1)
+    #expect(root.resolve(GreeterType.self) === underlying)
+  }
+
+  @Test func afterAResetUnderneathTheOldDecoratedInstanceIsReleasedOnceReplacedOrClosed() async {
+    let deinits = Counter()
+    let root = Dependencies {
+      Module(scope: .cached("session")) { HPTracked(deinits: deinits) as HPTrackedType }
+    }
+    let child = Dependencies(over: root) {
+      Module.decorating(HPTrackedType.self) { HPTrackingWrapper($0, deinits: deinits) }
+    }
+    weak let firstDecorated = child.resolve(HPTrackedType.self)
+    weak let firstUnderlying = root.resolve(HPTrackedType.self)
+    #expect(firstDecorated != nil)
+    await root.reset(.cached("session"))
+    // The child still keeps the old decorated instance here, and through it the old
+    // underlying one, until it decorates the next (see the review notes).
+    let second = child.resolve(HPTrackedType.self)
+    #expect(second !== firstDecorated)
+    #expect(firstDecorated == nil, "replaced: the old decorated instance is released")
+    #expect(firstUnderlying == nil, "and the old underlying one with it")
+    weak let secondDecorated = second
+    _ = consume second
+    #expect(secondDecorated != nil, "kept by the child")
+    await child.close()
+    #expect(secondDecorated == nil, "released on close")
+  }
+
+  @Test func aWeakModulesDecoratedInstanceDiesWithItsHoldersAndTheUnderlyingOneToo() {
+    let deinits = Counter()
+    let root = Dependencies {
+      Module(scope: .weak) { HPTracked(deinits: deinits) as HPTrackedType }
+    }
+    let child = Dependencies(over: root) {
+      Module.decorating(HPTrackedType.self) { HPTrackingWrapper($0, deinits: deinits) }
+    }
+    do {
+      let held = child.resolve(HPTrackedType.self)
+      #expect(child.resolve(HPTrackedType.self) === held)
+    }
+    #expect(deinits.value == 2, "the decorated and the underlying instance both released")
+    let again = child.resolve(HPTrackedType.self)
+    #expect(again is HPTrackingWrapper)
+  }
+
+  @Test func aDecoratorReturningItsArgumentOverAWeakModuleKeepsOneInstance() {
+    let decorations = Counter()
+    let root = Dependencies { Module(scope: .weak) { Greeter("weak") as GreeterType } }
+    let child = Dependencies(over: root) {
+      Module.decorating(GreeterType.self) { greeter in
+        decorations.increment()
+        return greeter
+      }
+    }
+    let held = child.resolve(GreeterType.self)
+    #expect(child.resolve(GreeterType.self) === held)
+    #expect(root.resolve(GreeterType.self) === held)
+    #expect(decorations.value == 1)
+  }
+
+  @Test func aCachedValueTypeIsDecoratedAtEveryResolutionThroughAChild() {
+    let decorations = Counter()
+    let root = Dependencies {
+      Module(scope: .cached("s")) { Plain(word: "value") as WordType }
+    }
+    let child = Dependencies(over: root) {
+      Module.decorating(WordType.self) { word in
+        decorations.increment()
+        return Plain(word: word.word + "!")
+      }
+    }
+    #expect(child.resolve(WordType.self).word == "value!")
+    #expect(child.resolve(WordType.self).word == "value!")
+    #expect(decorations.value == 2)
+  }
+
+  @Test func overrideLayersDecorateTheSharedInstanceUnderneathAndLetGoWhenTheyEnd() {
+    let decorations = Counter()
+    weak var decorated: GreeterType?
+    Dependencies.withOverrides {
+      Module(scope: .singleton) { Greeter("outer") as GreeterType }
+    } operation: {
+      let outer = Dependencies.resolve(GreeterType.self)
+      Dependencies.withOverrides {
+        Module.decorating(GreeterType.self) { greeter in
+          decorations.increment()
+          return Loud(greeter)
+        }
+      } operation: {
+        let first = Dependencies.resolve(GreeterType.self)
+        #expect(first.greeting == "OUTER!")
+        #expect(Dependencies.resolve(GreeterType.self) === first)
+        let holder = HPGreeterHolder()
+        #expect(holder.greeter === first)
+        decorated = first
+      }
+      #expect(decorations.value == 1)
+      #expect(decorated == nil, "the layer ended, and with it what it kept")
+      #expect(Dependencies.resolve(GreeterType.self) === outer)
+    }
+  }
+
+  @Test func aSharedContributionUnderneathIsDecoratedOnceThroughAChild() {
+    let decorations = Counter()
+    let root = Dependencies {
+      Module.contribution { Greeter("unique") as GreeterType }
+      Module.contribution(scope: .singleton) { Greeter("single") as GreeterType }
+    }
+    let child = Dependencies(over: root) {
+      Module.decorating(GreeterType.self) { greeter in
+        decorations.increment()
+        return Loud(greeter)
+      }
+    }
+    let first = child.resolve([GreeterType].self)
+    let second = child.resolve([GreeterType].self)
+    #expect(first.map(\.greeting) == ["UNIQUE!", "SINGLE!"])
+    #expect(first[0] !== second[0], "a unique contribution is made and decorated anew")
+    #expect(first[1] === second[1], "the shared one is decorated once and kept")
+    #expect(decorations.value == 3)
+    #expect(root.resolve([GreeterType].self).map(\.greeting) == ["unique", "single"])
+  }
+
+  @Test func anAliasedSharedInstanceThroughAChild() {
+    let aliasDecorations = Counter()
+    let root = Dependencies {
+      Module(scope: .singleton, as: GreeterType.self, HPOtherGreeterType.self) {
+        HPBothGreeter()
+      }
+    }
+    let child = Dependencies(over: root) {
+      Module.decorating(GreeterType.self) { greeter in
+        aliasDecorations.increment()
+        return Loud(greeter)
+      }
+    }
+    let underlying = root.resolve(HPOtherGreeterType.self)
+    #expect(child.resolve(HPOtherGreeterType.self) === underlying, "no decorator of that type")
+    let first = child.resolve(GreeterType.self)
+    #expect(first.greeting == "BOTH!")
+    // Documented: an alias is decorated at every resolution.
+    #expect(child.resolve(GreeterType.self).greeting == "BOTH!")
+    #expect(aliasDecorations.value == 2)
+    #expect(root.resolve(GreeterType.self) === underlying)
+  }
+
+  @Test func aNamedSharedInstanceUnderneathIsDecoratedPerName() {
+    let root = Dependencies {
+      Module("caf\u{E9}", scope: .singleton) { Greeter("a") as GreeterType }
+      Module("b", scope: .singleton) { Greeter("b") as GreeterType }
+    }
+    let child = Dependencies(over: root) { Module.decorating(GreeterType.self) { Loud($0) } }
+    let a = child.resolve(GreeterType.self, name: "cafe\u{301}")
+    let b = child.resolve(GreeterType.self, name: "b")
+    #expect(a.greeting == "A!")
+    #expect(b.greeting == "B!")
+    #expect(child.resolve(GreeterType.self, name: "caf\u{E9}") === a)
+    #expect(child.resolve(GreeterType.self, name: "b") === b)
+  }
+
+  @Test func aClosedChildResolvesNothingAndKeepsNothing() async {
+    let root = Dependencies { Module(scope: .singleton) { Greeter("root") as GreeterType } }
+    let child = Dependencies(over: root) { Module.decorating(GreeterType.self) { Loud($0) } }
+    weak let decorated = child.resolve(GreeterType.self)
+    await child.close()
+    #expect(decorated == nil)
+    guard case .closed = resolutionError({ try child.resolveOrThrow(GreeterType.self) })?.reason
+    else {
+      Issue.record("a closed child resolved")
+      return
+    }
+    #expect(decorated == nil)
+    #expect(root.resolve(GreeterType.self).greeting == "root")
+  }
+
+  @Test func manyThreadsResolvingThroughAChildAtFirstResolutionGetOneInstance() async throws {
+    for _ in 0..<20 {
+      let deinits = Counter()
+      let runs = Counter()
+      let root = Dependencies {
+        Module(scope: .singleton) { HPTracked(deinits: Counter()) as HPTrackedType }
+        Module(scope: .cached("c")) { Greeter("cached") as GreeterType }
+      }
+      let child = Dependencies(over: root) {
+        Module.decorating(HPTrackedType.self) { tracked in
+          runs.increment()
+          sched_yield()
+          return HPTrackingWrapper(tracked, deinits: deinits)
+        }
+        Module.decorating(GreeterType.self) { Loud($0) }
+      }
+      let seen = Collector<ObjectIdentifier>()
+      let greeters = Collector<ObjectIdentifier>()
+      let finished = await onThreads(8) { _ in
+        for _ in 0..<20 {
+          seen.append(ObjectIdentifier(child.resolve(HPTrackedType.self)))
+          greeters.append(ObjectIdentifier(child.resolve(GreeterType.self)))
+        }
+      }
+      try #require(finished)
+      #expect(Set(seen.all).count == 1)
+      #expect(Set(greeters.all).count == 1)
+      #expect(deinits.value == runs.value - 1, "each extra decorated instance released")
+      await child.close()
+      #expect(deinits.value == runs.value)
+    }
+  }
+
+  @Test func threadsResolvingThroughAChildWhileTheCachedScopeUnderneathResets() async throws {
+    let root = Dependencies {
+      Module(scope: .cached("c")) { HPTracked(deinits: Counter()) as HPTrackedType }
+    }
+    let child = Dependencies(over: root) {
+      Module.decorating(HPTrackedType.self) { HPTrackingWrapper($0, deinits: Counter()) }
+    }
+    let mismatches = Counter()
+    let finished = await onThreads(4) { index in
+      for _ in 0..<300 {
+        if index == 0 {
+          root.reset(.cached("c"))
+        } else {
+          let decorated = child.resolve(HPTrackedType.self)
+          if !(decorated is HPTrackingWrapper) { mismatches.increment() }
+        }
+      }
+    }
+    try #require(finished)
+    #expect(mismatches.value == 0)
+    // Quiet now: the child settles on one decorated instance over the current one.
+    let settled = child.resolve(HPTrackedType.self) as! HPTrackingWrapper
+    #expect(child.resolve(HPTrackedType.self) === settled)
+    #expect(settled.wrapped === root.resolve(HPTrackedType.self))
+  }
+
+  @MainActor @Test func aMainActorDecoratorInAChild() async throws {
+    let root = Dependencies { Module(scope: .singleton) { Greeter("root") as GreeterType } }
+    // Registered on the main actor, so the decorator is bound to it.
+    let child = Dependencies(over: root) { Module.decorating(GreeterType.self) { Loud($0) } }
+    let offMain = Collector<ResolutionError?>()
+    let finished = await onThreads(1) { _ in
+      offMain.append(resolutionError { try child.resolveOrThrow(GreeterType.self) })
+    }
+    try #require(finished)
+    let error = try #require(offMain.all.first ?? nil, "a main-actor decorator ran off it")
+    guard case .wrongIsolation(let actor, _) = error.reason else {
+      Issue.record("expected .wrongIsolation, got \(error)")
+      return
+    }
+    #expect(actor == "MainActor")
+    let onMain = child.resolve(GreeterType.self)
+    let greeting = onMain.greeting
+    #expect(greeting == "ROOT!")
+    let kept = child.resolve(GreeterType.self) === onMain
+    #expect(kept)
+  }
+
+  @Test func aGrandchildsOwnDecoratorWrapsAfterTheChildsInOrder() {
+    let root = Dependencies { Module(scope: .singleton) { Greeter("root") as GreeterType } }
+    let child = Dependencies(over: root) {
+      Module.decorating(GreeterType.self) { Tagged($0, "child") }
+    }
+    let grandchild = Dependencies(over: child) {
+      Module.decorating(GreeterType.self) { Tagged($0, "grand") }
+    }
+    let first = grandchild.resolve(GreeterType.self)
+    #expect(first.greeting == "root+child+grand")
+    #expect(grandchild.resolve(GreeterType.self) === first)
+    #expect(child.resolve(GreeterType.self).greeting == "root+child")
+    #expect(root.resolve(GreeterType.self).greeting == "root")
+  }
+
+  @Test func whenTheRootClosesAChildResolvesNothingAndItsCloseReleasesWhatItKept() async {
+    let wrappers = Counter()
+    let root = Dependencies {
+      Module(scope: .singleton) { HPTracked(deinits: Counter()) as HPTrackedType }
+    }
+    let child = Dependencies(over: root) {
+      Module.decorating(HPTrackedType.self) { HPTrackingWrapper($0, deinits: wrappers) }
+    }
+    _ = child.resolve(HPTrackedType.self)
+    await root.close()
+    #expect(resolutionError { try child.resolveOrThrow(HPTrackedType.self) } != nil)
+    // The child's decorated instance, and through it the root's, outlive the root's close.
+    #expect(wrappers.value == 0)
+    await child.close()
+    #expect(wrappers.value == 1)
+  }
+
+  /// A decorator that resolves another type whose factory resolves the decorated one: the
+  /// second pass through the decorator finds the decorated type on the trace.
+  @Test func aChildDecoratorInACycleThroughAnotherModuleIsACycle() throws {
+    let box = HPRef<Dependencies>()
+    let root = Dependencies {
+      Module(scope: .singleton) { Greeter("root") as GreeterType }
+      Module { () throws -> HPLeaf in
+        _ = try Dependencies.resolveOrThrow(GreeterType.self)
+        return HPLeaf()
+      }
+    }
+    let child = Dependencies(over: root) {
+      Module.decorating(GreeterType.self) { greeter in
+        _ = try box.value!.resolveOrThrow(HPLeaf.self)
+        return Loud(greeter)
+      }
+    }
+    box.value = child
+    let error = try #require(resolutionError { try child.resolveOrThrow(GreeterType.self) })
+    guard case .cycle(let path) = error.reason else {
+      Issue.record("expected a cycle, got \(error)")
+      return
+    }
+    // The decoration is on the trace: the path runs from the decorated type back to it.
+    #expect(path == ["GreeterType", "HPLeaf", "GreeterType"])
+  }
+
+  // MARK: - Decorators: what the review found
+
+  /// The owner's own decorator resolving its own type is reported as a cycle.
+  @Test func aRootDecoratorResolvingItsOwnTypeIsACycle() async {
+    await #expect(processExitsWith: .success) {
+      let box = HPRef<Dependencies>()
+      let root = Dependencies {
+        Module(scope: .singleton) { Greeter("root") as GreeterType }
+        Module.decorating(GreeterType.self) { greeter in
+          _ = try box.value!.resolveOrThrow(GreeterType.self)
+          return Loud(greeter)
+        }
+      }
+      box.value = root
+      let error = resolutionError { try root.resolveOrThrow(GreeterType.self) }
+      guard case .cycle = error?.reason else {
+        fatalError("not a cycle: \(String(describing: error))")
+      }
+    }
+  }
+
+  /// So is a child's decorator resolving its own type when the module underneath is unique:
+  /// the child decorates it inside the module's frame.
+  @Test func aChildDecoratorResolvingItsOwnUniqueTypeIsACycle() async {
+    await #expect(processExitsWith: .success) {
+      let box = HPRef<Dependencies>()
+      let root = Dependencies { Module { Greeter("root") as GreeterType } }
+      let child = Dependencies(over: root) {
+        Module.decorating(GreeterType.self) { greeter in
+          _ = try box.value!.resolveOrThrow(GreeterType.self)
+          return Loud(greeter)
+        }
+      }
+      box.value = child
+      let error = resolutionError { try child.resolveOrThrow(GreeterType.self) }
+      guard case .cycle = error?.reason else {
+        fatalError("not a cycle: \(String(describing: error))")
+      }
+    }
+  }
+
+  /// A child's decorator doing the same: on the trace too, so a cycle.
+  @Test
+  func aChildDecoratorResolvingItsOwnTypeIsACycle() async {
+    await #expect(processExitsWith: .success) {
+      let box = HPRef<Dependencies>()
+      let root = Dependencies { Module(scope: .singleton) { Greeter("root") as GreeterType } }
+      let child = Dependencies(over: root) {
+        Module.decorating(GreeterType.self) { greeter in
+          _ = try box.value!.resolveOrThrow(GreeterType.self)
+          return Loud(greeter)
+        }
+      }
+      box.value = child
+      let error = resolutionError { try child.resolveOrThrow(GreeterType.self) }
+      guard case .cycle = error?.reason else {
+        fatalError("not a cycle: \(String(describing: error))")
+      }
+    }
+  }
+
+  @Test
+  func anOverrideDecoratorResolvingItsOwnTypeIsACycle() async {
+    await #expect(processExitsWith: .success) {
+      let error = Dependencies.withOverrides {
+        Module(scope: .singleton) { Greeter("outer") as GreeterType }
+      } operation: {
+        Dependencies.withOverrides {
+          Module.decorating(GreeterType.self) { greeter in
+            _ = try Dependencies.resolveOrThrow(GreeterType.self)
+            return Loud(greeter)
+          }
+        } operation: {
+          resolutionError { try Dependencies.resolveOrThrow(GreeterType.self) }
+        }
+      }
+      guard case .cycle = error?.reason else {
+        fatalError("not a cycle: \(String(describing: error))")
+      }
+    }
+  }
+
+  /// A resolution through a child that is still decorating when the child closes: the closed
+  /// child does not keep what it finishes.
+  @Test func aDecorationFinishingAfterCloseIsNotKeptByTheClosedChild() async throws {
+    let started = DispatchSemaphore(value: 0)
+    let proceed = DispatchSemaphore(value: 0)
+    let root = Dependencies { Module(scope: .singleton) { Greeter("root") as GreeterType } }
+    let child = Dependencies(over: root) {
+      Module.decorating(GreeterType.self) { greeter in
+        started.signal()
+        proceed.wait()
+        return Loud(greeter)
+      }
+    }
+    let decorated = HPRef<HPWeakBox>()
+    let resolving = Thread {
+      decorated.value = HPWeakBox(child.resolve(GreeterType.self) as AnyObject)
+      started.signal()
+    }
+    resolving.start()
+    started.wait()
+    await child.close()
+    proceed.signal()
+    started.wait()
+    #expect(child.isClosed)
+    #expect(decorated.value?.object == nil, "a closed child kept a decorated instance")
+
+  }
+
+  /// A grandchild that registers no decorator of the type reads through to its parent, which
+  /// keeps one decorated instance of the root's singleton, which the grandchild shares.
+  @Test func aGrandchildWithoutDecoratorsSharesItsParentsDecoratedInstance() {
+    let decorations = Counter()
+    let root = Dependencies { Module(scope: .singleton) { Greeter("root") as GreeterType } }
+    let child = Dependencies(over: root) {
+      Module.decorating(GreeterType.self) { greeter in
+        decorations.increment()
+        return Loud(greeter)
+      }
+    }
+    let grandchild = Dependencies(over: child) { Module { 0 } }
+    let fromChild = child.resolve(GreeterType.self)
+    let fromGrandchild = grandchild.resolve(GreeterType.self)
+    #expect(fromGrandchild.greeting == "ROOT!")
+    #expect(grandchild.resolve(GreeterType.self) === fromGrandchild)
+    #expect(fromGrandchild === fromChild)
+    #expect(decorations.value == 1)
+
+  }
+}
+
+extension HotPathAttackTests {
+  /// The same through override layers: a spy installed by an outer layer is the spy an inner
+  /// layer, which overrides something else, resolves.
+  @Test func anInnerOverrideLayerSeesTheOuterLayersDecoratedInstance() {
+    let decorations = Counter()
+    Dependencies.withOverrides {
+      Module(scope: .singleton) { Greeter("app") as GreeterType }
+    } operation: {
+      Dependencies.withOverrides {
+        Module.decorating(GreeterType.self) { greeter in
+          decorations.increment()
+          return Loud(greeter)
+        }
+      } operation: {
+        let spy = Dependencies.resolve(GreeterType.self)
+        Dependencies.withOverrides {
+          Module { 0 }
+        } operation: {
+          let inner = Dependencies.resolve(GreeterType.self)
+          #expect(inner.greeting == "APP!")
+          #expect(inner === spy)
+          #expect(decorations.value == 1)
+
+        }
+      }
+    }
+  }
+}
+
+// MARK: - Fixtures
+
+/// A holder whose one `@Inject` property is of any type.
+final class HPValueHolder<Value> {
+  @Inject var value: Value
+}
+
+final class HPNamedHolder {
+  @Inject("caf\u{E9}") var composed: Int
+}
+
+final class HPGreeterHolder {
+  @Inject var greeter: GreeterType
+}
+
+/// Made by a container, so its properties resolve from that container on any thread.
+final class HPSendableHolder: @unchecked Sendable {
+  @Inject var object: HPObject
+  @Inject var padded: HPPadded
+}
+
+final class HPObject: @unchecked Sendable {
+  let deinits: Counter
+
+  init(deinits: Counter) { self.deinits = deinits }
+
+  deinit { deinits.increment() }
+}
+
+struct HPPadded: Equatable, Sendable {
+  var tag: UInt8
+  var vector: SIMD4<Double>
+  var tail: UInt8
+}
+
+struct HPPair {
+  var object: HPObject
+  var vector: SIMD4<Double>
+}
+
+struct HPEmpty: Equatable {}
+
+/// 64 words, with a pattern that a copy from the wrong place would not reproduce.
+struct HPLarge: Equatable {
+  private var first = SIMD32<UInt64>()
+  private var second = SIMD32<UInt64>()
+
+  init(seed: UInt64) {
+    for index in 0..<32 {
+      first[index] = seed &* 0x9E37_79B9_7F4A_7C15 &+ UInt64(index)
+      second[index] = ~first[index]
+    }
+  }
+}
+
+final class HPSelfish {
+  let next: HPSelfish?
+
+  init(next: HPSelfish?) { self.next = next }
+}
+
+final class HPOuter {
+  let inner: HPPing
+
+  init(inner: HPPing) { self.inner = inner }
+}
+
+final class HPPing {
+  let pong: HPPong
+
+  init(pong: HPPong) { self.pong = pong }
+}
+
+final class HPPong {
+  let ping: HPPing
+
+  init(ping: HPPing) { self.ping = ping }
+}
+
+final class HPLeaf {}
+
+protocol HPTrackedType: AnyObject {}
+
+/// Counts its deinit.
+final class HPTracked: HPTrackedType {
+  let deinits: Counter
+
+  init(deinits: Counter) { self.deinits = deinits }
+
+  deinit { deinits.increment() }
+}
+
+/// A decorator's wrapper, which counts its own deinit.
+final class HPTrackingWrapper: HPTrackedType {
+  let wrapped: HPTrackedType
+  let deinits: Counter
+
+  init(_ wrapped: HPTrackedType, deinits: Counter) {
+    self.wrapped = wrapped
+    self.deinits = deinits
+  }
+
+  deinit { deinits.increment() }
+}
+
+protocol HPOtherGreeterType: AnyObject {}
+
+final class HPBothGreeter: GreeterType, HPOtherGreeterType {
+  var greeting: String { "both" }
+}
+
+final class HPWeakBox: @unchecked Sendable {
+  weak var object: AnyObject?
+
+  init(_ object: AnyObject) { self.object = object }
+}
+
+final class HPRef<Value>: @unchecked Sendable {
+  var value: Value?
+}
+
+/// The lowest address of this thread's stack.
+func hpStackLow() -> UInt {
+  #if canImport(Darwin)
+    let thread = pthread_self()
+    return UInt(bitPattern: pthread_get_stackaddr_np(thread))
+      - UInt(pthread_get_stacksize_np(thread))
+  #else
+    let symbol = dlsym(nil, "pthread_getattr_np")!
+    typealias GetAttributes =
+      @convention(c) (pthread_t, UnsafeMutablePointer<pthread_attr_t>) -> Int32
+    let getAttributes = unsafeBitCast(symbol, to: GetAttributes.self)
+    var attributes = pthread_attr_t()
+    precondition(getAttributes(pthread_self(), &attributes) == 0)
+    defer { pthread_attr_destroy(&attributes) }
+    var address: UnsafeMutableRawPointer?
+    var size = 0
+    precondition(pthread_attr_getstack(&attributes, &address, &size) == 0)
+    return UInt(bitPattern: address)
+  #endif
+}
+
+/// Recurses until the stack is within `bytes` of `low`, then runs `body` there.
+@inline(never)
+func hpDescend<Result>(toWithin bytes: UInt, of low: UInt, _ body: () -> Result) -> Result {
+  var marker: UInt8 = 0
+  let here = withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
+  if here - low <= bytes { return body() }
+  let result = hpDescend(toWithin: bytes, of: low, body)
+  // After the call, so that it is not a tail call.
+  withExtendedLifetime(marker) {}
+  return result
+}
