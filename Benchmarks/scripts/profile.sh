@@ -75,6 +75,7 @@ row "S1 resolve by type, new instance" s1 s1-swinject s1-dependencies s1-hand " 
 row "S1, root registered from main-actor code" s1-main - - -
 row "S2 property read after the first" s2 - s2-dependencies s2-hand " (a stored \`let\`)"
 row "S2, hand-written stored \`var\`" - - - s2-var
+row "S2, hand-written computed property over a \`let\`" - - - s2-computed
 row "S3 resolve by name, 10 modules" s3 s3-swinject - s3-hand " (a dictionary of closures)"
 row "S6 singleton" s6 s6-swinject s6-dependencies s6-hand " (\`static let\`)"
 row "S6 singleton, from a dictionary of closures" - - - s6-dictionary

@@ -24,6 +24,7 @@ ROWS = [
     ("S2 property read after the first", "swift-dependencies", "S2 property read: swift-dependencies @Dependency", 1000),
     ("S2 property read after the first", "hand-written", "S2 property read: hand-written stored let", 1000),
     ("S2 property read after the first", "hand-written, stored var", "S2 property read: hand-written stored var", 1000),
+    ("S2 property read after the first", "hand-written, computed property", "S2 property read: hand-written computed property", 1000),
 ]
 for count in (10, 1000, 100000):
     scenario = "S3 resolve by name" if count == 10 else "S4 resolve by name"
@@ -333,6 +334,9 @@ def main():
     stored_var = median(s2, "hand-written, stored var")
     if both(shank, stored_var):
         goal("S2 the same against a stored `var`", f"{shank / stored_var:.2f}×", shank / stored_var <= 1.5)
+    computed = median(s2, "hand-written, computed property")
+    if both(shank, computed):
+        goal("S2 the same against a computed property over a `let`", f"{shank / computed:.2f}×", shank / computed <= 1.5)
 
     s3 = "S3 resolve by name, 10 modules"
     shank, swinject = median(s3, "Shank"), median(s3, "Swinject")

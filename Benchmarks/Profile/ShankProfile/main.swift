@@ -95,6 +95,13 @@ final class LetHolder {
   let module: M5Type
   init(_ module: M5Type) { self.module = module }
 }
+/// The least any accessor costs: a computed property over a `let`, which the optimizer still
+/// copies the existential out of, as it does for every getter and a `var`.
+final class ComputedHolder {
+  private let storage: M5Type
+  var module: M5Type { storage }
+  init(_ module: M5Type) { storage = module }
+}
 final class Factories {
   let m5: () -> M5Type = { M5() }
   var byName: [String: () -> M0Type] = [:]
@@ -225,6 +232,7 @@ let swinject = opaque(makeSwinject(size: size))
 let injected = opaque(InjectHolder())
 let plain = opaque(PlainHolder())
 let constant = opaque(LetHolder(M5()))
+let computed = opaque(ComputedHolder(M5()))
 let factories = opaque(Factories())
 for name in names.prefix(size) { factories.byName[name] = { M0() } }
 let probe = opaque("n5")
@@ -284,6 +292,11 @@ func onThreads(_ threads: Int, _ body: @escaping @Sendable () -> Void) {
 @MainActor @inline(never) func runS2Var(_ count: Int) {
   var sum = 0
   for _ in 0..<count { sum ^= barrier(plain) { fold($0.module) } }
+  sink(sum)
+}
+@MainActor @inline(never) func runS2Computed(_ count: Int) {
+  var sum = 0
+  for _ in 0..<count { sum ^= barrier(computed) { fold($0.module) } }
   sink(sum)
 }
 @MainActor @inline(never) func runS3(_ count: Int) {
@@ -412,6 +425,7 @@ let scenarios: [String: @MainActor (Int) -> Void] = [
   "s2": runS2,
   "s2-hand": runS2Hand,
   "s2-var": runS2Var,
+  "s2-computed": runS2Computed,
   "s3": runS3,
   "s3-swinject": runS3Swinject,
   "s3-hand": runS3Hand,
