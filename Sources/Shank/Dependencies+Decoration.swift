@@ -14,15 +14,20 @@ extension Dependencies {
     _ value: Value, keptBy registration: Registration, in owner: Dependencies,
     at site: SourceSite
   ) throws(ResolutionError) -> Value {
-    let layers = layers(downTo: owner).filter {
-      $0.table.decorators[ObjectIdentifier(Value.self)] != nil
+    let type = ObjectIdentifier(Value.self)
+    // The keeper is the topmost layer with decorators for the type; the layer list is only
+    // built when it has not kept this instance's decoration yet.
+    var current: Dependencies? = self
+    while let layer = current, layer !== owner, layer.table.decorators[type] == nil {
+      current = layer.parent
     }
-    guard let keeper = layers.first else { return value }
-    if let kept = keeper.keptDecorations.decorated(of: value, madeBy: registration) {
-      return kept as! Value
+    guard let keeper = current, keeper !== owner, let keeping = keeper.keptDecorations else {
+      return value
     }
+    if let kept = keeping.decorated(of: value, madeBy: registration) { return kept as! Value }
+    let layers = keeper.layers(downTo: owner).filter { $0.table.decorators[type] != nil }
     let decorated = try decorated(value, by: layers, at: site)
-    return keeper.keptDecorations.keep(decorated, of: value, madeBy: registration) as! Value
+    return keeping.keep(decorated, of: value, madeBy: registration) as! Value
   }
 
   /// This container and those underneath, down to `bottom` and without it.

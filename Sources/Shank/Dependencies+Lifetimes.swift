@@ -50,7 +50,7 @@ extension Dependencies {
     // The stand-in resolution reads before anything is built is shared by every caller.
     guard !isUnbuilt else { return }
     table.setState(RegistrationTable.closedBit)
-    keptDecorations.removeAll()
+    keptDecorations?.removeAll()
     await disposals.close()?.value
   }
 

@@ -30,8 +30,9 @@ public final class Dependencies: Sendable {
   /// Whether this container or one underneath registers a decorator, which instances made
   /// here then pass through.
   @usableFromInline let decorates: Bool
-  /// What this container's decorators made of shared instances kept underneath.
-  let keptDecorations = KeptDecorations()
+  /// What this container's decorators made of shared instances kept underneath; `nil` in a
+  /// container without decorators, which never keeps one.
+  let keptDecorations: KeptDecorations?
 
   /// Makes a container from modules; a later module replaces an earlier one with the same key.
   ///
@@ -50,6 +51,7 @@ public final class Dependencies: Sendable {
     self.parent = parent
     self.isUnbuilt = isUnbuilt
     self.site = site
+    keptDecorations = table.decorators.isEmpty ? nil : KeptDecorations()
     decorates = !table.decorators.isEmpty || parent?.decorates == true
     if decorates { table.setState(RegistrationTable.decoratesBit) }
     for registration in table.order {

@@ -35,6 +35,22 @@ import Testing
     #expect(seen.map(\.depth) == [0, 0])
   }
 
+  @Test func theSiteIsTheAskingFileAndLineWhateverTheirDigitsAndLetters() {
+    let container = Dependencies {
+      Module("sited") { ObservedImpl() as Observed }
+    }
+    let sites = Collector<String>()
+    let observation = Dependencies.observe {
+      if $0.key == #"Observed named "sited""# { sites.append($0.site) }
+    }
+    defer { observation.cancel() }
+    let lines: [UInt] = [0, 7, 9, 10, 99, 100, 4_096, UInt.max]
+    for line in lines {
+      _ = container.resolve(Observed.self, name: "sited", fileID: "Módulo/Ünï 😀.swift", line: line)
+    }
+    #expect(sites.all == lines.map { "Módulo/Ünï 😀.swift:\($0)" })
+  }
+
   @Test func aNestedResolutionIsDeliveredFirstWithItsDepth() {
     let container = Dependencies {
       Module("outer") { () -> Observed in

@@ -2,18 +2,32 @@
 enum Collection {
   /// The collector of `[Element]` for a container with contributions to `Element`.
   static func list<Element>(of element: Element.Type, site: SourceSite) -> Registration {
-    collector(site: site) { site, container throws(ResolutionError) in
-      try contributions(of: Element.self, named: false, from: container, at: site).map(\.value)
+    // Looked up once here: in the unspecialized collector, each lookup of an `[Element]`
+    // metadata costs hundreds of instructions.
+    let collection = ObjectIdentifier([Element].self)
+    return collector(site: site) { site, container throws(ResolutionError) in
+      var list: [Element] = []
+      // Grown once: each growth of an array of an unspecialized element is a metadata lookup
+      // and a copy.
+      list.reserveCapacity(contributionCount(of: Element.self, in: container))
+      try collect(
+        Element.self, replacedBy: collection, in: container, from: container, at: site
+      ) {
+        list.append($1)
+      }
+      return list
     }
   }
 
   /// The collector of `[String: Element]`: the named contributions, a later name winning.
   static func named<Element>(_ element: Element.Type, site: SourceSite) -> Registration {
-    collector(site: site) { site, container throws(ResolutionError) in
+    let collection = ObjectIdentifier([String: Element].self)
+    return collector(site: site) { site, container throws(ResolutionError) in
       var named: [String: Element] = [:]
-      let found = try contributions(of: Element.self, named: true, from: container, at: site)
-      for (name, value) in found {
-        if let name { named[name] = value }
+      try collect(
+        Element.self, replacedBy: collection, in: container, from: container, at: site
+      ) {
+        if let name = $0 { named[name] = $1 }
       }
       return named
     }
@@ -35,61 +49,73 @@ enum Collection {
     return provider
   }
 
-  /// The contributions to `Element` that a resolution from `container` sees, each made as its
-  /// scope says: from the bottom layer up to `container`, each layer's in registration order,
-  /// starting above the nearest layer that registers the collection itself (`[Element]`, or
-  /// `[String: Element]` when `named`), whose value comes first.
-  private static func contributions<Element>(
-    of element: Element.Type, named: Bool, from container: Dependencies, at site: SourceSite
-  ) throws(ResolutionError) -> [(name: String?, value: Element)] {
-    var layers: [Dependencies] = []
-    var base: [(name: String?, value: Element)] = []
-    var current: Dependencies? = container
+  /// Hands `add` the contributions to `Element` that a resolution from `container` sees in
+  /// `layer` and underneath, each made as its scope says: from the bottom layer up, each
+  /// layer's in registration order, starting above the nearest layer that registers the
+  /// collection itself (`collection`: `[Element]` or `[String: Element]`), whose value comes
+  /// first.
+  ///
+  /// Values go straight to `add`, with no array of name and value pairs in between: this runs
+  /// unspecialized, where each such array costs a generic metadata lookup and a key path.
+  private static func collect<Element>(
+    _ element: Element.Type, replacedBy collection: ObjectIdentifier, in layer: Dependencies,
+    from container: Dependencies, at site: SourceSite, into add: (String?, Element) -> Void
+  ) throws(ResolutionError) {
+    if layer.isClosed {
+      throw layer.closedError([Element].self, name: nil, closed: layer, site: site)
+    }
+    if let replacing = layer.table.registration(for: collection, name: nil),
+      replacing.role == .module
+    {
+      return try replaced(Element.self, by: replacing, from: container, at: site, into: add)
+    }
+    if let parent = layer.parent {
+      try collect(
+        Element.self, replacedBy: collection, in: parent, from: container, at: site, into: add)
+    }
+    for entry in layer.table.contributions[ObjectIdentifier(Element.self)] ?? [] {
+      let provider = Unmanaged<Provider<Element>>.fromOpaque(entry.toOpaque())
+        .takeUnretainedValue()
+      add(provider.name, try provider.anyInstance(at: site, from: container))
+    }
+  }
+
+  /// How many contributions to `Element` `layer` and those underneath hold, whether or not a
+  /// registered collection replaces some of them.
+  private static func contributionCount<Element>(
+    of element: Element.Type, in layer: Dependencies
+  ) -> Int {
+    var count = 0
+    var current: Dependencies? = layer
     while let layer = current {
-      if layer.isClosed {
-        throw layer.closedError([Element].self, name: nil, closed: layer, site: site)
-      }
-      if let replaced = try replacement(
-        of: Element.self, named: named, in: layer, from: container, at: site)
-      {
-        base = replaced
-        break
-      }
-      layers.append(layer)
+      count += layer.table.contributions[ObjectIdentifier(Element.self)]?.count ?? 0
       current = layer.parent
     }
-    var found = base
-    for layer in layers.reversed() {
-      for entry in layer.table.contributions[ObjectIdentifier(Element.self)] ?? [] {
-        let provider = Unmanaged<Provider<Element>>.fromOpaque(entry.toOpaque())
-          .takeUnretainedValue()
-        found.append((provider.name, try provider.anyInstance(at: site, from: container)))
+    return count
+  }
+
+  /// Hands `add` the value of `registration`, a module that registers `[Element]` or
+  /// `[String: Element]` (in name order), which replaces the contributions in its layer and
+  /// underneath.
+  private static func replaced<Element>(
+    _ element: Element.Type, by registration: Registration, from container: Dependencies,
+    at site: SourceSite, into add: (String?, Element) -> Void
+  ) throws(ResolutionError) {
+    if registration.type == [Element].self {
+      for value in try value([Element].self, of: registration, from: container, at: site) {
+        add(nil, value)
       }
+    } else {
+      let named = try value([String: Element].self, of: registration, from: container, at: site)
+      for (name, value) in named.sorted(by: { $0.key < $1.key }) { add(name, value) }
     }
-    return found
   }
 
-  /// The value of a module that registers `[Element]` (`[String: Element]` when `named`) in
-  /// `layer`, which replaces the contributions there and underneath.
-  private static func replacement<Element>(
-    of element: Element.Type, named: Bool, in layer: Dependencies, from container: Dependencies,
+  /// The value of `registration`, which registers `T`.
+  private static func value<T>(
+    _ type: T.Type, of registration: Registration, from container: Dependencies,
     at site: SourceSite
-  ) throws(ResolutionError) -> [(name: String?, value: Element)]? {
-    if named {
-      guard let dictionary = try own([String: Element].self, in: layer, from: container, at: site)
-      else { return nil }
-      return dictionary.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
-    }
-    return try own([Element].self, in: layer, from: container, at: site)?.map { (nil, $0) }
-  }
-
-  /// The value of the module that registers `T` itself in `layer`, if one does.
-  private static func own<T>(
-    _ type: T.Type, in layer: Dependencies, from container: Dependencies, at site: SourceSite
-  ) throws(ResolutionError) -> T? {
-    guard let registration = layer.table.registration(for: ObjectIdentifier(T.self), name: nil),
-      registration.role == .module
-    else { return nil }
+  ) throws(ResolutionError) -> T {
     let provider = Unmanaged<Provider<T>>.fromOpaque(
       Unmanaged.passUnretained(registration).toOpaque())
     return try provider.takeUnretainedValue().anyInstance(at: site, from: container)

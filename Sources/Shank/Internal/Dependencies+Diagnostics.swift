@@ -10,7 +10,7 @@ extension Dependencies {
   func notRegistered<T>(_ type: T.Type, name: String?, site: SourceSite) -> ResolutionError {
     let requested = ObjectIdentifier(T.self)
     let optional = ObjectIdentifier(T?.self)
-    var typeNames = TypeNames()
+    var typeNames = LastTypeName()
     var nearMisses: [String] = []
     var listed = FirstKeys(limit: Self.listedKeyLimit)
     var registeredCount = 0
@@ -88,22 +88,15 @@ extension Dependencies {
   }
 }
 
-/// Each type's printed name, printed once: printing a type costs far more than looking it up,
-/// and registrations mostly share a few types.
-private struct TypeNames {
-  private var names: [ObjectIdentifier: String] = [:]
+/// The last type's name, kept: registrations mostly come in runs of one type, and each name
+/// looked up in ``TypeNames`` takes its lock.
+private struct LastTypeName {
   private var last: (type: ObjectIdentifier, name: String)?
 
   mutating func name(of type: Any.Type) -> String {
     let id = ObjectIdentifier(type)
     if let last, last.type == id { return last.name }
-    let name: String
-    if let known = names[id] {
-      name = known
-    } else {
-      name = KeyDescription.typeName(of: type)
-      names[id] = name
-    }
+    let name = KeyDescription.typeName(of: type)
     last = (id, name)
     return name
   }

@@ -41,9 +41,7 @@ struct KeyDescription: Hashable, Comparable, Sendable, CustomStringConvertible {
 
   /// `WidgetModuleType`, not `any WidgetModuleType` or the module-qualified name.
   static func typeName(of type: Any.Type) -> String {
-    if let collection = type as? CollectionTypeName.Type { return collection.sugaredName }
-    let name = String(describing: type)
-    return name.hasPrefix("any ") ? String(name.dropFirst(4)) : name
+    TypeNames.shared.name(of: type)
   }
 
   /// `text` as a Swift string literal spells it, quotes included: `"a\nb"`.

@@ -292,7 +292,7 @@ final class Provider<Value>: Registration {
 
   override var hasKeptInstance: Bool {
     if let upstream { return upstream.hasKeptInstance }
-    if let cached { return cached.current.value != nil }
+    if let cached { return cached.hasValue }
     if let made { return made.isSet }
     guard let lock, weakStored != nil else { return false }
     return lock.withLock { keptInstance() != nil }
