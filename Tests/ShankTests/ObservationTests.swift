@@ -51,6 +51,41 @@ import Testing
     #expect(sites.all == lines.map { "Módulo/Ünï 😀.swift:\($0)" })
   }
 
+  @Test func threadsObservingDifferentTypesAtOnceEachSeeTheirOwnTypesName() async {
+    struct RacedA {}
+    struct RacedB {}
+    struct RacedC {}
+    struct RacedD {}
+    let container = Dependencies {
+      Module("raced") { RacedA() }
+      Module("raced") { RacedB() }
+      Module("raced") { RacedC() }
+      Module("raced") { RacedD() }
+    }
+    let keys = Collector<String>()
+    let observation = Dependencies.observe {
+      if $0.key.hasSuffix(#"named "raced""#) { keys.append($0.key) }
+    }
+    defer { observation.cancel() }
+    let finished = await onThreads(8) { index in
+      for _ in 0..<50 {
+        switch index % 4 {
+        case 0: _ = container.resolve(RacedA.self, name: "raced")
+        case 1: _ = container.resolve(RacedB.self, name: "raced")
+        case 2: _ = container.resolve(RacedC.self, name: "raced")
+        default: _ = container.resolve(RacedD.self, name: "raced")
+        }
+      }
+    }
+    #expect(finished)
+    let counts = Dictionary(keys.all.map { ($0, 1) }, uniquingKeysWith: +)
+    #expect(
+      counts == [
+        #"RacedA named "raced""#: 100, #"RacedB named "raced""#: 100,
+        #"RacedC named "raced""#: 100, #"RacedD named "raced""#: 100,
+      ])
+  }
+
   @Test func aNestedResolutionIsDeliveredFirstWithItsDepth() {
     let container = Dependencies {
       Module("outer") { () -> Observed in
