@@ -67,6 +67,32 @@ import Testing
         == ["mock": "named mock", "extra": "extra"])
   }
 
+  @Test func aRegisteredListLongerThanTheContributionsKeepsEveryValueInOrder() {
+    let root = Dependencies {
+      Module { (1...5).map { Sink("listed \($0)") } as [SinkType] }
+    }
+    let child = Dependencies(over: root) {
+      Module.contribution { Sink("a") as SinkType }
+      Module.contribution { Sink("b") as SinkType }
+    }
+    #expect(
+      child.resolve([SinkType].self).map(\.label) == [
+        "listed 1", "listed 2", "listed 3", "listed 4", "listed 5", "a", "b",
+      ])
+  }
+
+  @Test func contributionsMadeBeforeOneThrowsAreReleased() {
+    struct Refused: Error {}
+    let deinits = Counter()
+    let container = Dependencies {
+      Module.contribution { CountedSink("first", deinits: deinits) as SinkType }
+      Module.contribution { CountedSink("second", deinits: deinits) as SinkType }
+      Module.contribution { () throws -> SinkType in throw Refused() }
+    }
+    #expect(throws: ResolutionError.self) { try container.resolveOrThrow([SinkType].self) }
+    #expect(deinits.value == 2, "both sinks made before the failure are released")
+  }
+
   @Test func injectReadsTheList() {
     let container = Dependencies {
       Module.contribution { Sink("a") as SinkType }
@@ -109,6 +135,19 @@ final class Sink: SinkType {
   init(_ label: String) {
     self.label = label
   }
+}
+
+/// A sink that counts its deinitializations.
+final class CountedSink: SinkType {
+  let label: String
+  private let deinits: Counter
+
+  init(_ label: String, deinits: Counter) {
+    self.label = label
+    self.deinits = deinits
+  }
+
+  deinit { deinits.increment() }
 }
 
 struct SinkReader {

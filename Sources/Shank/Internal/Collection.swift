@@ -6,16 +6,15 @@ enum Collection {
     // metadata costs hundreds of instructions.
     let collection = ObjectIdentifier([Element].self)
     return collector(site: site) { site, container throws(ResolutionError) in
-      var list: [Element] = []
-      // Grown once: each growth of an array of an unspecialized element is a metadata lookup
-      // and a copy.
-      list.reserveCapacity(contributionCount(of: Element.self, in: container))
+      var list = Gathering(
+        of: Element.self, capacity: contributionCount(of: Element.self, in: container))
+      defer { list.free(Element.self) }
       try collect(
         Element.self, replacedBy: collection, in: container, from: container, at: site
       ) {
         list.append($1)
       }
-      return list
+      return list.array(of: Element.self)
     }
   }
 
