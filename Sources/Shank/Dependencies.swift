@@ -46,8 +46,16 @@ public final class Dependencies: Sendable {
     self.init(modules: modules(), over: nil, site: SourceSite(fileID: fileID, line: line))
   }
 
-  init(modules: [Module], over parent: Dependencies?, site: SourceSite?, isUnbuilt: Bool = false) {
-    table = RegistrationTable(modules)
+  /// Makes a container from `modules`.
+  ///
+  /// `cachedScopes` are the `.cached` scopes of modules that were given to the container this
+  /// one copies but are not in `modules`, because later ones replaced them: a reset of one
+  /// still matches (see ``privateCopy()``).
+  init(
+    modules: [Module], over parent: Dependencies?, site: SourceSite?, isUnbuilt: Bool = false,
+    cachedScopes: Set<Scope> = []
+  ) {
+    table = RegistrationTable(modules, cachedScopes: cachedScopes)
     self.parent = parent
     self.isUnbuilt = isUnbuilt
     self.site = site
@@ -101,9 +109,14 @@ public final class Dependencies: Sendable {
 
   /// A copy of this container and of those it is layered over, with instances of its own,
   /// so that ``verify()`` makes modules without touching this container's instances or locks.
+  ///
+  /// It resets as this container does: the `.cached` scopes of modules that later ones
+  /// replaced, which the copy is not given, still count (see ``reset(_:fileID:line:)-8q5zq``).
   func privateCopy() -> Dependencies {
     if isUnbuilt { return self }
-    return Dependencies(modules: table.modules, over: parent?.privateCopy(), site: site)
+    return Dependencies(
+      modules: table.modules, over: parent?.privateCopy(), site: site,
+      cachedScopes: table.cachedScopes)
   }
 
   /// The override layer of this task, if any.

@@ -40,7 +40,11 @@ final class RegistrationTable {
   /// ``Dependencies/reset(_:fileID:line:)`` to tell a misspelled scope from an overridden one.
   let cachedScopes: Set<Scope>
 
-  init(_ modules: [Module]) {
+  /// The table of `modules`, a later one replacing an earlier one with the same key.
+  ///
+  /// `extra` are more `.cached` scopes to count as registered: those of the replaced modules
+  /// of a container that this table's is a copy of.
+  init(_ modules: [Module], cachedScopes extra: Set<Scope> = []) {
     var list = RegistrationList(reservingCapacity: modules.count)
     // Where each module's registrations end in `list.order`.
     var ends: [Int] = []
@@ -52,7 +56,7 @@ final class RegistrationTable {
       }
       ends.append(list.order.count)
     }
-    var cachedScopes: Set<Scope> = []
+    var cachedScopes = extra
     for entry in list.order {
       entry._withUnsafeGuaranteedRef {
         if case .cached = $0.scope.kind { cachedScopes.insert($0.scope) }
