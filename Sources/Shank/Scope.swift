@@ -60,13 +60,15 @@ public struct Scope: Sendable, Hashable {
 }
 
 extension Scope: CustomStringConvertible {
-  /// The scope as it is written in code: `.singleton`, `.cached("session")`.
+  /// The scope as it is written in code: `.singleton`, `.cached("session")`, the name as a
+  /// Swift string literal (`.cached("log\nout")` for a name with a newline), as messages
+  /// write names.
   public var description: String {
     switch kind {
     case .unique: ".unique"
     case .singleton: ".singleton"
     case .weak: ".weak"
-    case .cached(let name): ".cached(\"\(name)\")"
+    case .cached(let name): ".cached(\(KeyDescription.quoted(name)))"
     }
   }
 }

@@ -24,4 +24,29 @@ import Testing
     #expect(throws: Never.self) { try dependencies.verify() }
     #expect(dependencies.graph().nodes.count == 2)
   }
+
+  // MARK: 7. Diagnostics at scale
+
+  /// A cached scope whose name has a newline or a quote is written as a string literal in
+  /// every message, as a registered name is.
+  @Test func aScopeNameIsWrittenAsAStringLiteral() {
+    #expect(Scope.cached("a\"b\nc").description == #".cached("a\"b\nc")"#)
+  }
+
+  @Test func aResetThatMatchesNoScopeKeepsItsMessageOnOneLine() async throws {
+    let result = try await #require(
+      processExitsWith: .failure, observing: [\.standardErrorContent]
+    ) {
+      let dependencies = Dependencies {
+        Module(scope: .cached("log\nout")) { ServiceImpl() as Service }
+      }
+      dependencies.reset(.cached("sign\nout"))
+    }
+    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    #expect(
+      stderr.contains(
+        #"Shank: reset(.cached("sign\nout")) at ShankTests/Issue13AuditTests.swift:"#),
+      "\(stderr)")
+    #expect(stderr.contains(#"cached scopes registered: .cached("log\nout")"#), "\(stderr)")
+  }
 }
