@@ -103,7 +103,7 @@ import Testing
 
   @Test(arguments: 0..<3)
   func randomNamesThatCompareEqualAreOneKeyAndTheLastWins(seed: UInt64) throws {
-    var random = SplitMix(seed: seed)
+    var random = SeededGenerator(seed: seed)
     let names = (0..<4_000).map { _ in
       (0..<Int(random.next() % 7)).map { _ in
         Self.alphabet[Int(random.next() % UInt64(Self.alphabet.count))]
@@ -508,41 +508,14 @@ import Testing
 
 // MARK: - Fixtures
 
-protocol AttackAlpha: AnyObject { var serial: Int { get } }
-protocol AttackBeta: AnyObject { var serial: Int { get } }
-final class AttackAlphaBeta: Numbered, AttackAlpha, AttackBeta {}
 final class AttackBetaOnly: Numbered, AttackBeta {}
 final class AttackBoth: Numbered, Service, OtherService {}
-
-final class TaskStarter: @unchecked Sendable {
-  let task: Task<String, Never>
-  init(task: Task<String, Never>) { self.task = task }
-}
-
-final class ServiceBox: @unchecked Sendable {
-  var service: Service?
-}
-
-final class WeakBox: @unchecked Sendable {
-  weak var container: Dependencies?
-  weak var made: ServiceImpl?
-}
 
 final class ReleaseRecorder: Service, @unchecked Sendable {
   let serial = 0
   let onRelease: () -> Void
   init(onRelease: @escaping () -> Void) { self.onRelease = onRelease }
   deinit { onRelease() }
-}
-
-final class ResolvesWhenReleased: Service {
-  let serial = 0
-  deinit { _ = Dependencies.resolve(NeverRegistered.self) }
-}
-
-final class GlobalInjectHolder: @unchecked Sendable {
-  static let shared = GlobalInjectHolder()
-  @Inject var service: Service
 }
 
 /// A cached instance whose release resets its scope and resolves from it again.
@@ -564,18 +537,5 @@ nonisolated func nonisolatedSingletonNeedingTheMainActorModule() -> Module {
   Module(scope: .singleton) { () -> Service in
     _ = Dependencies.resolve(MainActorModule.self)
     return ServiceImpl()
-  }
-}
-
-/// A small seeded generator, so a failure names its seed.
-struct SplitMix {
-  private var state: UInt64
-  init(seed: UInt64) { state = seed &+ 0x9E37_79B9_7F4A_7C15 }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }

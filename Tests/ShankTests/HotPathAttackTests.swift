@@ -916,20 +916,6 @@ final class HPSendableHolder: @unchecked Sendable {
   @Inject var padded: HPPadded
 }
 
-final class HPObject: @unchecked Sendable {
-  let deinits: Counter
-
-  init(deinits: Counter) { self.deinits = deinits }
-
-  deinit { deinits.increment() }
-}
-
-struct HPPadded: Equatable, Sendable {
-  var tag: UInt8
-  var vector: SIMD4<Double>
-  var tail: UInt8
-}
-
 struct HPPair {
   var object: HPObject
   var vector: SIMD4<Double>
@@ -973,8 +959,6 @@ final class HPPong {
 
   init(ping: HPPing) { self.ping = ping }
 }
-
-final class HPLeaf {}
 
 protocol HPTrackedType: AnyObject {}
 

@@ -215,7 +215,7 @@ import Testing
         _ = try Dependencies.resolveOrThrow(ReviewCycleA.self)
         return ReviewCycleB()
       }
-      Module { ReviewLeaf() }
+      Module { HPLeaf() }
     }
     for _ in 0..<2 {
       let outer = try #require(
@@ -225,7 +225,7 @@ import Testing
       #expect(direct.reason == .cycle(path: ["ReviewCycleA", "ReviewCycleB", "ReviewCycleA"]))
     }
     // The trace was unwound: an unrelated module resolves at depth 0 again.
-    _ = try container.resolveOrThrow(ReviewLeaf.self)
+    _ = try container.resolveOrThrow(HPLeaf.self)
   }
 
   @Test func aSingletonResolvingItselfByNameIsACycle() throws {
@@ -511,48 +511,12 @@ import Testing
 
 // MARK: - Fixtures
 
-protocol ReviewProto: AnyObject {
-  var label: String { get }
-}
-
-/// Counts its instances made and freed.
-final class ReviewTracked: ReviewProto, GreeterType, @unchecked Sendable {
-  let label: String
-  private let freed: Counter
-
-  init(_ label: String, made: Counter, freed: Counter) {
-    self.label = label
-    self.freed = freed
-    made.increment()
-  }
-
-  deinit { freed.increment() }
-
-  var greeting: String { label }
-}
-
 struct ReviewAligned {
   let tag: UInt8
   let vector: SIMD4<Double>
 }
 
 struct ReviewEmpty: Equatable {}
-
-struct ReviewLarge: Equatable {
-  let numbers: [Int]
-  let text: String
-  let a: Int, b: Int, c: Int, d: Int, e: Int, f: Int, g: Int, h: Int
-  let vector: SIMD4<Double>
-
-  init(seed: Int) {
-    numbers = Array(repeating: seed, count: 5)
-    text = String(repeating: "x", count: 40 + seed)
-    (a, b, c, d, e, f, g, h) = (
-      seed, seed + 1, seed + 2, seed + 3, seed + 4, seed + 5, seed + 6, seed + 7
-    )
-    vector = SIMD4<Double>(repeating: Double(seed))
-  }
-}
 
 final class ReviewLayoutHolder {
   @Inject var simd: SIMD4<Double>
@@ -572,16 +536,6 @@ struct ReviewSettable {
   @Inject var large: ReviewLarge
 }
 
-final class ReviewTrackedHolder: @unchecked Sendable {
-  @Inject var tracked: ReviewTracked
-  @Inject var large: ReviewLarge
-  @Inject var simd: SIMD4<Double>
-}
-
-struct ReviewNamed {
-  let value: String
-}
-
 final class ReviewNamedHolder {
   @Inject("cafe\u{301}") var decomposed: ReviewNamed
 }
@@ -589,7 +543,6 @@ final class ReviewNamedHolder {
 final class ReviewCycleA {}
 final class ReviewCycleB {}
 final class ReviewCycleOuter {}
-final class ReviewLeaf {}
 
 final class ReviewGreeterReader {
   @Inject var greeter: GreeterType

@@ -158,21 +158,6 @@ struct GeneratedGraph {
 /// A node that injects nothing, so the generated DAG has somewhere to end.
 struct LeafNode: NodeModuleType {}
 
-/// SplitMix64: the same graphs on every run and platform.
-struct SeededGenerator: RandomNumberGenerator {
-  private var state: UInt64
-
-  init(seed: UInt64) { state = seed }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var mixed = state
-    mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-    return mixed ^ (mixed >> 31)
-  }
-}
-
 @Suite struct ContainerBindingTests {
   @Test func moduleResolvesItsInjectionsFromTheContainerThatMadeIt() {
     // Never built and never current: CartModule's @Inject must still find ShopAppModuleType.
