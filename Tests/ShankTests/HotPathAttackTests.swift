@@ -18,173 +18,7 @@ import Testing
 @Suite struct HotPathAttackTests {
   // MARK: - @Inject: the kinds of value a cell holds
 
-  @Test func injectHoldsOverAlignedSIMDValues() {
-    #expect(MemoryLayout<SIMD4<Double>>.alignment >= 16)
-    let quad = SIMD4<Double>(1.5, -2.25, 3.125, 1e300)
-    let wide = SIMD8<Float>(1, 2, 3, 4, 5, 6, 7, 8)
-    let padded = HPPadded(tag: 0x5A, vector: SIMD4(9, 8, 7, 6), tail: 0xA5)
-    Dependencies.withOverrides {
-      Module { quad }
-      Module { wide }
-      Module { padded }
-      Module { SIMD2<Double>(-0.0, .infinity) }
-    } operation: {
-      let holder = HPValueHolder<SIMD4<Double>>()
-      let wideHolder = HPValueHolder<SIMD8<Float>>()
-      let paddedHolder = HPValueHolder<HPPadded>()
-      let pairHolder = HPValueHolder<SIMD2<Double>>()
-      for _ in 0..<3 {
-        #expect(holder.value == quad)
-        #expect(wideHolder.value == wide)
-        #expect(paddedHolder.value == padded)
-        #expect(pairHolder.value == SIMD2<Double>(-0.0, .infinity))
-      }
-    }
-  }
-
-  @Test func injectHoldsEmptyLargeAndByteSizedValues() {
-    let large = HPLarge(seed: 7)
-    Dependencies.withOverrides {
-      Module { HPEmpty() }
-      Module { large }
-      Module { UInt8(0xEE) }
-      Module { true }
-      Module { "a string long enough to live on the heap, not inline in the value" }
-    } operation: {
-      let empty = HPValueHolder<HPEmpty>()
-      let big = HPValueHolder<HPLarge>()
-      let byte = HPValueHolder<UInt8>()
-      let flag = HPValueHolder<Bool>()
-      let text = HPValueHolder<String>()
-      for _ in 0..<3 {
-        #expect(empty.value == HPEmpty())
-        #expect(big.value == large)
-        #expect(byte.value == 0xEE)
-        #expect(flag.value)
-        #expect(text.value.hasPrefix("a string long enough"))
-      }
-    }
-  }
-
-  @Test func injectHoldsOptionalsClassesAndExistentials() {
-    let object = HPObject(deinits: Counter())
-    Dependencies.withOverrides {
-      Module { object }
-      Module { object as AnyObject }
-      Module { ServiceImpl() as Service }
-      Module { [1, 2, 3] as Any }
-      Module { Optional(5) as Int? }
-    } operation: {
-      let klass = HPValueHolder<HPObject>()
-      let anyObject = HPValueHolder<AnyObject>()
-      let service = HPValueHolder<Service>()
-      let presentOptional = HPValueHolder<Service?>()
-      let absent = HPValueHolder<NeverRegistered?>()
-      let any = HPValueHolder<Any>()
-      let optionalInt = HPValueHolder<Int?>()
-      // Compared outside `#expect`: its expansion of `AnyObject === HPObject` crashes the
-      // 6.3.1 compiler (a reabstraction thunk with an invalid conformance).
-      let sameClass = klass.value === object
-      let sameAnyObject = anyObject.value === object
-      #expect(sameClass)
-      #expect(sameAnyObject)
-      let first = service.value
-      #expect(service.value === first)
-      let present: Service? = presentOptional.value
-      #expect(present != nil)
-      #expect(presentOptional.value === present)
-      let isAbsent = absent.value == nil
-      #expect(isAbsent)
-      let array = any.value as? [Int]
-      #expect(array == [1, 2, 3])
-      #expect(optionalInt.value == 5)
-    }
-  }
-
   // MARK: - @Inject: setting, copies, and releasing exactly once
-
-  @Test func settingThenReadingAndCopiesOfTheWrapper() {
-    let deinits = Counter()
-    Dependencies.withOverrides {
-      Module { HPObject(deinits: deinits) }
-    } operation: {
-      var wrapper = Inject<HPObject>()
-      let copyBeforeRead = wrapper
-      let first = wrapper.wrappedValue
-      #expect(copyBeforeRead.wrappedValue === first, "copies share the cell, read or not")
-      let assigned = HPObject(deinits: deinits)
-      wrapper.wrappedValue = assigned
-      #expect(wrapper.wrappedValue === assigned)
-      #expect(copyBeforeRead.wrappedValue === first, "setting one copy leaves the others")
-      var copyAfterSet = wrapper
-      #expect(copyAfterSet.wrappedValue === assigned)
-      copyAfterSet.wrappedValue = HPObject(deinits: deinits)
-      #expect(wrapper.wrappedValue === assigned)
-      #expect(copyAfterSet.wrappedValue !== assigned)
-
-      // Set before it was ever read: the first read is the set value, with no resolution.
-      var neverRead = Inject<HPObject>()
-      neverRead.wrappedValue = assigned
-      #expect(neverRead.wrappedValue === assigned)
-    }
-    #expect(deinits.value == 3, "every instance made or assigned was released")
-  }
-
-  @Test func settingASIMDValueAndAnOptionalNil() {
-    Dependencies.withOverrides {
-      Module { SIMD4<Double>(1, 2, 3, 4) }
-      Module { ServiceImpl() as Service }
-    } operation: {
-      var vector = Inject<SIMD4<Double>>()
-      #expect(vector.wrappedValue == SIMD4(1, 2, 3, 4))
-      vector.wrappedValue = SIMD4(5, 6, 7, 8)
-      #expect(vector.wrappedValue == SIMD4(5, 6, 7, 8))
-      var optional = Inject<Service?>()
-      let resolved: Service? = optional.wrappedValue
-      #expect(resolved != nil)
-      optional.wrappedValue = nil
-      let cleared: Service? = optional.wrappedValue
-      #expect(cleared == nil)
-    }
-  }
-
-  @Test func aCellReleasesItsValueExactlyOnceReadOrNot() {
-    let made = Counter()
-    let deinits = Counter()
-    Dependencies.withOverrides {
-      Module { () -> HPObject in
-        made.increment()
-        return HPObject(deinits: deinits)
-      }
-    } operation: {
-      // Never read: nothing made, nothing released.
-      do { _ = HPValueHolder<HPObject>() }
-      #expect(made.value == 0)
-      #expect(deinits.value == 0)
-      // Read many times: made once, released once with the holder.
-      do {
-        let holder = HPValueHolder<HPObject>()
-        for _ in 0..<5 { _ = holder.value }
-        #expect(deinits.value == 0)
-      }
-      #expect(made.value == 1)
-      #expect(deinits.value == 1)
-    }
-  }
-
-  @Test func aValueTypeHoldingAReferenceIsReleasedOnce() {
-    let deinits = Counter()
-    Dependencies.withOverrides {
-      Module { HPPair(object: HPObject(deinits: deinits), vector: SIMD4(1, 2, 3, 4)) }
-    } operation: {
-      do {
-        let holder = HPValueHolder<HPPair>()
-        #expect(holder.value.vector == SIMD4(1, 2, 3, 4))
-        #expect(holder.value.object === holder.value.object)
-      }
-      #expect(deinits.value == 1)
-    }
-  }
 
   @Test func manyThreadsReadingFirstAtOnceShareOneValueAndReleaseEveryOne() async throws {
     for _ in 0..<20 {
@@ -897,11 +731,6 @@ extension HotPathAttackTests {
 
 // MARK: - Fixtures
 
-/// A holder whose one `@Inject` property is of any type.
-final class HPValueHolder<Value> {
-  @Inject var value: Value
-}
-
 final class HPNamedHolder {
   @Inject("caf\u{E9}") var composed: Int
 }
@@ -914,26 +743,6 @@ final class HPGreeterHolder {
 final class HPSendableHolder: @unchecked Sendable {
   @Inject var object: HPObject
   @Inject var padded: HPPadded
-}
-
-struct HPPair {
-  var object: HPObject
-  var vector: SIMD4<Double>
-}
-
-struct HPEmpty: Equatable {}
-
-/// 64 words, with a pattern that a copy from the wrong place would not reproduce.
-struct HPLarge: Equatable {
-  private var first = SIMD32<UInt64>()
-  private var second = SIMD32<UInt64>()
-
-  init(seed: UInt64) {
-    for index in 0..<32 {
-      first[index] = seed &* 0x9E37_79B9_7F4A_7C15 &+ UInt64(index)
-      second[index] = ~first[index]
-    }
-  }
 }
 
 final class HPSelfish {

@@ -7,106 +7,7 @@ import Testing
 @Suite struct HotPathReviewTests {
   // MARK: - @Inject's cell: layouts
 
-  @Test func injectReadsOverAlignedEmptyLargeOptionalClassAndExistentialValues() {
-    let freed = Counter()
-    Dependencies.withOverrides {
-      Module { SIMD4<Double>(1, 2, 3, 4) }
-      Module { SIMD8<Float>(repeating: 7) }
-      Module { ReviewAligned(tag: 9, vector: SIMD4<Double>(5, 6, 7, 8)) }
-      Module { ReviewEmpty() }
-      Module { ReviewLarge(seed: 3) }
-      Module { ReviewTracked("class", made: Counter(), freed: freed) }
-      Module { ReviewTracked("existential", made: Counter(), freed: freed) as any ReviewProto }
-    } operation: {
-      let holder = ReviewLayoutHolder()
-      for _ in 0..<2 {
-        #expect(holder.simd == SIMD4<Double>(1, 2, 3, 4))
-        #expect(holder.wide == SIMD8<Float>(repeating: 7))
-        #expect(holder.aligned.tag == 9)
-        #expect(holder.aligned.vector == SIMD4<Double>(5, 6, 7, 8))
-        #expect(holder.empty == ReviewEmpty())
-        #expect(holder.large == ReviewLarge(seed: 3))
-        #expect(holder.present?.label == "class")
-        #expect(holder.absent == nil)
-        #expect(holder.tracked.label == "class")
-        #expect(holder.existential.label == "existential")
-      }
-      #expect(holder.present !== holder.tracked, "each property resolves for itself")
-    }
-    #expect(freed.value == 3, "every kept instance is freed with its holder")
-  }
-
-  @Test func settingAnInjectBeforeOrAfterReadingKeepsTheNewValue() {
-    let made = Counter()
-    let freed = Counter()
-    Dependencies.withOverrides {
-      Module { ReviewTracked("made", made: made, freed: freed) }
-      Module { SIMD4<Double>(1, 1, 1, 1) }
-      Module { ReviewLarge(seed: 1) }
-    } operation: {
-      var unread = ReviewSettable()
-      unread.tracked = ReviewTracked("set", made: made, freed: freed)
-      unread.simd = SIMD4<Double>(2, 2, 2, 2)
-      unread.large = ReviewLarge(seed: 2)
-      #expect(unread.tracked.label == "set")
-      #expect(unread.simd == SIMD4<Double>(2, 2, 2, 2))
-      #expect(unread.large == ReviewLarge(seed: 2))
-      #expect(made.value == 1, "a set property never resolves")
-
-      var read = ReviewSettable()
-      #expect(read.tracked.label == "made")
-      #expect(read.large == ReviewLarge(seed: 1))
-      read.tracked = ReviewTracked("replaced", made: made, freed: freed)
-      read.large = ReviewLarge(seed: 4)
-      #expect(freed.value == 1, "the replaced instance is freed once")
-      #expect(read.tracked.label == "replaced")
-      #expect(read.large == ReviewLarge(seed: 4))
-    }
-    #expect(made.value == 3)
-    #expect(freed.value == 3)
-  }
-
-  @Test func copiesOfAnInjectShareTheFirstReadUntilOneIsSet() {
-    let made = Counter()
-    let freed = Counter()
-    Dependencies.withOverrides {
-      Module { ReviewTracked("made", made: made, freed: freed) }
-      Module { SIMD4<Double>(1, 1, 1, 1) }
-      Module { ReviewLarge(seed: 1) }
-    } operation: {
-      var original = ReviewSettable()
-      let earlyCopy = original
-      let first = original.tracked
-      #expect(earlyCopy.tracked === first, "a copy made before the first read shares it")
-      let lateCopy = original
-      original.tracked = ReviewTracked("set", made: made, freed: freed)
-      #expect(original.tracked.label == "set")
-      #expect(earlyCopy.tracked === first, "setting one copy leaves the others alone")
-      #expect(lateCopy.tracked === first)
-    }
-    #expect(made.value == 2)
-    #expect(freed.value == 2)
-  }
-
   // MARK: - @Inject's cell: the kept value is freed exactly once
-
-  @Test func anInjectNeverReadFreesNothingAndReadOnceFreesOnce() {
-    let made = Counter()
-    let freed = Counter()
-    Dependencies.withOverrides {
-      Module { ReviewTracked("t", made: made, freed: freed) }
-    } operation: {
-      do { _ = ReviewTrackedHolder() }
-      #expect(made.value == 0)
-      #expect(freed.value == 0)
-      do {
-        let holder = ReviewTrackedHolder()
-        for _ in 0..<3 { #expect(holder.tracked.label == "t") }
-      }
-      #expect(made.value == 1)
-      #expect(freed.value == 1)
-    }
-  }
 
   @Test func fiftyThreadsReadingFirstShareOneValueFreedOnce() async {
     let made = Counter()
@@ -510,31 +411,6 @@ import Testing
 }
 
 // MARK: - Fixtures
-
-struct ReviewAligned {
-  let tag: UInt8
-  let vector: SIMD4<Double>
-}
-
-struct ReviewEmpty: Equatable {}
-
-final class ReviewLayoutHolder {
-  @Inject var simd: SIMD4<Double>
-  @Inject var wide: SIMD8<Float>
-  @Inject var aligned: ReviewAligned
-  @Inject var empty: ReviewEmpty
-  @Inject var large: ReviewLarge
-  @Inject var present: ReviewTracked?
-  @Inject var absent: ReviewNamed?
-  @Inject var tracked: ReviewTracked
-  @Inject var existential: any ReviewProto
-}
-
-struct ReviewSettable {
-  @Inject var tracked: ReviewTracked
-  @Inject var simd: SIMD4<Double>
-  @Inject var large: ReviewLarge
-}
 
 final class ReviewNamedHolder {
   @Inject("cafe\u{301}") var decomposed: ReviewNamed
