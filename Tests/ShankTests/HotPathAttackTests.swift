@@ -20,56 +20,6 @@ import Testing
 
   // MARK: - @Inject: setting, copies, and releasing exactly once
 
-  @Test func manyThreadsReadingFirstAtOnceShareOneValueAndReleaseEveryOne() async throws {
-    for _ in 0..<20 {
-      let made = Counter()
-      let deinits = Counter()
-      let container = Dependencies {
-        Module { () -> HPObject in
-          made.increment()
-          return HPObject(deinits: deinits)
-        }
-        Module { HPPadded(tag: 1, vector: SIMD4(1, 2, 3, 4), tail: 2) }
-        // The holder is made by the container, so its @Inject resolves from it on any thread.
-        Module { HPSendableHolder() }
-      }
-      do {
-        let shared = container.resolve(HPSendableHolder.self)
-        let seen = Collector<ObjectIdentifier>()
-        let finished = await onThreads(8) { _ in
-          for _ in 0..<20 { seen.append(ObjectIdentifier(shared.object)) }
-        }
-        try #require(finished)
-        #expect(Set(seen.all).count == 1)
-        #expect(made.value >= 1 && made.value <= 8)
-        #expect(deinits.value == made.value - 1, "each loser's instance released, the kept one not")
-      }
-      // The threads' closure, which holds the holder, may outlive them for a moment.
-      waitUntil { deinits.value == made.value }
-      #expect(deinits.value == made.value, "the kept instance released with the cell")
-    }
-  }
-
-  @Test func manyThreadsReadingAnOverAlignedValueFirstAtOnce() async throws {
-    for round in 0..<20 {
-      let container = Dependencies {
-        Module { HPObject(deinits: Counter()) }
-        Module { HPPadded(tag: 1, vector: SIMD4(1, 2, 3, Double(round)), tail: 2) }
-        Module { HPSendableHolder() }
-      }
-      let holder = container.resolve(HPSendableHolder.self)
-      let wrong = Counter()
-      let finished = await onThreads(8) { _ in
-        for _ in 0..<50
-        where holder.padded != HPPadded(tag: 1, vector: SIMD4(1, 2, 3, Double(round)), tail: 2) {
-          wrong.increment()
-        }
-      }
-      try #require(finished)
-      #expect(wrong.value == 0)
-    }
-  }
-
   // MARK: - Named lookups
 
   @Test func canonicallyEquivalentNamesAreOneKey() {
@@ -737,12 +687,6 @@ final class HPNamedHolder {
 
 final class HPGreeterHolder {
   @Inject var greeter: GreeterType
-}
-
-/// Made by a container, so its properties resolve from that container on any thread.
-final class HPSendableHolder: @unchecked Sendable {
-  @Inject var object: HPObject
-  @Inject var padded: HPPadded
 }
 
 final class HPSelfish {

@@ -9,39 +9,6 @@ import Testing
 
   // MARK: - @Inject's cell: the kept value is freed exactly once
 
-  @Test func fiftyThreadsReadingFirstShareOneValueFreedOnce() async {
-    let made = Counter()
-    let freed = Counter()
-    let container = Dependencies {
-      Module { () -> ReviewTracked in
-        usleep(200)  // so that several threads resolve, and all but one value are dropped
-        return ReviewTracked("t", made: made, freed: freed)
-      }
-      Module { ReviewLarge(seed: 5) }
-      Module { SIMD4<Double>(3, 3, 3, 3) }
-      Module { ReviewTrackedHolder() }
-    }
-    for _ in 0..<10 {
-      var holder: ReviewTrackedHolder? = container.resolve(ReviewTrackedHolder.self)
-      let shared = holder!
-      let seen = Collector<ObjectIdentifier>()
-      let wrong = Counter()
-      let finished = await onThreads(50) { _ in
-        seen.append(ObjectIdentifier(shared.tracked))
-        if shared.large != ReviewLarge(seed: 5) { wrong.increment() }
-        if shared.simd != SIMD4<Double>(3, 3, 3, 3) { wrong.increment() }
-      }
-      #expect(finished)
-      #expect(Set(seen.all).count == 1)
-      #expect(wrong.value == 0)
-      holder = nil
-    }
-    #expect(made.value > 10, "threads raced at the first read")
-    // The last round's threads may still hold their closure, and so the holder, for a moment.
-    for _ in 0..<200 where freed.value < made.value { usleep(10_000) }
-    #expect(freed.value == made.value, "every instance made, kept or lost, is freed once")
-  }
-
   // MARK: - Names: the inlined unnamed lookup and the out-of-line named one
 
   @Test func canonicallyEquivalentNamesAreOneKey() throws {
