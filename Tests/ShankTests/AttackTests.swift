@@ -91,104 +91,6 @@ import Testing
 @Suite struct AttackCoverageTests {
   // MARK: Names
 
-  /// Scalars whose spellings differ but compare equal, or nearly so: every non-ASCII scalar
-  /// canonically equal to ASCII (U+212A, U+037E, U+1FEF), precomposed and decomposed letters,
-  /// Hangul syllables and jamo, grapheme joiners, compatibility-only lookalikes.
-  static let alphabet: [String] = [
-    "K", "\u{212A}", "e", "\u{301}", "\u{E9}", ";", "\u{37E}", "`", "\u{1FEF}", "\u{300}",
-    "\u{340}", "A", "\u{212B}", "\u{C5}", "\u{30A}", "\u{1100}", "\u{1161}", "\u{AC00}", "\r",
-    "\n", "\u{200D}", "\u{1F469}", "a", "\u{0}", "\u{FB01}", "\u{1E30}", "\u{327}", "\u{323}",
-    "\u{1E0B}", "\u{1E0D}", "d", "\u{307}", "\u{2126}", "\u{3A9}",
-  ]
-
-  @Test(arguments: 0..<3)
-  func randomNamesThatCompareEqualAreOneKeyAndTheLastWins(seed: UInt64) throws {
-    var random = SeededGenerator(seed: seed)
-    let names = (0..<4_000).map { _ in
-      (0..<Int(random.next() % 7)).map { _ in
-        Self.alphabet[Int(random.next() % UInt64(Self.alphabet.count))]
-      }.joined()
-    }
-    // The same names again, round-tripped through Foundation and cut out of longer strings.
-    var registered = names
-    for name in names.enumerated().filter({ $0.offset % 7 == 0 }).map(\.element) {
-      registered.append(String(NSString(string: name)))
-      registered.append(String(("<" + name + ">").dropFirst().dropLast()))
-    }
-    let dependencies = Dependencies {
-      for (index, name) in registered.enumerated() { Module(name) { index } }
-    }
-    var winner: [String: Int] = [:]
-    for (index, name) in registered.enumerated() { winner[name] = index }
-    var wrong: [String] = []
-    for name in Set(registered)
-    where try dependencies.resolveOrThrow(Int.self, name: name) != winner[name] {
-      wrong.append(name)
-    }
-    #expect(wrong.isEmpty, "\(wrong.map { Array($0.unicodeScalars) })")
-    #expect(dependencies.graph().nodes.count == winner.count)
-  }
-
-  @Test func aHundredThousandRegistrationsWithEquivalentPairs() throws {
-    let count = 100_000
-    let dependencies = Dependencies {
-      for index in 0..<count {
-        switch index % 3 {
-        case 0: Module("caf\u{E9}\(index / 3)") { index }
-        case 1: Module("cafe\u{301}\(index / 3)") { index }
-        default: Module("\u{212A}elvin\(index)") { index }
-        }
-      }
-    }
-    for index in stride(from: 0, to: count, by: 97) {
-      let pair = index / 3
-      #expect(try dependencies.resolveOrThrow(Int.self, name: "caf\u{E9}\(pair)") == pair * 3 + 1)
-      #expect(try dependencies.resolveOrThrow(Int.self, name: "cafe\u{301}\(pair)") == pair * 3 + 1)
-      if index % 3 == 2 {
-        #expect(try dependencies.resolveOrThrow(Int.self, name: "Kelvin\(index)") == index)
-      }
-    }
-  }
-
-  @Test func emptyAndMissingNamesAreDifferentKeys() throws {
-    let dependencies = Dependencies {
-      Module { 1 }
-      Module("") { 2 }
-      Module(String(repeating: "\u{212A}", count: 10_000)) { 3 }
-    }
-    #expect(try dependencies.resolveOrThrow(Int.self) == 1)
-    #expect(try dependencies.resolveOrThrow(Int.self, name: "") == 2)
-    #expect(
-      try dependencies.resolveOrThrow(Int.self, name: String(repeating: "K", count: 10_000)) == 3)
-  }
-
-  @Test func equivalentNamesInALayerOverABuiltRootThroughInjectVerifyAndGraph() async {
-    await #expect(processExitsWith: .success) {
-      Dependencies {
-        Module("\u{212A}ey-caf\u{E9}") { ServiceImpl() as Service }
-        Module("\u{212A}ey-caf\u{E9}", scope: .singleton) { OtherServiceImpl() as OtherService }
-      }.build()
-      Dependencies.withOverrides {
-        Module("Key-cafe\u{301}") { MockService() as Service }
-      } operation: {
-        let consumer = EquivalentNameConsumer()
-        precondition(consumer.service is MockService)
-        precondition(consumer.other is OtherServiceImpl)
-        let graph = Dependencies.current.graph()
-        precondition(graph.nodes.count == 2, "\(graph.nodes)")
-        try! Dependencies.current.verify(consumers: consumer)
-      }
-    }
-  }
-
-  @Test func aNearMissUnderAnEquivalentNameIsTheSameName() {
-    let dependencies = Dependencies { Module("caf\u{E9}") { ServiceImpl() as Service } }
-    let error = resolutionError {
-      try dependencies.resolveOrThrow(OtherService.self, name: "cafe\u{301}")
-    }
-    #expect(error?.nearMisses == ["Service named \"caf\u{E9}\": the same name, another type"])
-  }
-
   // MARK: Factories
 
   @Test func currentAcrossUniqueSingletonUniqueThroughTwoLayers() {
@@ -523,11 +425,6 @@ final class ResetsWhenReleased: Numbered, Service {
   let onRelease: () -> Void
   init(onRelease: @escaping () -> Void) { self.onRelease = onRelease }
   deinit { onRelease() }
-}
-
-final class EquivalentNameConsumer {
-  @Inject("Key-cafe\u{301}") var service: Service
-  @Inject("Key-cafe\u{301}") var other: OtherService
 }
 
 @MainActor final class MainActorModule {}

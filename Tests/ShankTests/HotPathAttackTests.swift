@@ -22,53 +22,6 @@ import Testing
 
   // MARK: - Named lookups
 
-  @Test func canonicallyEquivalentNamesAreOneKey() {
-    let container = Dependencies {
-      Module("caf\u{E9}") { "composed" }
-      Module("\u{212A}elvin") { "kelvin sign" }
-      Module { "unnamed" }
-      Module("") { "empty name" }
-    }
-    #expect(container.resolve(String.self, name: "caf\u{E9}") == "composed")
-    #expect(container.resolve(String.self, name: "cafe\u{301}") == "composed")
-    #expect(container.resolve(String.self, name: "Kelvin") == "kelvin sign")
-    #expect(container.resolve(String.self) == "unnamed")
-    #expect(container.resolve(String.self, name: "") == "empty name")
-    #expect(container.resolve(String?.self, name: "cafe") == nil)
-
-    let replaced = Dependencies {
-      Module("caf\u{E9}") { "first" }
-      Module("cafe\u{301}") { "second" }
-    }
-    #expect(replaced.resolve(String.self, name: "caf\u{E9}") == "second")
-    #expect(replaced.resolve(String.self, name: "cafe\u{301}") == "second")
-    #expect(replaced.graph().nodes.count == 1, "one key, so one module")
-
-    Dependencies.withOverrides {
-      Module("cafe\u{301}") { 1 }
-    } operation: {
-      let holder = HPNamedHolder()
-      #expect(holder.composed == 1)
-    }
-  }
-
-  @Test func manyNamesOfOneTypeAndTheUnnamedOneAllResolve() {
-    let names = (0..<300).map { "name-\($0)" }
-    let container = Dependencies {
-      for name in names { Module(name) { name } }
-      Module { "unnamed" }
-      Module("\u{1F600}") { "emoji" }
-    }
-    #expect(container.resolve(String.self) == "unnamed")
-    for name in names { #expect(container.resolve(String.self, name: name) == name) }
-    #expect(container.resolve(String.self, name: "\u{1F600}") == "emoji")
-    #expect(container.resolve(String?.self, name: "name-300") == nil)
-    // Through a child that adds nothing of the type: the child's miss falls through.
-    let child = Dependencies(over: container) { Module { 0 } }
-    #expect(child.resolve(String.self) == "unnamed")
-    #expect(child.resolve(String.self, name: "name-299") == "name-299")
-  }
-
   // MARK: - Cycles at the outermost level and nested
 
   @Test(arguments: [Scope.unique, .singleton])
@@ -680,10 +633,6 @@ extension HotPathAttackTests {
 }
 
 // MARK: - Fixtures
-
-final class HPNamedHolder {
-  @Inject("caf\u{E9}") var composed: Int
-}
 
 final class HPGreeterHolder {
   @Inject var greeter: GreeterType

@@ -11,48 +11,6 @@ import Testing
 
   // MARK: - Names: the inlined unnamed lookup and the out-of-line named one
 
-  @Test func canonicallyEquivalentNamesAreOneKey() throws {
-    let container = Dependencies {
-      Module("caf\u{E9}") { ReviewNamed(value: "composed") }
-      Module("r\u{E9}sum\u{E9} of a name longer than sixteen bytes") { ReviewNamed(value: "long") }
-    }
-    #expect(try container.resolveOrThrow(ReviewNamed.self, name: "cafe\u{301}").value == "composed")
-    #expect(
-      try container.resolveOrThrow(
-        ReviewNamed.self, name: "re\u{301}sume\u{301} of a name longer than sixteen bytes"
-      ).value == "long")
-    let error = try #require(resolutionError { try container.resolveOrThrow(ReviewNamed.self) })
-    #expect(error.reason == .notRegistered)
-  }
-
-  @Test func registeringBothSpellingsOfANameKeepsOneKey() throws {
-    let container = Dependencies {
-      Module("caf\u{E9}") { ReviewNamed(value: "composed") }
-      Module("cafe\u{301}") { ReviewNamed(value: "decomposed") }
-    }
-    let composed = try container.resolveOrThrow(ReviewNamed.self, name: "caf\u{E9}")
-    let decomposed = try container.resolveOrThrow(ReviewNamed.self, name: "cafe\u{301}")
-    #expect(composed.value == decomposed.value)
-    #expect(container.graph().nodes.count == 1)
-  }
-
-  @Test func anEmptyNameIsNotTheUnnamedKey() throws {
-    let container = Dependencies {
-      Module("") { ReviewNamed(value: "empty") }
-    }
-    #expect(try container.resolveOrThrow(ReviewNamed.self, name: "").value == "empty")
-    let error = try #require(resolutionError { try container.resolveOrThrow(ReviewNamed.self) })
-    #expect(error.reason == .notRegistered)
-  }
-
-  @Test func injectWithTheOtherSpellingReadsTheModule() {
-    Dependencies.withOverrides {
-      Module("caf\u{E9}") { ReviewNamed(value: "composed") }
-    } operation: {
-      #expect(ReviewNamedHolder().decomposed.value == "composed")
-    }
-  }
-
   // MARK: - Cycles at the outermost entry and nested
 
   @Test func aUniqueModuleResolvingItselfIsACycleAtDepthZero() throws {
@@ -378,10 +336,6 @@ import Testing
 }
 
 // MARK: - Fixtures
-
-final class ReviewNamedHolder {
-  @Inject("cafe\u{301}") var decomposed: ReviewNamed
-}
 
 final class ReviewCycleA {}
 final class ReviewCycleB {}
