@@ -24,52 +24,6 @@ import Testing
 
   // MARK: - Cycles at the outermost level and nested
 
-  @Test(arguments: [Scope.unique, .singleton])
-  func aFactoryResolvingItselfIsACycle(scope: Scope) throws {
-    let container = Dependencies {
-      Module(scope: scope) { () throws -> HPSelfish in
-        HPSelfish(next: try Dependencies.resolveOrThrow(HPSelfish.self))
-      }
-      Module("named", scope: scope) { () throws -> HPSelfish in
-        HPSelfish(next: try Dependencies.resolveOrThrow(HPSelfish.self, name: "named"))
-      }
-    }
-    for name in [nil, "named"] as [String?] {
-      let error = try #require(
-        resolutionError { try container.resolveOrThrow(HPSelfish.self, name: name) })
-      guard case .cycle(let path) = error.reason else {
-        Issue.record("expected a cycle, got \(error)")
-        continue
-      }
-      #expect(path.count == 2)
-      #expect(path.first == path.last)
-      // Nothing held: a second try goes the same way.
-      let again = resolutionError { try container.resolveOrThrow(HPSelfish.self, name: name) }
-      #expect(again?.reason == error.reason)
-    }
-  }
-
-  @Test(arguments: [Scope.unique, .singleton])
-  func aTwoStepCycleNestedInAnotherResolutionIsFound(scope: Scope) throws {
-    let container = Dependencies {
-      Module { () throws -> HPOuter in HPOuter(inner: try Dependencies.resolveOrThrow()) }
-      Module(scope: scope) { () throws -> HPPing in
-        HPPing(pong: try Dependencies.resolveOrThrow())
-      }
-      Module(scope: scope) { () throws -> HPPong in
-        HPPong(ping: try Dependencies.resolveOrThrow())
-      }
-    }
-    let error = try #require(resolutionError { try container.resolveOrThrow(HPOuter.self) })
-    guard case .cycle(let path) = error.reason else {
-      Issue.record("expected a cycle, got \(error)")
-      return
-    }
-    #expect(path == ["HPPing", "HPPong", "HPPing"])
-    let again = try #require(resolutionError { try container.resolveOrThrow(HPOuter.self) })
-    #expect(again.reason == error.reason)
-  }
-
   // MARK: - Too deep at the outermost level
 
   /// An outermost resolution that starts inside the stack's reserve takes the out-of-line
@@ -636,30 +590,6 @@ extension HotPathAttackTests {
 
 final class HPGreeterHolder {
   @Inject var greeter: GreeterType
-}
-
-final class HPSelfish {
-  let next: HPSelfish?
-
-  init(next: HPSelfish?) { self.next = next }
-}
-
-final class HPOuter {
-  let inner: HPPing
-
-  init(inner: HPPing) { self.inner = inner }
-}
-
-final class HPPing {
-  let pong: HPPong
-
-  init(pong: HPPong) { self.pong = pong }
-}
-
-final class HPPong {
-  let ping: HPPing
-
-  init(ping: HPPing) { self.ping = ping }
 }
 
 protocol HPTrackedType: AnyObject {}

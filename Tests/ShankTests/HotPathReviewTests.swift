@@ -13,63 +13,6 @@ import Testing
 
   // MARK: - Cycles at the outermost entry and nested
 
-  @Test func aUniqueModuleResolvingItselfIsACycleAtDepthZero() throws {
-    let container = Dependencies {
-      Module { () throws -> ReviewCycleA in
-        _ = try Dependencies.resolveOrThrow(ReviewCycleA.self)
-        return ReviewCycleA()
-      }
-    }
-    for _ in 0..<2 {
-      let error = try #require(resolutionError { try container.resolveOrThrow(ReviewCycleA.self) })
-      #expect(error.reason == .cycle(path: ["ReviewCycleA", "ReviewCycleA"]))
-    }
-  }
-
-  @Test(arguments: [Scope.unique, .singleton])
-  func aCycleClosedBelowTheOutermostResolutionIsReported(scope: Scope) throws {
-    let container = Dependencies {
-      Module { () throws -> ReviewCycleOuter in
-        _ = try Dependencies.resolveOrThrow(ReviewCycleA.self)
-        return ReviewCycleOuter()
-      }
-      Module(scope: scope) { () throws -> ReviewCycleA in
-        _ = try Dependencies.resolveOrThrow(ReviewCycleB.self)
-        return ReviewCycleA()
-      }
-      Module(scope: scope) { () throws -> ReviewCycleB in
-        _ = try Dependencies.resolveOrThrow(ReviewCycleA.self)
-        return ReviewCycleB()
-      }
-      Module { HPLeaf() }
-    }
-    for _ in 0..<2 {
-      let outer = try #require(
-        resolutionError { try container.resolveOrThrow(ReviewCycleOuter.self) })
-      #expect(outer.reason == .cycle(path: ["ReviewCycleA", "ReviewCycleB", "ReviewCycleA"]))
-      let direct = try #require(resolutionError { try container.resolveOrThrow(ReviewCycleA.self) })
-      #expect(direct.reason == .cycle(path: ["ReviewCycleA", "ReviewCycleB", "ReviewCycleA"]))
-    }
-    // The trace was unwound: an unrelated module resolves at depth 0 again.
-    _ = try container.resolveOrThrow(HPLeaf.self)
-  }
-
-  @Test func aSingletonResolvingItselfByNameIsACycle() throws {
-    let container = Dependencies {
-      Module("self", scope: .singleton) { () throws -> ReviewCycleA in
-        _ = try Dependencies.resolveOrThrow(ReviewCycleA.self, name: "self")
-        return ReviewCycleA()
-      }
-    }
-    let error = try #require(
-      resolutionError { try container.resolveOrThrow(ReviewCycleA.self, name: "self") })
-    guard case .cycle(let path) = error.reason else {
-      Issue.record("not a cycle: \(error)")
-      return
-    }
-    #expect(path.count == 2)
-  }
-
   // MARK: - Decorators over a shared instance kept underneath
 
   @Test func aDecoratorThatThrowsOnceSucceedsNextTimeAndIsThenKept() throws {
@@ -336,10 +279,6 @@ import Testing
 }
 
 // MARK: - Fixtures
-
-final class ReviewCycleA {}
-final class ReviewCycleB {}
-final class ReviewCycleOuter {}
 
 final class ReviewGreeterReader {
   @Inject var greeter: GreeterType
