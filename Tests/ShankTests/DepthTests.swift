@@ -191,6 +191,9 @@ import Testing
       }
       // Makes this thread's trace, so that the deep resolution below finds it made.
       _ = container.resolve(HPLeaf.self, name: "warm")
+      // Throws once up here: the test library captures a backtrace of every error thrown, and
+      // the first capture in a process makes type metadata, past the 16 KiB left down there.
+      _ = resolutionError { try container.resolveOrThrow(NeverRegistered.self) }
       let low = hpStackLow()
       let deep = hpDescend(toWithin: 16 << 10, of: low) {
         resolutionError { try container.resolveOrThrow(HPLeaf.self) }
