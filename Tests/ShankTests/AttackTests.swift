@@ -13,48 +13,6 @@ import Testing
 
   // MARK: verify() on its own thread
 
-  /// A `reset` that would stop the program inside a factory is, under `verify()`, a problem
-  /// of the module being made.
-  @Test func aResetThatWouldStopInsideAFactoryIsAVerificationProblem() async {
-    await #expect(processExitsWith: .success) {
-      let dependencies = Dependencies {
-        Module { () -> Service in
-          Dependencies.current.reset(.cached("sesion"))  // misspelled
-          return ServiceImpl()
-        }
-        Module(scope: .cached("session")) { OtherServiceImpl() as OtherService }
-      }
-      do throws(VerificationError) {
-        try dependencies.verify()
-        preconditionFailure("verify() passed")
-      } catch {
-        precondition(error.problems.count == 1, "\(error.problems)")
-      }
-    }
-  }
-
-  /// The private copy `verify()` makes, and every instance made in it, is released on
-  /// verify's own thread, never on the caller's thread in the caller's context.
-  @Test func verifyReleasesItsCopyOnItsOwnThreadNotTheCallers() throws {
-    let onCaller = Counter()
-    let released = Counter()
-    for _ in 0..<500 {
-      let caller = pthread_self()
-      let dependencies = Dependencies {
-        Module(scope: .singleton) { () -> Service in
-          ReleaseRecorder {
-            released.increment()
-            if pthread_equal(pthread_self(), caller) != 0 { onCaller.increment() }
-          }
-        }
-      }
-      try dependencies.verify()
-    }
-    #expect(released.value == 500)
-    #expect(
-      onCaller.value == 0, "\(onCaller.value) of 500 copies were released on the caller's thread")
-  }
-
   /// Replacing a cached module by a later one, the documented way to override, leaves its
   /// scope resettable: a log-out in such a test must not stop the program.
   @Test func resetOfACachedScopeWhoseModuleWasReplacedDoesNotStop() async {
@@ -78,132 +36,6 @@ import Testing
   // MARK: Factories
 
   // MARK: verify()
-
-  @Test func thePrivateCopyOfAPartlyReplacedAliasModuleKeepsExactlyTheWinners() throws {
-    let made = Collector<String>()
-    let dependencies = Dependencies {
-      Module(scope: .singleton, as: AttackAlpha.self, AttackBeta.self) { () -> AttackAlphaBeta in
-        made.append("alpha and beta")
-        return AttackAlphaBeta()
-      }
-      Module(scope: .singleton) { () -> AttackBeta in
-        made.append("beta only")
-        return AttackBetaOnly()
-      }
-      // Every type replaced: the module must not be made at all.
-      Module(as: Service.self, OtherService.self) { () -> ServiceImpl in
-        made.append("replaced")
-        return ServiceImpl()
-      }
-      Module { MockService() as Service }
-      Module { OtherServiceImpl() as OtherService }
-      // A value that conforms only to the type that was replaced: not a problem.
-      Module(as: AttackAlpha.self, Router.self) { AttackAlphaBeta() }
-      Module { Router(service: ServiceImpl()) }
-    }
-    try dependencies.verify()
-    #expect(made.all.sorted() == ["beta only"])
-    #expect(
-      dependencies.graph().nodes.map(\.label) == [
-        "AttackBeta · .singleton", "Service", "OtherService", "AttackAlpha", "Router",
-      ])
-    #expect(dependencies.resolve(AttackBeta.self) is AttackBetaOnly)
-  }
-
-  @Test func verifyFromSixThreadsAtOnceGivesEachTheSameAnswer() async {
-    let dependencies = Dependencies {
-      scenarioModules
-      Module("failing") { () -> Service in
-        _ = Dependencies.resolve(NeverRegistered.self)
-        return ServiceImpl()
-      }
-      Module(scope: .singleton) { ServiceImpl() as Service }
-    }
-    let counts = Collector<Int>()
-    let finished = await onThreads(6) { _ in
-      for _ in 0..<5 {
-        do throws(VerificationError) {
-          try dependencies.verify()
-          counts.append(0)
-        } catch {
-          counts.append(error.problems.count)
-        }
-      }
-    }
-    #expect(finished)
-    #expect(counts.all.count == 30)
-    #expect(Set(counts.all) == [1])
-  }
-
-  @Test func verifyAndGraphLeaveNothingOfTheirCopyAlive() throws {
-    let box = WeakBox()
-    let dependencies = Dependencies {
-      Module(scope: .singleton) { () -> Service in
-        box.container = Dependencies.current
-        let made = ServiceImpl()
-        box.made = made
-        return made
-      }
-    }
-    try dependencies.verify()
-    #expect(box.container == nil)
-    #expect(box.made == nil)
-    _ = dependencies.graph()
-    #expect(box.container == nil)
-    #expect(box.made == nil)
-  }
-
-  @Test func verifyOfALayerOverABuiltRootMakesNoneOfTheRootsSingletons() async {
-    await #expect(processExitsWith: .success) {
-      let made = Counter()
-      Dependencies {
-        Module(scope: .singleton) { () -> Service in
-          made.increment()
-          return ServiceImpl()
-        }
-        Module { Router(service: Dependencies.resolve()) }
-      }.build()
-      try! Dependencies.withOverrides {
-        Module { () -> OtherService in
-          _ = Dependencies.resolve(Router.self)
-          return OtherServiceImpl()
-        }
-      } operation: {
-        try Dependencies.current.verify()
-      }
-      precondition(made.value == 1, "verify() made the copy's singleton \(made.value) times")
-      _ = Dependencies.resolve(Service.self)
-      precondition(made.value == 2, "the root's own singleton was made by verify()")
-    }
-  }
-
-  @MainActor @Test func verifyOnTheMainActorMakesChainsThatCrossIsolation() throws {
-    let dependencies = Dependencies {
-      Module { MainActorModule() }
-      nonisolatedSingletonNeedingTheMainActorModule()
-      Module { () -> OtherService in
-        _ = Dependencies.resolve(Service.self)
-        return OtherServiceImpl()
-      }
-    }
-    try dependencies.verify()
-  }
-
-  @Test func graphListsEveryModuleWhenFactoriesFail() {
-    let dependencies = Dependencies {
-      scenarioModules
-      Module("a") { () -> Service in
-        _ = Dependencies.resolve(NeverRegistered.self)
-        return ServiceImpl()
-      }
-      Module("b") { () throws -> Service in throw ConfigurationMissing(key: "b") }
-      Module(scope: .singleton) { () -> OtherService in
-        _ = Dependencies.resolve(Service.self, name: "a")
-        return OtherServiceImpl()
-      }
-    }
-    #expect(dependencies.graph().nodes.count == 8)
-  }
 
   // MARK: reset
 
@@ -306,28 +138,9 @@ import Testing
 
 // MARK: - Fixtures
 
-final class AttackBetaOnly: Numbered, AttackBeta {}
-
-final class ReleaseRecorder: Service, @unchecked Sendable {
-  let serial = 0
-  let onRelease: () -> Void
-  init(onRelease: @escaping () -> Void) { self.onRelease = onRelease }
-  deinit { onRelease() }
-}
-
 /// A cached instance whose release resets its scope and resolves from it again.
 final class ResetsWhenReleased: Numbered, Service {
   let onRelease: () -> Void
   init(onRelease: @escaping () -> Void) { self.onRelease = onRelease }
   deinit { onRelease() }
-}
-
-@MainActor final class MainActorModule {}
-
-/// A singleton registered from nonisolated code whose factory needs a main-actor module.
-nonisolated func nonisolatedSingletonNeedingTheMainActorModule() -> Module {
-  Module(scope: .singleton) { () -> Service in
-    _ = Dependencies.resolve(MainActorModule.self)
-    return ServiceImpl()
-  }
 }
