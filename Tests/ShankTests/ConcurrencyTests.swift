@@ -276,6 +276,89 @@ import Testing
     #expect(Set(seen.all).count == 1)
   }
 
+  @Test func fiftyThreadsReadingFirstShareOneValueFreedOnce() async {
+    let made = Counter()
+    let freed = Counter()
+    let container = Dependencies {
+      Module { () -> ReviewTracked in
+        usleep(200)  // so that several threads resolve, and all but one value are dropped
+        return ReviewTracked("t", made: made, freed: freed)
+      }
+      Module { ReviewLarge(seed: 5) }
+      Module { SIMD4<Double>(3, 3, 3, 3) }
+      Module { ReviewTrackedHolder() }
+    }
+    for _ in 0..<10 {
+      var holder: ReviewTrackedHolder? = container.resolve(ReviewTrackedHolder.self)
+      let shared = holder!
+      let seen = Collector<ObjectIdentifier>()
+      let wrong = Counter()
+      let finished = await onThreads(50) { _ in
+        seen.append(ObjectIdentifier(shared.tracked))
+        if shared.large != ReviewLarge(seed: 5) { wrong.increment() }
+        if shared.simd != SIMD4<Double>(3, 3, 3, 3) { wrong.increment() }
+      }
+      #expect(finished)
+      #expect(Set(seen.all).count == 1)
+      #expect(wrong.value == 0)
+      holder = nil
+    }
+    #expect(made.value > 10, "threads raced at the first read")
+    // The last round's threads may still hold their closure, and so the holder, for a moment.
+    for _ in 0..<200 where freed.value < made.value { usleep(10_000) }
+    #expect(freed.value == made.value, "every instance made, kept or lost, is freed once")
+  }
+
+  @Test func manyThreadsReadingFirstAtOnceShareOneValueAndReleaseEveryOne() async throws {
+    for _ in 0..<20 {
+      let made = Counter()
+      let deinits = Counter()
+      let container = Dependencies {
+        Module { () -> HPObject in
+          made.increment()
+          return HPObject(deinits: deinits)
+        }
+        Module { HPPadded(tag: 1, vector: SIMD4(1, 2, 3, 4), tail: 2) }
+        // The holder is made by the container, so its @Inject resolves from it on any thread.
+        Module { HPSendableHolder() }
+      }
+      do {
+        let shared = container.resolve(HPSendableHolder.self)
+        let seen = Collector<ObjectIdentifier>()
+        let finished = await onThreads(8) { _ in
+          for _ in 0..<20 { seen.append(ObjectIdentifier(shared.object)) }
+        }
+        try #require(finished)
+        #expect(Set(seen.all).count == 1)
+        #expect(made.value >= 1 && made.value <= 8)
+        #expect(deinits.value == made.value - 1, "each loser's instance released, the kept one not")
+      }
+      // The threads' closure, which holds the holder, may outlive them for a moment.
+      waitUntil { deinits.value == made.value }
+      #expect(deinits.value == made.value, "the kept instance released with the cell")
+    }
+  }
+
+  @Test func manyThreadsReadingAnOverAlignedValueFirstAtOnce() async throws {
+    for round in 0..<20 {
+      let container = Dependencies {
+        Module { HPObject(deinits: Counter()) }
+        Module { HPPadded(tag: 1, vector: SIMD4(1, 2, 3, Double(round)), tail: 2) }
+        Module { HPSendableHolder() }
+      }
+      let holder = container.resolve(HPSendableHolder.self)
+      let wrong = Counter()
+      let finished = await onThreads(8) { _ in
+        for _ in 0..<50
+        where holder.padded != HPPadded(tag: 1, vector: SIMD4(1, 2, 3, Double(round)), tail: 2) {
+          wrong.increment()
+        }
+      }
+      try #require(finished)
+      #expect(wrong.value == 0)
+    }
+  }
+
   // MARK: Cycles across threads
 
   @Test func crossThreadSingletonCycleIsReportedInsteadOfDeadlocking() async throws {
@@ -418,3 +501,9 @@ protocol ThreadX: AnyObject {}
 protocol ThreadY: AnyObject {}
 final class ThreadXImpl: ThreadX { init(_ y: ThreadY?) {} }
 final class ThreadYImpl: ThreadY { init(_ x: ThreadX?) {} }
+
+/// Made by a container, so its properties resolve from that container on any thread.
+final class HPSendableHolder: @unchecked Sendable {
+  @Inject var object: HPObject
+  @Inject var padded: HPPadded
+}

@@ -3,6 +3,59 @@ import Foundation
 import Shank
 import Testing
 
+/// A factory that resolves itself, and a cycle closed below the outermost resolution: each is
+/// reported with its path, and leaves nothing held.
+@Suite struct CycleTests {
+  @Test(arguments: [Scope.unique, .singleton])
+  func aFactoryResolvingItselfIsACycle(scope: Scope) throws {
+    let container = Dependencies {
+      Module(scope: scope) { () throws -> HPSelfish in
+        HPSelfish(next: try Dependencies.resolveOrThrow(HPSelfish.self))
+      }
+      Module("named", scope: scope) { () throws -> HPSelfish in
+        HPSelfish(next: try Dependencies.resolveOrThrow(HPSelfish.self, name: "named"))
+      }
+    }
+    for name in [nil, "named"] as [String?] {
+      let key = name.map { #"HPSelfish named "\#($0)""# } ?? "HPSelfish"
+      let error = try #require(
+        resolutionError { try container.resolveOrThrow(HPSelfish.self, name: name) })
+      #expect(error.reason == .cycle(path: [key, key]))
+      // Nothing held: a second try goes the same way.
+      let again = resolutionError { try container.resolveOrThrow(HPSelfish.self, name: name) }
+      #expect(again?.reason == error.reason)
+    }
+  }
+
+  @Test(arguments: [Scope.unique, .singleton])
+  func aCycleClosedBelowTheOutermostResolutionIsReported(scope: Scope) throws {
+    let container = Dependencies {
+      Module { () throws -> ReviewCycleOuter in
+        _ = try Dependencies.resolveOrThrow(ReviewCycleA.self)
+        return ReviewCycleOuter()
+      }
+      Module(scope: scope) { () throws -> ReviewCycleA in
+        _ = try Dependencies.resolveOrThrow(ReviewCycleB.self)
+        return ReviewCycleA()
+      }
+      Module(scope: scope) { () throws -> ReviewCycleB in
+        _ = try Dependencies.resolveOrThrow(ReviewCycleA.self)
+        return ReviewCycleB()
+      }
+      Module { HPLeaf() }
+    }
+    for _ in 0..<2 {
+      let outer = try #require(
+        resolutionError { try container.resolveOrThrow(ReviewCycleOuter.self) })
+      #expect(outer.reason == .cycle(path: ["ReviewCycleA", "ReviewCycleB", "ReviewCycleA"]))
+      let direct = try #require(resolutionError { try container.resolveOrThrow(ReviewCycleA.self) })
+      #expect(direct.reason == .cycle(path: ["ReviewCycleA", "ReviewCycleB", "ReviewCycleA"]))
+    }
+    // The trace was unwound: an unrelated module resolves at depth 0 again.
+    _ = try container.resolveOrThrow(HPLeaf.self)
+  }
+}
+
 /// Singleton cycles that threads enter from different ends at once. The suite's name has
 /// "Concurrency" in it so that CI runs it under ThreadSanitizer.
 @Suite struct CycleConcurrencyTests {
@@ -70,6 +123,16 @@ import Testing
 }
 
 // MARK: - Fixtures
+
+final class HPSelfish {
+  let next: HPSelfish?
+
+  init(next: HPSelfish?) { self.next = next }
+}
+
+final class ReviewCycleA {}
+final class ReviewCycleB {}
+final class ReviewCycleOuter {}
 
 protocol RingA: AnyObject {}
 protocol RingB: AnyObject {}

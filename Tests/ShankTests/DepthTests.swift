@@ -12,7 +12,8 @@ import Testing
 
 /// Chains of factories, each resolving the next while it runs: how much stack each level
 /// takes, that 200 levels fit a 512 KiB thread, and that a chain too deep for its thread stops
-/// with Shank's message rather than overflowing the stack.
+/// with Shank's message rather than overflowing the stack; and a resolution that starts in the
+/// stack's reserve, which is refused before its factory runs.
 @Suite struct DepthTests {
   /// Darwin's default stack for a secondary thread.
   static let smallStack = 512 << 10
@@ -172,6 +173,43 @@ import Testing
     try expectTooDeepMessage(in: stderr, askedForAt: injectedChainLinkLine)
   }
 
+  /// An outermost resolution that starts inside the stack's reserve takes the out-of-line
+  /// path and throws `.tooDeep` rather than running the factory.
+  @Test(
+    .disabled(if: Sanitizer.current == .address, keepsLocalsOffTheStack),
+    arguments: [Scope.unique, .singleton])
+  func anOutermostResolutionInTheStacksReserveIsTooDeep(scope: Scope) async throws {
+    let made = Counter()
+    let results = await onThread(stackSize: 512 << 10) {
+      () -> (deep: ResolutionError?, shallow: ResolutionError?, madeWhenDeep: Int) in
+      let container = Dependencies {
+        Module(scope: scope) { () -> HPLeaf in
+          made.increment()
+          return HPLeaf()
+        }
+        Module("warm") { HPLeaf() }
+      }
+      // Makes this thread's trace, so that the deep resolution below finds it made.
+      _ = container.resolve(HPLeaf.self, name: "warm")
+      // Throws once up here: the test library captures a backtrace of every error thrown, and
+      // the first capture in a process makes type metadata, past the 16 KiB left down there.
+      _ = resolutionError { try container.resolveOrThrow(NeverRegistered.self) }
+      let low = hpStackLow()
+      let deep = hpDescend(toWithin: 16 << 10, of: low) {
+        resolutionError { try container.resolveOrThrow(HPLeaf.self) }
+      }
+      let madeWhenDeep = made.value
+      // Back up the stack, the same key resolves: the refusal left nothing held.
+      let shallow = resolutionError { try container.resolveOrThrow(HPLeaf.self) }
+      return (deep, shallow, madeWhenDeep)
+    }
+    let error = try #require(results.deep, "a resolution 16 KiB from the stack's end ran")
+    #expect(error.reason == .tooDeep(depth: 0, chain: []))
+    #expect(results.shallow == nil)
+    #expect(results.madeWhenDeep == 0, "the factory ran although the resolution was refused")
+    #expect(made.value == 1)
+  }
+
   /// Checks the message, every line verbatim, with the depth it reports.
   private func expectTooDeepMessage(in stderr: String, askedForAt line: Int) throws {
     let depthPattern = /Shank cannot resolve ChainLink named "(\d+)": (\d+) factories are running/
@@ -290,6 +328,41 @@ final class StackRecorder {
 func stackAddress() -> UInt {
   var marker: UInt8 = 0
   return withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
+}
+
+// MARK: - The stack
+
+/// The lowest address of this thread's stack.
+func hpStackLow() -> UInt {
+  #if canImport(Darwin)
+    let thread = pthread_self()
+    return UInt(bitPattern: pthread_get_stackaddr_np(thread))
+      - UInt(pthread_get_stacksize_np(thread))
+  #else
+    let symbol = dlsym(nil, "pthread_getattr_np")!
+    typealias GetAttributes =
+      @convention(c) (pthread_t, UnsafeMutablePointer<pthread_attr_t>) -> Int32
+    let getAttributes = unsafeBitCast(symbol, to: GetAttributes.self)
+    var attributes = pthread_attr_t()
+    precondition(getAttributes(pthread_self(), &attributes) == 0)
+    defer { pthread_attr_destroy(&attributes) }
+    var address: UnsafeMutableRawPointer?
+    var size = 0
+    precondition(pthread_attr_getstack(&attributes, &address, &size) == 0)
+    return UInt(bitPattern: address)
+  #endif
+}
+
+/// Recurses until the stack is within `bytes` of `low`, then runs `body` there.
+@inline(never)
+func hpDescend<Result>(toWithin bytes: UInt, of low: UInt, _ body: () -> Result) -> Result {
+  var marker: UInt8 = 0
+  let here = withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
+  if here - low <= bytes { return body() }
+  let result = hpDescend(toWithin: bytes, of: low, body)
+  // After the call, so that it is not a tail call.
+  withExtendedLifetime(marker) {}
+  return result
 }
 
 // MARK: - Threads with a stack of a given size

@@ -84,6 +84,60 @@ import Testing
     }
   }
 
+  /// An override that a factory installs with `withOverrides` is what its operation resolves
+  /// from, over the container making the factory's instance.
+  @Test func withOverridesInsideAFactoryIsSeenByItsOperation() throws {
+    let dependencies = Dependencies {
+      Module { () -> Router in
+        let service = Dependencies.withOverrides {
+          Module { MockService() as Service }
+        } operation: {
+          Dependencies.resolve(Service.self)
+        }
+        return Router(service: service)
+      }
+      Module { ServiceImpl() as Service }
+    }
+    #expect(try dependencies.resolveOrThrow(Router.self).service is MockService)
+  }
+
+  @Test func currentAcrossUniqueSingletonUniqueThroughTwoLayers() {
+    let seen = Collector<String>()
+    func current() -> ObjectIdentifier { ObjectIdentifier(Dependencies.current) }
+    let (outer, inner) = Dependencies.withOverrides {
+      Module { () -> Router in
+        seen.append("U1 \(current())")
+        _ = Dependencies.resolve(OtherService.self)
+        seen.append("U1 again \(current())")
+        return Router(service: Dependencies.resolve())
+      }
+      Module(scope: .singleton) { () -> OtherService in
+        seen.append("S \(current())")
+        _ = Dependencies.resolve(Service.self)
+        return OtherServiceImpl()
+      }
+      Module { () -> Service in
+        seen.append("U2 \(current())")
+        return ServiceImpl()
+      }
+    } operation: { () -> (ObjectIdentifier, ObjectIdentifier) in
+      let outer = current()
+      return Dependencies.withOverrides {
+        Module { () -> Service in
+          seen.append("mock \(current())")
+          return MockService()
+        }
+      } operation: { () -> (ObjectIdentifier, ObjectIdentifier) in
+        #expect(Dependencies.resolve(Router.self).service is MockService)
+        return (outer, current())
+      }
+    }
+    #expect(
+      seen.all == [
+        "U1 \(inner)", "S \(outer)", "U2 \(outer)", "U1 again \(inner)", "mock \(inner)",
+      ])
+  }
+
   // MARK: Factories that throw
 
   @Test func aMissingKeyInsideAThrowingFactoryReachesTheOutermostCaller() {
@@ -154,6 +208,58 @@ import Testing
       stderr.contains(
         "ShankTests/FactoryTests.swift:3: Fatal error: Shank cannot resolve Service: its factory threw ConfigurationMissing(key: \"API_URL\")"
       ))
+  }
+
+  /// Two threads fail one singleton in turn (the second waits on the first's creation lock and
+  /// the wait graph), then it is made once and every thread reads the same instance.
+  @Test func aSingletonThatThrowsOnTwoThreadsIsMadeOnceAfterwards() async throws {
+    let attempts = Counter()
+    let gate = DispatchSemaphore(value: 0)
+    let dependencies = Dependencies {
+      Module(scope: .singleton) { () throws -> Service in
+        let attempt = attempts.increment()
+        if attempt == 1 { gate.wait() }
+        if attempt <= 2 { throw ConfigurationMissing(key: "\(attempt)") }
+        return ServiceImpl()
+      }
+    }
+    let failures = Counter()
+    let finished = await onThreads(2) { index in
+      if index == 1 {
+        Thread.sleep(forTimeInterval: 0.05)
+        gate.signal()
+      }
+      if (try? dependencies.resolveOrThrow(Service.self)) == nil { failures.increment() }
+    }
+    #expect(finished)
+    #expect(failures.value == 2)
+    let made = try dependencies.resolveOrThrow(Service.self).serial
+    let everyone = await onThreads(8) { _ in
+      precondition(dependencies.resolve(Service.self).serial == made)
+    }
+    #expect(everyone)
+    #expect(attempts.value == 3)
+  }
+
+  @Test func cachedAndWeakAliasesKeepNothingWhenTheirFactoryThrows() throws {
+    let attempts = Counter()
+    let dependencies = Dependencies {
+      Module(scope: .cached("s"), as: Service.self, OtherService.self) {
+        () throws -> ServiceAndOther in
+        if attempts.increment() == 1 { throw ConfigurationMissing(key: "cached") }
+        return ServiceAndOther()
+      }
+      Module(scope: .weak, as: AttackAlpha.self, AttackBeta.self) { () throws -> AttackAlphaBeta in
+        if attempts.increment() == 3 { throw ConfigurationMissing(key: "weak") }
+        return AttackAlphaBeta()
+      }
+    }
+    #expect(throws: ResolutionError.self) { try dependencies.resolveOrThrow(OtherService.self) }
+    let service = try dependencies.resolveOrThrow(Service.self)
+    #expect(try dependencies.resolveOrThrow(OtherService.self).serial == service.serial)
+    #expect(throws: ResolutionError.self) { try dependencies.resolveOrThrow(AttackBeta.self) }
+    let alpha = try dependencies.resolveOrThrow(AttackAlpha.self)
+    #expect(try dependencies.resolveOrThrow(AttackBeta.self) === (alpha as AnyObject))
   }
 }
 

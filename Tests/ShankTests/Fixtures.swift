@@ -247,3 +247,99 @@ func countedService(
     return ServiceImpl()
   }
 }
+
+// MARK: - Values of several layouts, for `@Inject`'s cell
+
+protocol ReviewProto: AnyObject {
+  var label: String { get }
+}
+
+/// Counts its instances made and freed.
+final class ReviewTracked: ReviewProto, GreeterType, @unchecked Sendable {
+  let label: String
+  private let freed: Counter
+
+  init(_ label: String, made: Counter, freed: Counter) {
+    self.label = label
+    self.freed = freed
+    made.increment()
+  }
+
+  deinit { freed.increment() }
+
+  var greeting: String { label }
+}
+
+struct ReviewLarge: Equatable {
+  let numbers: [Int]
+  let text: String
+  let a: Int, b: Int, c: Int, d: Int, e: Int, f: Int, g: Int, h: Int
+  let vector: SIMD4<Double>
+
+  init(seed: Int) {
+    numbers = Array(repeating: seed, count: 5)
+    text = String(repeating: "x", count: 40 + seed)
+    (a, b, c, d, e, f, g, h) = (
+      seed, seed + 1, seed + 2, seed + 3, seed + 4, seed + 5, seed + 6, seed + 7
+    )
+    vector = SIMD4<Double>(repeating: Double(seed))
+  }
+}
+
+struct ReviewNamed {
+  let value: String
+}
+
+final class ReviewTrackedHolder: @unchecked Sendable {
+  @Inject var tracked: ReviewTracked
+  @Inject var large: ReviewLarge
+  @Inject var simd: SIMD4<Double>
+}
+
+/// Counts its deinit.
+final class HPObject: @unchecked Sendable {
+  let deinits: Counter
+
+  init(deinits: Counter) { self.deinits = deinits }
+
+  deinit { deinits.increment() }
+}
+
+/// An over-aligned vector between two bytes of padding.
+struct HPPadded: Equatable, Sendable {
+  var tag: UInt8
+  var vector: SIMD4<Double>
+  var tail: UInt8
+}
+
+// MARK: - Aliases, boxes and generators
+
+/// Two protocols that one class conforms to, for modules registered as aliases.
+protocol AttackAlpha: AnyObject { var serial: Int { get } }
+protocol AttackBeta: AnyObject { var serial: Int { get } }
+final class AttackAlphaBeta: Numbered, AttackAlpha, AttackBeta {}
+
+/// Lets a factory, a decorator or a `deinit` reach its container without keeping it, and
+/// records what a factory made.
+final class WeakBox: @unchecked Sendable {
+  weak var container: Dependencies?
+  weak var made: ServiceImpl?
+}
+
+/// A module that needs nothing.
+final class HPLeaf {}
+
+/// SplitMix64: the same graphs on every run and platform.
+struct SeededGenerator: RandomNumberGenerator {
+  private var state: UInt64
+
+  init(seed: UInt64) { state = seed }
+
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var mixed = state
+    mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+    return mixed ^ (mixed >> 31)
+  }
+}

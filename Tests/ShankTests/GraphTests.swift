@@ -133,6 +133,22 @@ import Testing
       #expect(svg.contains(">\(Graphviz.svgText(text))</text>"), "\(text)")
     }
   }
+
+  @Test func graphListsEveryModuleWhenFactoriesFail() {
+    let dependencies = Dependencies {
+      scenarioModules
+      Module("a") { () -> Service in
+        _ = Dependencies.resolve(NeverRegistered.self)
+        return ServiceImpl()
+      }
+      Module("b") { () throws -> Service in throw ConfigurationMissing(key: "b") }
+      Module(scope: .singleton) { () -> OtherService in
+        _ = Dependencies.resolve(Service.self, name: "a")
+        return OtherServiceImpl()
+      }
+    }
+    #expect(dependencies.graph().nodes.count == 8)
+  }
 }
 
 /// Graphviz's `dot`, where it is installed.

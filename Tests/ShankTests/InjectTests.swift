@@ -2,7 +2,8 @@ import Shank
 import Testing
 
 /// `@Inject`: resolution on first read, the per-property cache, the setter, optionals, names,
-/// and every kind of enclosing type. Every test layers its modules with `withOverrides`.
+/// every kind of enclosing type, and the cell that keeps a value of any layout and frees it
+/// once. Every test layers its modules with `withOverrides`.
 @Suite struct InjectTests {
   @Test func resolvesOnFirstReadNotWhenDeclared() {
     let made = Counter()
@@ -194,6 +195,254 @@ import Testing
       #expect(holder.service === holder.service)
     }
   }
+
+  // MARK: The cell: values of every layout
+
+  @Test func injectReadsOverAlignedEmptyLargeOptionalClassAndExistentialValues() {
+    let freed = Counter()
+    Dependencies.withOverrides {
+      Module { SIMD4<Double>(1, 2, 3, 4) }
+      Module { SIMD8<Float>(repeating: 7) }
+      Module { ReviewAligned(tag: 9, vector: SIMD4<Double>(5, 6, 7, 8)) }
+      Module { ReviewEmpty() }
+      Module { ReviewLarge(seed: 3) }
+      Module { ReviewTracked("class", made: Counter(), freed: freed) }
+      Module { ReviewTracked("existential", made: Counter(), freed: freed) as any ReviewProto }
+    } operation: {
+      let holder = ReviewLayoutHolder()
+      for _ in 0..<2 {
+        #expect(holder.simd == SIMD4<Double>(1, 2, 3, 4))
+        #expect(holder.wide == SIMD8<Float>(repeating: 7))
+        #expect(holder.aligned.tag == 9)
+        #expect(holder.aligned.vector == SIMD4<Double>(5, 6, 7, 8))
+        #expect(holder.empty == ReviewEmpty())
+        #expect(holder.large == ReviewLarge(seed: 3))
+        #expect(holder.present?.label == "class")
+        #expect(holder.absent == nil)
+        #expect(holder.tracked.label == "class")
+        #expect(holder.existential.label == "existential")
+      }
+      #expect(holder.present !== holder.tracked, "each property resolves for itself")
+    }
+    #expect(freed.value == 3, "every kept instance is freed with its holder")
+  }
+
+  @Test func injectHoldsOverAlignedSIMDValues() {
+    #expect(MemoryLayout<SIMD4<Double>>.alignment >= 16)
+    let quad = SIMD4<Double>(1.5, -2.25, 3.125, 1e300)
+    let wide = SIMD8<Float>(1, 2, 3, 4, 5, 6, 7, 8)
+    let padded = HPPadded(tag: 0x5A, vector: SIMD4(9, 8, 7, 6), tail: 0xA5)
+    Dependencies.withOverrides {
+      Module { quad }
+      Module { wide }
+      Module { padded }
+      Module { SIMD2<Double>(-0.0, .infinity) }
+    } operation: {
+      let holder = HPValueHolder<SIMD4<Double>>()
+      let wideHolder = HPValueHolder<SIMD8<Float>>()
+      let paddedHolder = HPValueHolder<HPPadded>()
+      let pairHolder = HPValueHolder<SIMD2<Double>>()
+      for _ in 0..<3 {
+        #expect(holder.value == quad)
+        #expect(wideHolder.value == wide)
+        #expect(paddedHolder.value == padded)
+        #expect(pairHolder.value == SIMD2<Double>(-0.0, .infinity))
+      }
+    }
+  }
+
+  @Test func injectHoldsEmptyLargeAndByteSizedValues() {
+    let large = HPLarge(seed: 7)
+    Dependencies.withOverrides {
+      Module { ReviewEmpty() }
+      Module { large }
+      Module { UInt8(0xEE) }
+      Module { true }
+      Module { "a string long enough to live on the heap, not inline in the value" }
+    } operation: {
+      let empty = HPValueHolder<ReviewEmpty>()
+      let big = HPValueHolder<HPLarge>()
+      let byte = HPValueHolder<UInt8>()
+      let flag = HPValueHolder<Bool>()
+      let text = HPValueHolder<String>()
+      for _ in 0..<3 {
+        #expect(empty.value == ReviewEmpty())
+        #expect(big.value == large)
+        #expect(byte.value == 0xEE)
+        #expect(flag.value)
+        #expect(text.value.hasPrefix("a string long enough"))
+      }
+    }
+  }
+
+  @Test func injectHoldsOptionalsClassesAndExistentials() {
+    let object = HPObject(deinits: Counter())
+    Dependencies.withOverrides {
+      Module { object }
+      Module { object as AnyObject }
+      Module { ServiceImpl() as Service }
+      Module { [1, 2, 3] as Any }
+      Module { Optional(5) as Int? }
+    } operation: {
+      let klass = HPValueHolder<HPObject>()
+      let anyObject = HPValueHolder<AnyObject>()
+      let service = HPValueHolder<Service>()
+      let presentOptional = HPValueHolder<Service?>()
+      let absent = HPValueHolder<NeverRegistered?>()
+      let any = HPValueHolder<Any>()
+      let optionalInt = HPValueHolder<Int?>()
+      // Compared outside `#expect`: its expansion of `AnyObject === HPObject` crashes the
+      // 6.3.1 compiler (a reabstraction thunk with an invalid conformance).
+      let sameClass = klass.value === object
+      let sameAnyObject = anyObject.value === object
+      #expect(sameClass)
+      #expect(sameAnyObject)
+      let first = service.value
+      #expect(service.value === first)
+      let present: Service? = presentOptional.value
+      #expect(present != nil)
+      #expect(presentOptional.value === present)
+      let isAbsent = absent.value == nil
+      #expect(isAbsent)
+      let array = any.value as? [Int]
+      #expect(array == [1, 2, 3])
+      #expect(optionalInt.value == 5)
+    }
+  }
+
+  // MARK: The cell: setting and copies
+
+  @Test func settingAnInjectBeforeOrAfterReadingKeepsTheNewValue() {
+    let made = Counter()
+    let freed = Counter()
+    Dependencies.withOverrides {
+      Module { ReviewTracked("made", made: made, freed: freed) }
+      Module { SIMD4<Double>(1, 1, 1, 1) }
+      Module { ReviewLarge(seed: 1) }
+    } operation: {
+      var unread = ReviewSettable()
+      unread.tracked = ReviewTracked("set", made: made, freed: freed)
+      unread.simd = SIMD4<Double>(2, 2, 2, 2)
+      unread.large = ReviewLarge(seed: 2)
+      #expect(unread.tracked.label == "set")
+      #expect(unread.simd == SIMD4<Double>(2, 2, 2, 2))
+      #expect(unread.large == ReviewLarge(seed: 2))
+      #expect(made.value == 1, "a set property never resolves")
+
+      var read = ReviewSettable()
+      #expect(read.tracked.label == "made")
+      #expect(read.large == ReviewLarge(seed: 1))
+      read.tracked = ReviewTracked("replaced", made: made, freed: freed)
+      read.large = ReviewLarge(seed: 4)
+      #expect(freed.value == 1, "the replaced instance is freed once")
+      #expect(read.tracked.label == "replaced")
+      #expect(read.large == ReviewLarge(seed: 4))
+    }
+    #expect(made.value == 3)
+    #expect(freed.value == 3)
+  }
+
+  @Test func copiesOfAnInjectShareTheFirstReadUntilOneIsSet() {
+    let made = Counter()
+    let freed = Counter()
+    Dependencies.withOverrides {
+      Module { ReviewTracked("made", made: made, freed: freed) }
+      Module { SIMD4<Double>(1, 1, 1, 1) }
+      Module { ReviewLarge(seed: 1) }
+    } operation: {
+      var original = ReviewSettable()
+      let earlyCopy = original
+      let first = original.tracked
+      #expect(earlyCopy.tracked === first, "a copy made before the first read shares it")
+      let lateCopy = original
+      original.tracked = ReviewTracked("set", made: made, freed: freed)
+      #expect(original.tracked.label == "set")
+      #expect(earlyCopy.tracked === first, "setting one copy leaves the others alone")
+      #expect(lateCopy.tracked === first)
+    }
+    #expect(made.value == 2)
+    #expect(freed.value == 2)
+  }
+
+  @Test func settingThenReadingAndCopiesOfTheWrapper() {
+    let deinits = Counter()
+    Dependencies.withOverrides {
+      Module { HPObject(deinits: deinits) }
+    } operation: {
+      var wrapper = Inject<HPObject>()
+      let copyBeforeRead = wrapper
+      let first = wrapper.wrappedValue
+      #expect(copyBeforeRead.wrappedValue === first, "copies share the cell, read or not")
+      let assigned = HPObject(deinits: deinits)
+      wrapper.wrappedValue = assigned
+      #expect(wrapper.wrappedValue === assigned)
+      #expect(copyBeforeRead.wrappedValue === first, "setting one copy leaves the others")
+      var copyAfterSet = wrapper
+      #expect(copyAfterSet.wrappedValue === assigned)
+      copyAfterSet.wrappedValue = HPObject(deinits: deinits)
+      #expect(wrapper.wrappedValue === assigned)
+      #expect(copyAfterSet.wrappedValue !== assigned)
+
+      // Set before it was ever read: the first read is the set value, with no resolution.
+      var neverRead = Inject<HPObject>()
+      neverRead.wrappedValue = assigned
+      #expect(neverRead.wrappedValue === assigned)
+    }
+    #expect(deinits.value == 3, "every instance made or assigned was released")
+  }
+
+  @Test func settingASIMDValueAndAnOptionalNil() {
+    Dependencies.withOverrides {
+      Module { SIMD4<Double>(1, 2, 3, 4) }
+      Module { ServiceImpl() as Service }
+    } operation: {
+      var vector = Inject<SIMD4<Double>>()
+      #expect(vector.wrappedValue == SIMD4(1, 2, 3, 4))
+      vector.wrappedValue = SIMD4(5, 6, 7, 8)
+      #expect(vector.wrappedValue == SIMD4(5, 6, 7, 8))
+      var optional = Inject<Service?>()
+      let resolved: Service? = optional.wrappedValue
+      #expect(resolved != nil)
+      optional.wrappedValue = nil
+      let cleared: Service? = optional.wrappedValue
+      #expect(cleared == nil)
+    }
+  }
+
+  // MARK: The cell: the kept value is freed exactly once
+
+  @Test func anInjectNeverReadFreesNothingAndReadOnceFreesOnce() {
+    let made = Counter()
+    let freed = Counter()
+    Dependencies.withOverrides {
+      Module { ReviewTracked("t", made: made, freed: freed) }
+    } operation: {
+      do { _ = ReviewTrackedHolder() }
+      #expect(made.value == 0)
+      #expect(freed.value == 0)
+      do {
+        let holder = ReviewTrackedHolder()
+        for _ in 0..<3 { #expect(holder.tracked.label == "t") }
+        #expect(freed.value == 0, "kept while its holder lives")
+      }
+      #expect(made.value == 1)
+      #expect(freed.value == 1)
+    }
+  }
+
+  @Test func aValueTypeHoldingAReferenceIsReleasedOnce() {
+    let deinits = Counter()
+    Dependencies.withOverrides {
+      Module { HPPair(object: HPObject(deinits: deinits), vector: SIMD4(1, 2, 3, 4)) }
+    } operation: {
+      do {
+        let holder = HPValueHolder<HPPair>()
+        #expect(holder.value.vector == SIMD4(1, 2, 3, 4))
+        #expect(holder.value.object === holder.value.object)
+      }
+      #expect(deinits.value == 1)
+    }
+  }
 }
 
 // MARK: - Fixtures
@@ -231,4 +480,53 @@ actor ServiceActor {
 @MainActor
 final class MainActorServiceHolder {
   @Inject var service: Service
+}
+
+/// A byte before an over-aligned vector.
+struct ReviewAligned {
+  let tag: UInt8
+  let vector: SIMD4<Double>
+}
+
+struct ReviewEmpty: Equatable {}
+
+final class ReviewLayoutHolder {
+  @Inject var simd: SIMD4<Double>
+  @Inject var wide: SIMD8<Float>
+  @Inject var aligned: ReviewAligned
+  @Inject var empty: ReviewEmpty
+  @Inject var large: ReviewLarge
+  @Inject var present: ReviewTracked?
+  @Inject var absent: ReviewNamed?
+  @Inject var tracked: ReviewTracked
+  @Inject var existential: any ReviewProto
+}
+
+struct ReviewSettable {
+  @Inject var tracked: ReviewTracked
+  @Inject var simd: SIMD4<Double>
+  @Inject var large: ReviewLarge
+}
+
+/// A holder whose one `@Inject` property is of any type.
+final class HPValueHolder<Value> {
+  @Inject var value: Value
+}
+
+struct HPPair {
+  var object: HPObject
+  var vector: SIMD4<Double>
+}
+
+/// 64 words, with a pattern that a copy from the wrong place would not reproduce.
+struct HPLarge: Equatable {
+  private var first = SIMD32<UInt64>()
+  private var second = SIMD32<UInt64>()
+
+  init(seed: UInt64) {
+    for index in 0..<32 {
+      first[index] = seed &* 0x9E37_79B9_7F4A_7C15 &+ UInt64(index)
+      second[index] = ~first[index]
+    }
+  }
 }

@@ -127,6 +127,51 @@ import Testing
     #expect(dependencies.resolve(OtherService.self) === other)
   }
 
+  /// A `reset` that would stop the program inside a factory is, under `verify()`, a problem
+  /// of the module being made.
+  @Test func aResetThatWouldStopInsideAFactoryIsAVerificationProblem() async {
+    await #expect(processExitsWith: .success) {
+      let dependencies = Dependencies {
+        Module { () -> Service in
+          Dependencies.current.reset(.cached("sesion"))  // misspelled
+          return ServiceImpl()
+        }
+        Module(scope: .cached("session")) { OtherServiceImpl() as OtherService }
+      }
+      do throws(VerificationError) {
+        try dependencies.verify()
+        preconditionFailure("verify() passed")
+      } catch {
+        precondition(error.problems.count == 1, "\(error.problems)")
+      }
+    }
+  }
+
+  @Test func verifyFromSixThreadsAtOnceGivesEachTheSameAnswer() async {
+    let dependencies = Dependencies {
+      scenarioModules
+      Module("failing") { () -> Service in
+        _ = Dependencies.resolve(NeverRegistered.self)
+        return ServiceImpl()
+      }
+      Module(scope: .singleton) { ServiceImpl() as Service }
+    }
+    let counts = Collector<Int>()
+    let finished = await onThreads(6) { _ in
+      for _ in 0..<5 {
+        do throws(VerificationError) {
+          try dependencies.verify()
+          counts.append(0)
+        } catch {
+          counts.append(error.problems.count)
+        }
+      }
+    }
+    #expect(finished)
+    #expect(counts.all.count == 30)
+    #expect(Set(counts.all) == [1])
+  }
+
   // MARK: Consumers
 
   @Test func verifyConsumersReportsWhatAViewControllerInjectsAndNothingRegisters() throws {
@@ -137,7 +182,7 @@ import Testing
     #expect(
       error.description == """
         Shank found 1 problem in the dependency graph:
-          - CheckoutViewController needs PaymentGateway named "checkout" in property "checkout" (ShankTests/VerificationFailureTests.swift:172), and nothing registers it
+          - CheckoutViewController needs PaymentGateway named "checkout" in property "checkout" (ShankTests/VerificationFailureTests.swift:217), and nothing registers it
         """)
   }
 

@@ -1,3 +1,4 @@
+import Foundation
 import Shank
 import Testing
 
@@ -28,10 +29,10 @@ import Testing
           declaredAt: "ShankTests/ShopFixtures.swift:22"),
         .notConforming(
           module: "LedgerModuleType", valueType: "StrayModule",
-          registeredAt: "ShankTests/VerificationTests.swift:20"),
+          registeredAt: "ShankTests/VerificationTests.swift:21"),
         .weakValueType(
           module: "PromotionsModuleType", valueType: "PromotionsModule",
-          registeredAt: "ShankTests/VerificationTests.swift:21"),
+          registeredAt: "ShankTests/VerificationTests.swift:22"),
         .cycle(path: [
           "LedgerModuleType named \"primary\"", "AuditModuleType",
           "LedgerModuleType named \"primary\"",
@@ -41,8 +42,8 @@ import Testing
       error.description == """
         Shank found 4 problems in the dependency graph:
           - CartModuleType needs ShopAppModuleType in property "app" (ShankTests/ShopFixtures.swift:22), and nothing registers it
-          - LedgerModuleType, registered at ShankTests/VerificationTests.swift:20, is made as StrayModule, which does not conform to it
-          - PromotionsModuleType, registered .weak at ShankTests/VerificationTests.swift:21, is made as PromotionsModule, a value type: .weak keeps only class instances, so it is made at every resolution
+          - LedgerModuleType, registered at ShankTests/VerificationTests.swift:21, is made as StrayModule, which does not conform to it
+          - PromotionsModuleType, registered .weak at ShankTests/VerificationTests.swift:22, is made as PromotionsModule, a value type: .weak keeps only class instances, so it is made at every resolution
           - cycle: LedgerModuleType named "primary" → AuditModuleType → LedgerModuleType named "primary"
         """)
   }
@@ -102,6 +103,136 @@ import Testing
     var generator = SeededGenerator(seed: 42)
     try GeneratedGraph(nodes: 300, cycles: 0, missing: 0, using: &generator).dependencies.verify()
   }
+
+  // MARK: The private copy verify() works in
+
+  /// The private copy `verify()` makes, and every instance made in it, is released on
+  /// verify's own thread, never on the caller's thread in the caller's context.
+  @Test func verifyReleasesItsCopyOnItsOwnThreadNotTheCallers() throws {
+    let onCaller = Counter()
+    let released = Counter()
+    for _ in 0..<500 {
+      let caller = pthread_self()
+      let dependencies = Dependencies {
+        Module(scope: .singleton) { () -> Service in
+          ReleaseRecorder {
+            released.increment()
+            if pthread_equal(pthread_self(), caller) != 0 { onCaller.increment() }
+          }
+        }
+      }
+      try dependencies.verify()
+    }
+    #expect(released.value == 500)
+    #expect(
+      onCaller.value == 0, "\(onCaller.value) of 500 copies were released on the caller's thread")
+  }
+
+  @Test func thePrivateCopyOfAPartlyReplacedAliasModuleKeepsExactlyTheWinners() throws {
+    let made = Collector<String>()
+    let dependencies = Dependencies {
+      Module(scope: .singleton, as: AttackAlpha.self, AttackBeta.self) { () -> AttackAlphaBeta in
+        made.append("alpha and beta")
+        return AttackAlphaBeta()
+      }
+      Module(scope: .singleton) { () -> AttackBeta in
+        made.append("beta only")
+        return AttackBetaOnly()
+      }
+      // Every type replaced: the module must not be made at all.
+      Module(as: Service.self, OtherService.self) { () -> ServiceImpl in
+        made.append("replaced")
+        return ServiceImpl()
+      }
+      Module { MockService() as Service }
+      Module { OtherServiceImpl() as OtherService }
+      // A value that conforms only to the type that was replaced: not a problem.
+      Module(as: AttackAlpha.self, Router.self) { AttackAlphaBeta() }
+      Module { Router(service: ServiceImpl()) }
+    }
+    try dependencies.verify()
+    #expect(made.all.sorted() == ["beta only"])
+    #expect(
+      dependencies.graph().nodes.map(\.label) == [
+        "AttackBeta · .singleton", "Service", "OtherService", "AttackAlpha", "Router",
+      ])
+    #expect(dependencies.resolve(AttackBeta.self) is AttackBetaOnly)
+  }
+
+  @Test func verifyAndGraphLeaveNothingOfTheirCopyAlive() throws {
+    let box = WeakBox()
+    let dependencies = Dependencies {
+      Module(scope: .singleton) { () -> Service in
+        box.container = Dependencies.current
+        let made = ServiceImpl()
+        box.made = made
+        return made
+      }
+    }
+    try dependencies.verify()
+    #expect(box.container == nil)
+    #expect(box.made == nil)
+    _ = dependencies.graph()
+    #expect(box.container == nil)
+    #expect(box.made == nil)
+  }
+
+  @Test func verifyOfALayerOverABuiltRootMakesNoneOfTheRootsSingletons() async {
+    await #expect(processExitsWith: .success) {
+      let made = Counter()
+      Dependencies {
+        Module(scope: .singleton) { () -> Service in
+          made.increment()
+          return ServiceImpl()
+        }
+        Module { Router(service: Dependencies.resolve()) }
+      }.build()
+      try! Dependencies.withOverrides {
+        Module { () -> OtherService in
+          _ = Dependencies.resolve(Router.self)
+          return OtherServiceImpl()
+        }
+      } operation: {
+        try Dependencies.current.verify()
+      }
+      precondition(made.value == 1, "verify() made the copy's singleton \(made.value) times")
+      _ = Dependencies.resolve(Service.self)
+      precondition(made.value == 2, "the root's own singleton was made by verify()")
+    }
+  }
+
+  @MainActor @Test func verifyOnTheMainActorMakesChainsThatCrossIsolation() throws {
+    let dependencies = Dependencies {
+      Module { MainActorModule() }
+      nonisolatedSingletonNeedingTheMainActorModule()
+      Module { () -> OtherService in
+        _ = Dependencies.resolve(Service.self)
+        return OtherServiceImpl()
+      }
+    }
+    try dependencies.verify()
+  }
+}
+
+// MARK: - Fixtures
+
+final class ReleaseRecorder: Service, @unchecked Sendable {
+  let serial = 0
+  let onRelease: () -> Void
+  init(onRelease: @escaping () -> Void) { self.onRelease = onRelease }
+  deinit { onRelease() }
+}
+
+final class AttackBetaOnly: Numbered, AttackBeta {}
+
+@MainActor final class MainActorModule {}
+
+/// A singleton registered from nonisolated code whose factory needs a main-actor module.
+nonisolated func nonisolatedSingletonNeedingTheMainActorModule() -> Module {
+  Module(scope: .singleton) { () -> Service in
+    _ = Dependencies.resolve(MainActorModule.self)
+    return ServiceImpl()
+  }
 }
 
 /// A random module graph of `NodeModule`s: a DAG, plus planted cycles among extra nodes and
@@ -157,21 +288,6 @@ struct GeneratedGraph {
 
 /// A node that injects nothing, so the generated DAG has somewhere to end.
 struct LeafNode: NodeModuleType {}
-
-/// SplitMix64: the same graphs on every run and platform.
-struct SeededGenerator: RandomNumberGenerator {
-  private var state: UInt64
-
-  init(seed: UInt64) { state = seed }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var mixed = state
-    mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-    return mixed ^ (mixed >> 31)
-  }
-}
 
 @Suite struct ContainerBindingTests {
   @Test func moduleResolvesItsInjectionsFromTheContainerThatMadeIt() {
