@@ -28,37 +28,4 @@ extension Dependencies {
   {
     Observation(id: Root.shared.observers.add(handler))
   }
-
-  /// The instance for `T`, with an event for the observers once it is made or found.
-  @usableFromInline
-  func observedValue<T>(
-    _ type: T.Type, registration: Unmanaged<Registration>, site: SourceSite
-  ) throws(ResolutionError) -> T {
-    let trace = ResolutionTrace.current
-    guard !trace.isDelivering else {
-      return try made(T.self, by: registration, at: site)
-    }
-    let resolved = registration.takeUnretainedValue()
-    let wasKept = resolved.hasKeptInstance
-    let depth = trace.depth
-    let start = Observers.now
-    let instance = try made(T.self, by: registration, at: site)
-    let duration = Observers.now &- start
-    trace.isDelivering = true
-    defer { trace.isDelivering = false }
-    Root.shared.observers.deliver(
-      ResolutionEvent(
-        key: resolved.description, scope: resolved.scope, madeInstance: !wasKept,
-        durationNanoseconds: duration, onMainThread: trace.isMainThread, depth: depth,
-        site: site.description))
-    return instance
-  }
-
-  /// What `registration`, a provider of `T`, gives a resolution asked for at `site`.
-  func made<T>(_ type: T.Type, by registration: Unmanaged<Registration>, at site: SourceSite)
-    throws(ResolutionError) -> T
-  {
-    try Unmanaged<Provider<T>>.fromOpaque(registration.toOpaque()).takeUnretainedValue()
-      .anyInstance(at: site, from: self)
-  }
 }

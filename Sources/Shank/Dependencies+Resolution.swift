@@ -27,13 +27,22 @@ extension Dependencies {
     // Borrowed as in `resolveOrThrow`, written out for the same reason.
     let (container, saved) = unretainedCurrentForReading
     defer { _shank_restore_hazard(saved) }
-    do {
-      return try container._withUnsafeGuaranteedRef {
-        try $0.value(T.self, name: name, site: site)
+    #if DEBUG
+      // Called directly in a debug build, as `value` calls its provider (see there).
+      do {
+        return try container.takeUnretainedValue().value(T.self, name: name, site: site)
+      } catch {
+        stop(error, at: site)
       }
-    } catch {
-      stop(error as! ResolutionError, at: site)
-    }
+    #else
+      do {
+        return try container._withUnsafeGuaranteedRef {
+          try $0.value(T.self, name: name, site: site)
+        }
+      } catch {
+        stop(error as! ResolutionError, at: site)
+      }
+    #endif
   }
 
   /// Resolves a module from ``current``, throwing instead of stopping the program.
@@ -65,13 +74,18 @@ extension Dependencies {
     // every call is one more frame on the stack of each resolution nested in a factory.
     let (container, saved) = unretainedCurrentForReading
     defer { _shank_restore_hazard(saved) }
-    do {
-      return try container._withUnsafeGuaranteedRef {
-        try $0.value(T.self, name: name, site: site)
+    #if DEBUG
+      // Called directly in a debug build, as `value` calls its provider (see there).
+      return try container.takeUnretainedValue().value(T.self, name: name, site: site)
+    #else
+      do {
+        return try container._withUnsafeGuaranteedRef {
+          try $0.value(T.self, name: name, site: site)
+        }
+      } catch {
+        throw error as! ResolutionError
       }
-    } catch {
-      throw error as! ResolutionError
-    }
+    #endif
   }
 
   /// Resolves a module from this container.
@@ -126,12 +140,19 @@ extension Dependencies {
     // Borrowed, not retained: the tables of this container and those under it keep the
     // registration alive, and a retain on every resolution would make threads contend for its
     // reference count.
-    do {
-      return try Unmanaged<Provider<T>>.fromOpaque(registration.toOpaque())
-        ._withUnsafeGuaranteedRef { try $0.instance(at: site, from: self) }
-    } catch {
-      throw error as! ResolutionError
-    }
+    let provider = Unmanaged<Provider<T>>.fromOpaque(registration.toOpaque())
+    #if DEBUG
+      // A debug build inlines nothing, so the closure that borrows would leave frames of its
+      // own on the stack through every resolution nested in the factory: about a sixth of a
+      // level. The direct call costs a retain, which only a debug build pays.
+      return try provider.takeUnretainedValue().instance(at: site, from: self)
+    #else
+      do {
+        return try provider._withUnsafeGuaranteedRef { try $0.instance(at: site, from: self) }
+      } catch {
+        throw error as! ResolutionError
+      }
+    #endif
   }
 
   /// The registration for `type` and `name`, here or in the containers this one is layered
@@ -207,17 +228,27 @@ extension Dependencies {
 
   /// A resolution that is not a plain hit: observed, decorated, from a closed container, or a
   /// miss.
+  ///
+  /// One frame between ``value(_:name:site:)`` and the provider's, whatever the path: in a
+  /// debug build every frame here stays on the stack through each resolution nested in the
+  /// factory.
   @usableFromInline
   func slowValue<T>(_ type: T.Type, name: String?, site: SourceSite) throws(ResolutionError) -> T {
-    if let registration = unretainedRegistration(for: ObjectIdentifier(T.self), name: name),
+    guard let registration = unretainedRegistration(for: ObjectIdentifier(T.self), name: name),
       !isClosed
-    {
-      guard _shank_is_observing() != 0 else {
-        return try made(T.self, by: registration, at: site)
-      }
-      return try observedValue(T.self, registration: registration, site: site)
-    }
-    return try missing(T.self, name: name, site: site)
+    else { return try missing(T.self, name: name, site: site) }
+    let pending = _shank_is_observing() == 0 ? nil : PendingEvent(for: registration)
+    let provider = Unmanaged<Provider<T>>.fromOpaque(registration.toOpaque()).takeUnretainedValue()
+    // The provider's method that makes or finds the instance, called directly: another frame
+    // choosing it would stay on the stack too.
+    let instance =
+      !provider.isPlain
+      ? try provider.produce(at: site, from: self)
+      : decorates
+        ? try provider.makeDecorated(at: site, from: self)
+        : try provider.makePlain(at: site, from: self)
+    pending?.deliver(askedForAt: site)
+    return instance
   }
 
   /// The miss path: an optional `T` looks up its wrapped type; anything else is an error.

@@ -71,11 +71,11 @@ import Testing
         }
         return recorder.bytesPerLevel
       }
-      // A debug build keeps every temporary of every frame in it: past 2.5 KiB a level, 200
-      // levels and the 24 KiB Shank keeps in reserve no longer fit 512 KiB. An optimized build
-      // inlines most of a level.
+      // A debug build keeps every temporary of every frame in it: past 2,432 bytes a level,
+      // 200 levels, the 24 KiB Shank keeps in reserve and the thread's own frames no longer
+      // fit 512 KiB. An optimized build inlines most of a level.
       #if DEBUG
-        let bound = 2_560
+        let bound = 2_432
       #else
         let bound = 1_024
       #endif
@@ -84,6 +84,51 @@ import Testing
         bytesPerLevel < bound, "\(bytesPerLevel) bytes of stack per nested resolution")
     }
     #expect(result.standardErrorContent.isEmpty)
+  }
+
+  /// Not only the plain path: with an observer installed, in a decorating container, for each
+  /// scope, through a child container and from a built root, a level leaves room for 200.
+  @Test(
+    .disabled(
+      if: Sanitizer.current != .none,
+      "a sanitizer makes every frame larger, and ThreadSanitizer follows at most 128 locks"),
+    arguments: ChainPath.allCases)
+  func twoHundredNestedResolutionsFitA512KiBThreadOnEveryPath(path: ChainPath) async throws {
+    let result = try await #require(
+      processExitsWith: .success, observing: [\.standardErrorContent]
+    ) { [path] in
+      let (length, bytesPerLevel) = await onThread(stackSize: DepthTests.smallStack) {
+        let recorder = StackRecorder()
+        return (chainLength(200, path: path, recorder: recorder), recorder.bytesPerLevel)
+      }
+      precondition(length == 200, "\(length) levels fit")
+      // As in `eachLevelTakesLittleStack`.
+      #if DEBUG
+        let bound = 2_432
+      #else
+        let bound = 1_024
+      #endif
+      precondition(bytesPerLevel > 0)
+      precondition(bytesPerLevel < bound, "\(bytesPerLevel) bytes of stack per level")
+    }
+    #expect(result.standardErrorContent.isEmpty)
+  }
+
+  /// A chain too deep for its thread stops with Shank's message on every path, never with a
+  /// segmentation fault.
+  @Test(
+    .disabled(
+      if: Sanitizer.current != .none,
+      "the sanitizers keep frames off the stack, or follow at most 64 locks held at once"),
+    arguments: ChainPath.allCases)
+  func aChainTooDeepStopsWithShanksMessageOnEveryPath(path: ChainPath) async throws {
+    let result = try await #require(
+      processExitsWith: .failure, observing: [\.standardErrorContent]
+    ) { [path] in
+      _ = await onThread(stackSize: DepthTests.smallStack) { chainLength(20_000, path: path) }
+    }
+    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    try expectTooDeepMessage(in: stderr, askedForAt: chainResolveLine)
   }
 
   /// Each level of a singleton chain holds its creation lock, and ThreadSanitizer's deadlock
@@ -297,6 +342,63 @@ func chainModules(
 }
 let chainResolveLine = #line - 16
 let chainResolveOrThrowLine = #line - 12
+
+/// How a chain of `chainLength(_:path:recorder:)` is registered and resolved.
+enum ChainPath: String, CaseIterable, Codable, Sendable {
+  /// Every link `.unique`, in a container of its own.
+  case unique
+  /// Every link `.singleton`.
+  case singleton
+  /// Every link `.cached`.
+  case cached
+  /// Every link `.weak`.
+  case weak
+  /// An observer installed for the whole run.
+  case observed
+  /// An observer installed, every link `.singleton`.
+  case observedSingleton
+  /// The chain's container decorates every link.
+  case decorating
+  /// The chain's container decorates every link, and every link is `.singleton`.
+  case decoratingSingleton
+  /// The links in a parent, resolved from a child container over it.
+  case throughChild
+  /// The links in a built root, resolved with `Dependencies.resolve`.
+  case builtRoot
+}
+
+/// Registers a chain of `length` links as `path` says, resolves it from its first link, and
+/// returns how many links it has.
+func chainLength(_ length: Int, path: ChainPath, recorder: StackRecorder? = nil) -> Int {
+  let scope: Scope
+  switch path {
+  case .singleton, .observedSingleton, .decoratingSingleton: scope = .singleton
+  case .cached: scope = .cached("chain")
+  case .weak: scope = .weak
+  case .unique, .observed, .decorating, .throughChild, .builtRoot: scope = .unique
+  }
+  let links = chainModules(length: length, scope: scope, step: .resolve, recorder: recorder)
+  let container: Dependencies
+  switch path {
+  case .observed, .observedSingleton:
+    let observation = Dependencies.observe { _ in }
+    defer { observation.cancel() }
+    return chainLength(from: Dependencies { links }.resolve(ChainLink.self, name: "0"))
+  case .decorating, .decoratingSingleton:
+    container = Dependencies {
+      links
+      Module.decorating(ChainLink.self) { $0 }
+    }
+  case .throughChild:
+    container = Dependencies(over: Dependencies { links }) {}
+  case .builtRoot:
+    Dependencies { links }.build()
+    return chainLength(from: Dependencies.resolve(ChainLink.self, name: "0"))
+  case .unique, .singleton, .cached, .weak:
+    container = Dependencies { links }
+  }
+  return chainLength(from: container.resolve(ChainLink.self, name: "0"))
+}
 
 /// How many links the chain starting at `link` has.
 func chainLength(from link: ChainLink) -> Int {

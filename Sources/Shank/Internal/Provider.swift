@@ -122,28 +122,25 @@ final class Provider<Value>: Registration {
     }
   }
 
-  /// The instance, decorated as `container` and the containers underneath say: every path
-  /// but `Dependencies.value`'s own, which takes this one only when `container` decorates.
+  /// The instance, decorated as `container` and the containers underneath say: for the paths
+  /// that take no care of depth, such as contributions and verification.
   ///
-  /// Decorating is kept off ``instance(at:from:)``, ``makePlain(at:from:)`` and ``produce(at:from:)``:
-  /// in a debug build their frames stay on the stack through every nested resolution, and each
-  /// temporary there costs depth.
+  /// `Dependencies.slowValue` chooses among the same three itself, since this frame would stay
+  /// on the stack through every nested resolution; and a plain module's decorating is kept off
+  /// ``makePlain(at:from:)``, where each temporary would cost depth on the undecorated path.
   func anyInstance(at site: SourceSite, from container: Dependencies) throws(ResolutionError)
     -> Value
   {
-    guard container.decorates else { return try instance(at: site, from: container) }
-    if lock != nil, let owner, owner !== container {
-      // Kept underneath, and decorated there as it was made; the layers in between wrap it
-      // once more, and keep what they made.
-      let value = try keptOrProduced(at: site, from: container)
-      // On the trace, so that a decorator resolving what it decorates is a cycle, not a
-      // recursion until the stack runs out.
-      let trace = ResolutionTrace.unretainedCurrent
-      try trace.enter(self, from: container, at: site)
-      defer { trace.leave() }
-      return try container.decorated(value, keptBy: self, in: owner, at: site)
-    }
-    guard isPlain else { return try keptOrProduced(at: site, from: container) }
+    guard isPlain else { return try produce(at: site, from: container) }
+    guard container.decorates else { return try makePlain(at: site, from: container) }
+    return try makeDecorated(at: site, from: container)
+  }
+
+  /// A plain module's new instance, decorated as `container` and those underneath say.
+  @usableFromInline
+  func makeDecorated(at site: SourceSite, from container: Dependencies) throws(ResolutionError)
+    -> Value
+  {
     let trace = try enterPlain(at: site, from: container)
     defer { trace.leave() }
     do {
@@ -151,14 +148,6 @@ final class Provider<Value>: Registration {
     } catch {
       throw failure(error, at: site)
     }
-  }
-
-  /// A shared instance, made and decorated by its owner the first time.
-  private func keptOrProduced(at site: SourceSite, from container: Dependencies)
-    throws(ResolutionError) -> Value
-  {
-    if isFreeSingleton, made.unsafelyUnwrapped.isSet { return kept.unsafelyUnwrapped.pointee }
-    return try produce(at: site, from: container, decorating: true)
   }
 
   /// Checks a plain module's isolation and puts it on this thread's trace, which it returns.
@@ -192,41 +181,45 @@ final class Provider<Value>: Registration {
   }
 
   /// Everything but the plain path: checks the isolation on every resolution, and makes a
-  /// shared instance once, in the container that owns it.
+  /// shared instance once, in the container that owns it, decorated there as it is made.
   ///
   /// What comes before and after the factory is done in calls that return before it runs: in
   /// a debug build, this frame stays on the stack through every nested resolution, and each of
-  /// its temporaries takes room there.
+  /// its temporaries takes room there. For the same reason decorated and undecorated instances
+  /// share it: an undecorated owner has no decorators underneath either.
   @usableFromInline
   func produce(at site: SourceSite, from container: Dependencies) throws(ResolutionError) -> Value {
+    if isKeptUnder(decorating: container) { return try decorated(at: site, over: container) }
+    if isFreeSingleton, made.unsafelyUnwrapped.isSet { return kept.unsafelyUnwrapped.pointee }
     var generation: UInt = 0
     if let done = try claim(at: site, from: container, generation: &generation) { return done }
     defer { finishMaking() }
     do {
-      let value = try make.unsafelyUnwrapped()
-      keep(value, madeIn: generation)
-      return value
+      return try keep(make.unsafelyUnwrapped(), madeIn: generation, at: site)
     } catch {
       throw failure(error, at: site)
     }
   }
 
-  /// ``produce(at:from:)`` for a container that decorates: a shared instance is decorated
-  /// once, by the container that keeps it, and the decorated one is kept.
-  private func produce(at site: SourceSite, from container: Dependencies, decorating: Bool)
+  /// Whether `container` decorates, and an owner underneath it keeps this provider's instances.
+  private func isKeptUnder(decorating container: Dependencies) -> Bool {
+    guard container.decorates, lock != nil, let owner else { return false }
+    return owner !== container
+  }
+
+  /// The instance the owner underneath `container` keeps, decorated as the owner made it,
+  /// wrapped once more by the layers in between, which keep what they made.
+  private func decorated(at site: SourceSite, over container: Dependencies)
     throws(ResolutionError) -> Value
   {
-    var generation: UInt = 0
-    if let done = try claim(at: site, from: container, generation: &generation) { return done }
-    defer { finishMaking() }
-    do {
-      var value = try make.unsafelyUnwrapped()
-      if let owner, owner.decorates { value = try owner.decorated(value, at: site) }
-      keep(value, madeIn: generation)
-      return value
-    } catch {
-      throw failure(error, at: site)
-    }
+    let owner = owner.unsafelyUnwrapped
+    let value = try produce(at: site, from: owner)
+    // On the trace, so that a decorator resolving what it decorates is a cycle, not a
+    // recursion until the stack runs out.
+    let trace = ResolutionTrace.unretainedCurrent
+    try trace.enter(self, from: container, at: site)
+    defer { trace.leave() }
+    return try container.decorated(value, keptBy: self, in: owner, at: site)
   }
 
   /// Checks the isolation, then gives what needs no making: an alias's value, or the kept
@@ -346,9 +339,19 @@ final class Provider<Value>: Registration {
     }
   }
 
-  private func keep(_ value: Value, madeIn generation: UInt) {
-    guard let cached else { return keep(value) }
+  /// Keeps `value`, just made, as the scope says, once its owner has decorated it; returns
+  /// what it kept.
+  private func keep(_ value: Value, madeIn generation: UInt, at site: SourceSite)
+    throws(ResolutionError) -> Value
+  {
+    var value = value
+    if let owner, owner.decorates { value = try owner.decorated(value, at: site) }
+    guard let cached else {
+      keep(value)
+      return value
+    }
     cached.keep(value, madeIn: generation) { addDisposal(of: value) }
+    return value
   }
 
   /// Adds `value`'s `onClose` to its owner's list, returning the entry's id. Once the owner is

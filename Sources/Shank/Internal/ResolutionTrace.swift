@@ -43,8 +43,9 @@ final class ResolutionTrace {
   /// called on the main actor makes main-actor modules here.
   var actsAsMainActor = false
   /// Whether this thread is handing an event to observers, whose own resolutions are then not
-  /// observed: an observer that resolves would otherwise observe itself without end.
-  var isDelivering = false
+  /// observed: an observer that resolves would otherwise observe itself without end. Only this
+  /// trace's thread touches it, as `depth`.
+  @exclusivity(unchecked) var isDelivering = false
   /// This thread's stack, found once, when the thread first resolves.
   @usableFromInline let stackBounds = StackBounds()
 
