@@ -7,6 +7,8 @@
 //   scripts/profile.sh   # every scenario, as instructions per operation
 //
 // Usage: ShankProfile SCENARIO [COUNT [MODULES]]; only `measured(_:_:)` is counted.
+// `ShankProfile depth [LENGTH]` is no scenario: it checks how deep a release build resolves
+// (Depth.swift).
 import BenchmarkOpaque
 import Foundation
 import Shank
@@ -115,6 +117,11 @@ let scenario = arguments.count > 1 ? arguments[1] : "s1"
 let count = arguments.count > 2 ? Int(arguments[2])! : 10_000
 let size = arguments.count > 3 ? Int(arguments[3])! : 10
 let names = (0..<max(size, 10)).map { "n\($0)" }
+
+// Before any root is built: `depth` builds its own, once.
+if scenario == "depth" {
+  exit(runDepth(length: arguments.count > 2 ? Int(arguments[2])! : 20_000))
+}
 
 /// Registered from nonisolated code, as the benchmarks do: no main-actor check per resolution.
 nonisolated func makeRoot(size: Int) -> Dependencies {

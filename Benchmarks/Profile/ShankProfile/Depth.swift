@@ -1,0 +1,246 @@
+// `ShankProfile depth [LENGTH]`: how many nested resolutions fit a 512 KiB thread in a release
+// build, down each path a resolution can take, and how much stack each level takes. Not a
+// callgrind scenario: CI runs it after building ShankProfile (.ci/run), so that a release build
+// whose chains no longer go far deeper than the 200 levels DepthTests checks in a debug build
+// fails, on any path.
+import Foundation
+import Shank
+
+/// The stack of the thread each chain is resolved on: Darwin's default for a secondary thread,
+/// the size DepthTests' promise of 200 levels in a debug build is made for.
+let depthStackSize = 512 << 10
+
+/// One link of a chain of modules registered under the names "0", "1", …: the factory of link N
+/// resolves link N + 1 while it runs.
+protocol ChainLink: AnyObject {
+  /// The link this one's factory resolved, `nil` for the last.
+  var next: ChainLink? { get }
+}
+
+/// The one kind of link: it holds the next, so that no level's resolution can be dropped.
+final class ChainLinkImpl: ChainLink {
+  let next: ChainLink?
+
+  init(next: ChainLink?) { self.next = next }
+}
+
+/// Where a chain's factories found the stack: the outermost and the deepest that ran.
+final class DepthRecorder {
+  private(set) var outermostAddress: UInt = 0
+  private(set) var deepestIndex = -1
+  private(set) var deepestAddress: UInt = 0
+
+  /// Notes that the factory of link `index` runs with a local at `address`.
+  func enter(_ index: Int, at address: UInt) {
+    if index == 0 { outermostAddress = address }
+    if index > deepestIndex { (deepestIndex, deepestAddress) = (index, address) }
+  }
+
+  /// The bytes of stack one nested resolution took, on average; `nil` below two levels.
+  var bytesPerLevel: Int? {
+    guard deepestIndex > 0, outermostAddress > deepestAddress else { return nil }
+    return Int(outermostAddress - deepestAddress) / deepestIndex
+  }
+}
+
+/// The address of a local in a frame of its own, called by each link's factory at the same
+/// point, so that two addresses differ by what one level of the chain takes.
+@inline(never)
+func depthStackAddress() -> UInt {
+  var marker: UInt8 = 0
+  return withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
+}
+
+/// The modules of a chain of `length` links, each made by a factory that resolves the next
+/// with `resolveOrThrow`, so that a chain too deep for its thread throws `.tooDeep` to the
+/// outermost call instead of stopping the program.
+@ModuleBuilder
+func depthChain(length: Int, scope: Scope, recorder: DepthRecorder) -> [Module] {
+  for index in 0..<length {
+    let next = index + 1 < length ? String(index + 1) : nil
+    Module(String(index), scope: scope) { () throws -> ChainLink in
+      recorder.enter(index, at: depthStackAddress())
+      guard let next else { return ChainLinkImpl(next: nil) }
+      return ChainLinkImpl(next: try Dependencies.resolveOrThrow(ChainLink.self, name: next))
+    }
+  }
+}
+
+/// One way down a chain: the scope of its links, what surrounds the resolution of each, and
+/// the fewest levels it must fit on `depthStackSize`.
+struct DepthPath: Sendable {
+  let name: String
+  let scope: Scope
+  /// The fewest levels this path must fit, set from what it measured (see `depthPaths`).
+  let floor: Int
+  /// Resolves link "0" of a chain of `modules`, registered as this path registers them.
+  let resolve: @Sendable (_ modules: [Module]) throws -> ChainLink
+}
+
+/// Every path, in the order they run. The built root comes last but one, as a process builds
+/// one root, and the overrides after it layer over it, as a test's overrides layer over an
+/// app's root.
+///
+/// The floors are set from a release build's measurements on Linux x86_64 with Swift 6.3.1
+/// (Benchmarks/README.md), each 9–24% under what its path fit and rounded to a hundred, so
+/// that on every path a level that takes a third more stack fails, while a compiler's small
+/// changes to a frame do not. No one floor fits every path: a plain resolution fits 1,102 levels, 5× the 200 a debug
+/// build promises, but an observed one takes 2.8× its stack and fits 395; a floor of 1,000
+/// would fail five paths, one of 300 would let the plain path lose two thirds of its depth.
+let depthPaths: [DepthPath] = [
+  DepthPath(name: "unique", scope: .unique, floor: 1_000) { modules in
+    try Dependencies { modules }.resolveOrThrow(ChainLink.self, name: "0")
+  },
+  // The shared scopes' path takes 96 bytes more a level than `.unique`'s: 908 levels.
+  DepthPath(name: "singleton", scope: .singleton, floor: 800) { modules in
+    try Dependencies { modules }.resolveOrThrow(ChainLink.self, name: "0")
+  },
+  DepthPath(name: "cached", scope: .cached("chain"), floor: 800) { modules in
+    try Dependencies { modules }.resolveOrThrow(ChainLink.self, name: "0")
+  },
+  DepthPath(name: "weak", scope: .weak, floor: 800) { modules in
+    try Dependencies { modules }.resolveOrThrow(ChainLink.self, name: "0")
+  },
+  // An observer sends every resolution down the observed path, out of line, which times the
+  // factory and builds an event after it: 395 levels.
+  DepthPath(name: "observed", scope: .unique, floor: 300) { modules in
+    let observation = Dependencies.observe { _ in }
+    defer { observation.cancel() }
+    return try Dependencies { modules }.resolveOrThrow(ChainLink.self, name: "0")
+  },
+  // A decorator sends every resolution of its type down the decorated path: 735 levels.
+  DepthPath(name: "decorated", scope: .unique, floor: 600) { modules in
+    let container = Dependencies {
+      modules
+      Module.decorating(ChainLink.self) { $0 }
+    }
+    return try container.resolveOrThrow(ChainLink.self, name: "0")
+  },
+  // Each link misses in the child and falls through to the parent that registers it.
+  DepthPath(name: "child", scope: .unique, floor: 1_000) { modules in
+    try Dependencies(over: Dependencies { modules }) {}.resolveOrThrow(ChainLink.self, name: "0")
+  },
+  DepthPath(name: "root", scope: .unique, floor: 1_000) { modules in
+    Dependencies { modules }.build()
+    return try Dependencies.resolveOrThrow(ChainLink.self, name: "0")
+  },
+  DepthPath(name: "overrides", scope: .unique, floor: 1_000) { modules in
+    try Dependencies.withOverrides {
+      modules
+    } operation: {
+      try Dependencies.resolveOrThrow(ChainLink.self, name: "0")
+    }
+  },
+]
+
+/// What one path's chain came to.
+struct DepthResult {
+  /// How many factories ran nested when Shank refused the next: the levels that fit.
+  let levels: Int
+  /// Whether the whole chain fit, so that `levels` is its length and not the stack's limit.
+  let wholeChainFit: Bool
+  let bytesPerLevel: Int?
+  /// Why the path failed, when it did other than by reaching the floor.
+  let problem: String?
+}
+
+/// Registers a chain of `length` links for `path` and resolves it on a thread of
+/// `depthStackSize` bytes.
+func measureDepth(of path: DepthPath, length: Int) -> DepthResult {
+  onThread(stackSize: depthStackSize) {
+    let recorder = DepthRecorder()
+    let modules = depthChain(length: length, scope: path.scope, recorder: recorder)
+    do {
+      _ = try path.resolve(modules)
+      return DepthResult(
+        levels: length, wholeChainFit: true, bytesPerLevel: recorder.bytesPerLevel,
+        problem: nil)
+    } catch let error as ResolutionError {
+      guard case .tooDeep(let depth, _) = error.reason else {
+        return DepthResult(
+          levels: 0, wholeChainFit: false, bytesPerLevel: nil, problem: error.description)
+      }
+      // Links "0" to "depth - 1" were running when link "depth" was refused.
+      let problem =
+        recorder.deepestIndex == depth - 1
+        ? nil : "the error says \(depth) deep, but link \(recorder.deepestIndex) ran"
+      return DepthResult(
+        levels: depth, wholeChainFit: false, bytesPerLevel: recorder.bytesPerLevel,
+        problem: problem)
+    } catch {
+      return DepthResult(levels: 0, wholeChainFit: false, bytesPerLevel: nil, problem: "\(error)")
+    }
+  }
+}
+
+/// Runs every path, prints a line for each, and returns the process's exit status: 1 when a
+/// path fit fewer levels than its floor or failed otherwise.
+func runDepth(length: Int) -> Int32 {
+  print("chains of \(length) links, each resolved on a thread of \(depthStackSize >> 10) KiB")
+  var failed = false
+  for path in depthPaths {
+    let result = measureDepth(of: path, length: length)
+    let bytes = result.bytesPerLevel.map { "\($0) bytes/level" } ?? "bytes/level unknown"
+    let stop = result.wholeChainFit ? "the whole chain fit" : "then too deep"
+    var line = "\(path.name.padding(toLength: 10, withPad: " ", startingAt: 0)) "
+    line += "\(result.levels) levels, \(stop) (floor \(path.floor)); \(bytes)"
+    if let problem = result.problem {
+      line += "\n  FAILED: \(problem)"
+      failed = true
+    } else if result.levels < path.floor {
+      line +=
+        result.wholeChainFit
+        ? "\n  FAILED: the chain is shorter than the floor; give a longer one"
+        : "\n  FAILED: fewer levels than the floor"
+      failed = true
+    }
+    print(line)
+    // A path that overflows the stack kills the process: the lines before it are then out.
+    fflush(nil)  // every stream: `stdout` itself is a global Swift 6 will not read
+  }
+  return failed ? 1 : 0
+}
+
+/// Runs `body` on a new thread whose stack is `stackSize` bytes, and returns its result once
+/// that thread has ended.
+func onThread<Result>(stackSize: Int, _ body: @escaping () -> Result) -> Result {
+  var result: Result?
+  let job = Unmanaged.passRetained(ThreadJob { result = body() })
+  var attributes = pthread_attr_t()
+  pthread_attr_init(&attributes)
+  defer { pthread_attr_destroy(&attributes) }
+  precondition(pthread_attr_setstacksize(&attributes, stackSize) == 0)
+  #if canImport(Darwin)
+    var thread: pthread_t?
+  #else
+    var thread = pthread_t()
+  #endif
+  let created = pthread_create(&thread, &attributes, runThreadJob, job.toOpaque())
+  precondition(created == 0, "pthread_create failed: \(created)")
+  // `result` is written on the new thread only, and read here once that thread has ended.
+  #if canImport(Darwin)
+    pthread_join(thread!, nil)
+  #else
+    pthread_join(thread, nil)
+  #endif
+  return result!
+}
+
+/// What a thread started by `onThread` runs.
+private final class ThreadJob {
+  let run: () -> Void
+
+  init(_ run: @escaping () -> Void) { self.run = run }
+}
+
+#if canImport(Darwin)
+  private func runThreadJob(_ raw: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? {
+    Unmanaged<ThreadJob>.fromOpaque(raw).takeRetainedValue().run()
+    return nil
+  }
+#else
+  private func runThreadJob(_ raw: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+    Unmanaged<ThreadJob>.fromOpaque(raw!).takeRetainedValue().run()
+    return nil
+  }
+#endif
