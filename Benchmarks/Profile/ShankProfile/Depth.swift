@@ -84,9 +84,10 @@ struct DepthPath: Sendable {
 /// The floors are set from a release build's measurements on Linux x86_64 with Swift 6.3.1
 /// (Benchmarks/README.md), each 9–24% under what its path fit and rounded to a hundred, so
 /// that on every path a level that takes a third more stack fails, while a compiler's small
-/// changes to a frame do not. No one floor fits every path: a plain resolution fits 1,102 levels, 5× the 200 a debug
-/// build promises, but an observed one takes 2.8× its stack and fits 395; a floor of 1,000
-/// would fail five paths, one of 300 would let the plain path lose two thirds of its depth.
+/// changes to a frame do not. No one floor fits every path: a plain resolution fits 1,102
+/// levels, 5× the 200 a debug build promises, a decorated one takes 1.4× its stack and fits
+/// 812; a floor of 1,000 would fail six paths, one of 700 would let the plain path lose a
+/// third of its depth.
 let depthPaths: [DepthPath] = [
   DepthPath(name: "unique", scope: .unique, floor: 1_000) { modules in
     try Dependencies { modules }.resolveOrThrow(ChainLink.self, name: "0")
@@ -103,13 +104,13 @@ let depthPaths: [DepthPath] = [
   },
   // An observer sends every resolution down the observed path, out of line, which times the
   // factory and builds an event after it: 395 levels.
-  DepthPath(name: "observed", scope: .unique, floor: 300) { modules in
+  DepthPath(name: "observed", scope: .unique, floor: 800) { modules in
     let observation = Dependencies.observe { _ in }
     defer { observation.cancel() }
     return try Dependencies { modules }.resolveOrThrow(ChainLink.self, name: "0")
   },
   // A decorator sends every resolution of its type down the decorated path: 735 levels.
-  DepthPath(name: "decorated", scope: .unique, floor: 600) { modules in
+  DepthPath(name: "decorated", scope: .unique, floor: 700) { modules in
     let container = Dependencies {
       modules
       Module.decorating(ChainLink.self) { $0 }
