@@ -50,6 +50,7 @@ count_all() {  # scenario, operations: the whole program, every thread, 2n runs 
 cell() {  # scenario or "-": its count, or n/a
   case "$1" in
     -) echo "n/a" ;;
+    s4-miss) count "$1" 5 100000 ;;
     s5*) count "$1" 20 1000 ;;
     s11*) count_all "$1" 10000 ;;  # a scope closes on another thread: see below
     *) count "$1" 10000 ;;
@@ -77,6 +78,7 @@ row "S2 property read after the first" s2 - s2-dependencies s2-hand " (a stored 
 row "S2, hand-written stored \`var\`" - - - s2-var
 row "S2, hand-written computed property over a \`let\`" - - - s2-computed
 row "S3 resolve by name, 10 modules" s3 s3-swinject - s3-hand " (a dictionary of closures)"
+row "S4 a miss among 100,000 names, message written" s4-miss - - -
 row "S6 singleton" s6 s6-swinject s6-dependencies s6-hand " (\`static let\`)"
 row "S6 singleton, from a dictionary of closures" - - - s6-dictionary
 row "S5 build a 1,000-module root" s5-build s5-build-swinject - -

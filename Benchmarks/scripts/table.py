@@ -36,6 +36,8 @@ for count in (10, 1000, 100000):
         (title, "hand-written", f"{label}: hand-written dictionary", 1000),
     ]
 ROWS += [
+    ("S4 a miss among 100,000 names, message written", "Shank",
+     "S4 a miss among 100,000 names, message written: Shank", 1),
     ("S5 build a 1,000-module root", "Shank", "S5 build 1,000-module root: Shank", 1),
     ("S5 build a 1,000-module root", "Swinject", "S5 build 1,000-module root: Swinject", 1),
     ("S5 build a 1,000-module root", "hand-written", "S5 build 1,000-module root: hand-written dictionary", 1),

@@ -56,7 +56,7 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
   /// Registrations close to the one requested: the same type under another name, the same
   /// name under another type, the type registered as an `Optional`. All of them, in
   /// registration order; ``description`` lists the first 20 and says how many there are.
-  public var nearMisses: [String] { storage.nearMisses }
+  public var nearMisses: [String] { storage.nearMisses.map(\.description) }
   /// What is registered, sorted, at most the first 20.
   public var registered: [String] { storage.registered }
   /// How many keys are registered in all.
@@ -69,7 +69,7 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
 
   init(
     _ reason: Reason, key: KeyDescription, site: SourceSite, noContainerBuilt: Bool = false,
-    nearMisses: [String] = [], registered: [String] = [], registeredCount: Int = 0
+    nearMisses: [NearMiss] = [], registered: [String] = [], registeredCount: Int = 0
   ) {
     storage = Storage(
       reason: reason, typeName: key.typeName, name: key.name, fileID: site.fileID.description,
@@ -85,13 +85,15 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     let fileID: String
     let line: Int
     let noContainerBuilt: Bool
-    let nearMisses: [String]
+    /// Written only when shown: a miss among 100,000 keys would spend most of its time writing
+    /// near misses its message leaves out.
+    let nearMisses: [NearMiss]
     let registered: [String]
     let registeredCount: Int
 
     init(
       reason: Reason, typeName: String, name: String?, fileID: String, line: Int,
-      noContainerBuilt: Bool, nearMisses: [String], registered: [String], registeredCount: Int
+      noContainerBuilt: Bool, nearMisses: [NearMiss], registered: [String], registeredCount: Int
     ) {
       self.reason = reason
       self.typeName = typeName
@@ -117,6 +119,7 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         lines.append(
           "  no container was built: did you call build() on your Dependencies at launch?")
       }
+      let nearMisses = storage.nearMisses
       if !nearMisses.isEmpty {
         let shown = nearMisses.prefix(Dependencies.listedKeyLimit)
         let count =

@@ -102,6 +102,9 @@ let names: [String] = (0..<100_000).map { "n\($0)" }
 /// The name S3 and S4 resolve: registered in every size of container.
 let probeName = "n5"
 
+/// The name S4's miss asks for: one past the last of 100,000, registered in none.
+let missingName = "n100000"
+
 // MARK: - Shank containers
 
 enum ShankFixtures {

@@ -118,6 +118,7 @@ let benchmarks: @Sendable () -> Void = {
   resolutionByType()
   injectedProperty()
   resolutionByName()
+  missAmongManyNames()
   rootConstruction()
   singletonAndGraph()
   twoThreads()
@@ -373,6 +374,28 @@ func resolutionByName() {
         ))
     }
     timeInTurn(benchmark, runs)
+  }
+}
+
+/// A miss among 100,000 names of one type: the error's lists are capped at their first 20
+/// keys, so building it and writing its message stays far from the cost of listing them all.
+func missAmongManyNames() {
+  Benchmark(
+    "S4 a miss among 100,000 names, message written: Shank",
+    configuration: configuration(scaling: .one, maxDuration: .seconds(2), maxIterations: 100)
+  ) { benchmark in
+    let container = NamedFixtures.shared.containers[2]
+    measure(benchmark, with: container) { container in
+      var sum = 0
+      for _ in benchmark.scaledIterations {
+        do throws(ResolutionError) {
+          sum ^= fold(try container.resolveOrThrow(M0Type.self, name: missingName))
+        } catch {
+          sum ^= error.description.utf8.count
+        }
+      }
+      blackHole(sum)
+    }
   }
 }
 

@@ -311,6 +311,18 @@ func onThreads(_ threads: Int, _ body: @escaping @Sendable () -> Void) {
   for _ in 0..<count { sum ^= fold(Dependencies.resolve(M0Type.self, name: probe)) }
   sink(sum)
 }
+/// A miss among `size` names of one type (100,000 in profile.sh), its message written.
+@MainActor @inline(never) func runS4Miss(_ count: Int) {
+  var sum = 0
+  for _ in 0..<count {
+    do throws(ResolutionError) {
+      sum ^= fold(try Dependencies.resolveOrThrow(M0Type.self, name: "n\(size)"))
+    } catch {
+      sum ^= error.description.utf8.count
+    }
+  }
+  sink(sum)
+}
 @MainActor @inline(never) func runS3Swinject(_ count: Int) {
   var sum = 0
   for _ in 0..<count { sum ^= fold(swinject.resolve(M0Type.self, name: probe)!) }
@@ -436,6 +448,7 @@ let scenarios: [String: @MainActor (Int) -> Void] = [
   "s3": runS3,
   "s3-swinject": runS3Swinject,
   "s3-hand": runS3Hand,
+  "s4-miss": runS4Miss,
   "s5": runS5,
   "s5-swinject": runS5Swinject,
   "s5-build": runS5Build,

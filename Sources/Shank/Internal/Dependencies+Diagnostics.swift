@@ -11,7 +11,7 @@ extension Dependencies {
     let requested = ObjectIdentifier(T.self)
     let optional = ObjectIdentifier(T?.self)
     var typeNames = LastTypeName()
-    var nearMisses: [String] = []
+    var nearMisses: [NearMiss] = []
     var listed = FirstKeys(limit: Self.listedKeyLimit)
     var registeredCount = 0
     forEachVisibleRegistration { registration, _ in
@@ -21,16 +21,15 @@ extension Dependencies {
         typeName: typeNames.name(of: registration.type), name: registration.name)
       listed.offer(described)
       if type == requested {
-        let note =
-          registration.name == nil
-          ? ": the same type with no name" : ": the same type under another name"
-        nearMisses.append(described.description(followedBy: note))
+        let closeness: NearMiss.Closeness =
+          registration.name == nil ? .sameTypeWithNoName : .sameTypeUnderAnotherName
+        nearMisses.append(NearMiss(key: described, closeness: closeness))
       } else if type == optional, registration.name == name {
+        let wanted = KeyDescription(T.self, name: nil)
         nearMisses.append(
-          "\(described): the type registered as an Optional; register it as \(KeyDescription(T.self, name: nil))"
-        )
+          NearMiss(key: described, closeness: .registeredAsOptional(wanted: wanted)))
       } else if let name, registration.name == name {
-        nearMisses.append(described.description(followedBy: ": the same name, another type"))
+        nearMisses.append(NearMiss(key: described, closeness: .sameNameAnotherType))
       }
     }
     return ResolutionError(
