@@ -110,6 +110,23 @@ import Testing
     }
   }
 
+  @Test func aResetThatMatchesNoScopeKeepsItsMessageOnOneLine() async throws {
+    let result = try await #require(
+      processExitsWith: .failure, observing: [\.standardErrorContent]
+    ) {
+      let dependencies = Dependencies {
+        Module(scope: .cached("log\nout")) { ServiceImpl() as Service }
+      }
+      dependencies.reset(.cached("sign\nout"))
+    }
+    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    #expect(
+      stderr.contains(
+        #"Shank: reset(.cached("sign\nout")) at ShankTests/ResetTests.swift:"#),
+      "\(stderr)")
+    #expect(stderr.contains(#"cached scopes registered: .cached("log\nout")"#), "\(stderr)")
+  }
+
   @Test func aCachedFactoryThatResetsAnotherCachedScopeNeverHangs() async {
     let dependencies = Dependencies {
       Module(scope: .cached("a")) { () -> Service in

@@ -268,6 +268,12 @@ import Testing
     #expect(Scope.weak.description == ".weak")
     #expect(Scope.cached("session").description == #".cached("session")"#)
   }
+
+  /// A cached scope whose name has a newline or a quote is written as a string literal in
+  /// every message, as a registered name is.
+  @Test func aScopeNameIsWrittenAsAStringLiteral() {
+    #expect(Scope.cached("a\"b\nc").description == #".cached("a\"b\nc")"#)
+  }
 }
 
 /// A class that conforms to both alias types.

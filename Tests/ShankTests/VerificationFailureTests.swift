@@ -1,3 +1,5 @@
+import Dispatch
+import Foundation
 import Shank
 import Testing
 
@@ -66,7 +68,7 @@ import Testing
           module: "Service",
           message: """
             Shank cannot resolve Service: its factory threw ConfigurationMissing(key: "API_URL")
-              asked for at ShankTests/VerificationFailureTests.swift:60
+              asked for at ShankTests/VerificationFailureTests.swift:62
             """)
       ])
   }
@@ -172,6 +174,212 @@ import Testing
     #expect(Set(counts.all) == [1])
   }
 
+  // MARK: What verify() cannot take over
+
+  /// `verify()` makes a main-actor module on its own thread while the main actor waits:
+  /// Shank counts that thread as the main actor, the runtime's and Dispatch's checks do not.
+  /// Their trap writes no message of Shank's, nor, on Linux, any readable one.
+  @Test(arguments: [MainActorAssertion.assumeIsolated, .preconditionIsolated, .onMainQueue])
+  func aMainActorFactoryThatAssertsTheMainActorStopsTheProgramWhenVerifyMakesIt(
+    assertion: MainActorAssertion
+  ) async throws {
+    let result = try await #require(
+      processExitsWith: .failure, observing: [\.standardErrorContent]
+    ) { [assertion] in
+      await MainActor.run {
+        let dependencies = Dependencies {
+          Module { () -> MainActorModule in
+            FileHandle.standardError.write(Data("making MainActorModule\n".utf8))
+            assertion.check()
+            return MainActorModule()
+          }
+        }
+        _ = try? dependencies.verify()
+        FileHandle.standardError.write(Data("verify() returned\n".utf8))
+      }
+    }
+    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    #expect(stderr.hasPrefix("making MainActorModule\n"), "\(stderr)")
+    #expect(!stderr.contains("verify() returned"), "\(stderr)")
+    #expect(!stderr.contains("Shank"), "\(stderr)")
+  }
+
+  /// Only the factory's own thread resolves from the container `verify()` makes modules in. A
+  /// thread the factory starts, or a block it dispatches with `async`, is outside any factory
+  /// and has no task-local overrides: it reads the built root. A `sync` block runs on the
+  /// factory's own thread, so it reads the verified container.
+  @Test func aFactoryThatResolvesOnAnotherThreadItWaitsForReadsTheRootThere() async {
+    await #expect(processExitsWith: .success) {
+      Dependencies { Module { ContainerLabel("root") } }.build()
+      let seen = Collector<String>()
+      let dependencies = Dependencies {
+        Module { ContainerLabel("verified") }
+        Module { () -> Service in
+          seen.append("factory: " + Dependencies.resolve(ContainerLabel.self).label)
+          let done = DispatchSemaphore(value: 0)
+          Thread {
+            seen.append("thread: " + Dependencies.resolve(ContainerLabel.self).label)
+            done.signal()
+          }.start()
+          done.wait()
+          DispatchQueue.global().async {
+            seen.append("async: " + Dependencies.resolve(ContainerLabel.self).label)
+            done.signal()
+          }
+          done.wait()
+          DispatchQueue(label: "serial").sync {
+            seen.append("sync: " + Dependencies.resolve(ContainerLabel.self).label)
+          }
+          return ServiceImpl()
+        }
+      }
+      try! dependencies.verify()
+      try! Dependencies.withOverrides {
+        Module { ContainerLabel("override") }
+      } operation: {
+        try dependencies.verify()
+      }
+      let once = ["factory: verified", "thread: root", "async: root", "sync: verified"]
+      precondition(seen.all == once + once, "\(seen.all)")
+    }
+  }
+
+  /// A resolution that fails on another thread is not the thread `verify()` makes modules on,
+  /// so it stops the program; with no root built, it reads the empty container.
+  @Test func aResolutionThatFailsOnAnotherThreadAFactoryWaitsForStopsTheProgram() async throws {
+    let result = try await #require(
+      processExitsWith: .failure, observing: [\.standardErrorContent]
+    ) {
+      let dependencies = Dependencies {
+        Module { ContainerLabel("verified") }
+        Module { () -> Service in
+          let done = DispatchSemaphore(value: 0)
+          Thread {
+            _ = Dependencies.resolve(ContainerLabel.self)
+            done.signal()
+          }.start()
+          done.wait()
+          return ServiceImpl()
+        }
+      }
+      _ = try? dependencies.verify()
+    }
+    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    #expect(stderr.contains("Shank cannot resolve ContainerLabel\n"), "\(stderr)")
+    #expect(stderr.contains("  no container was built: "), "\(stderr)")
+  }
+
+  /// A factory that fails is parked where it failed, for good: nothing after the failure runs,
+  /// not even its `defer`, so a lock it took stays taken.
+  @Test func aFactoryThatFailsLeavesALockItTookTakenAfterVerifyReturns() async {
+    let lock = NSLock()
+    let dependencies = Dependencies {
+      Module { () -> Service in
+        lock.lock()
+        defer { lock.unlock() }
+        _ = Dependencies.resolve(NeverRegistered.self)
+        return ServiceImpl()
+      }
+    }
+    let outcome = Collector<String>()
+    let finished = await onThreads(1, timeout: 30) { _ in
+      do throws(VerificationError) {
+        try dependencies.verify()
+        outcome.append("verified")
+      } catch {
+        outcome.append("\(error.problems.count) problem")
+      }
+      outcome.append(lock.try() ? "lock free" : "lock taken")
+    }
+    #expect(finished, "verify() did not return")
+    #expect(outcome.all == ["1 problem", "lock taken"])
+  }
+
+  /// A `sync` block runs on the factory's thread, so a factory that fails inside one is parked
+  /// there, and the serial queue runs nothing else from then on.
+  @Test func aFactoryThatFailsInsideASerialQueuesSyncBlockLeavesTheQueueTaken() async {
+    let queue = DispatchQueue(label: "taken by a parked factory")
+    let dependencies = Dependencies {
+      Module { () -> Service in
+        queue.sync { _ = Dependencies.resolve(NeverRegistered.self) }
+        return ServiceImpl()
+      }
+    }
+    let outcome = Collector<String>()
+    let finished = await onThreads(1, timeout: 30) { _ in
+      do throws(VerificationError) {
+        try dependencies.verify()
+        outcome.append("verified")
+      } catch {
+        outcome.append("\(error.problems.count) problem")
+      }
+      let ran = DispatchSemaphore(value: 0)
+      queue.async { ran.signal() }
+      let answer = ran.wait(timeout: .now() + 0.5)
+      outcome.append(answer == .timedOut ? "queue taken" : "queue free")
+    }
+    #expect(finished, "verify() did not return")
+    #expect(outcome.all == ["1 problem", "queue taken"])
+  }
+
+  /// `verify()` makes modules in a private copy, but a factory that resolves from another
+  /// container makes that container's singleton under its creation lock, which a failure in
+  /// the singleton's factory leaves taken: resolving it there again waits for good.
+  @Test func aFactoryThatFailsMakingAnotherContainersSingletonLeavesItsCreationLockTaken() async {
+    await #expect(processExitsWith: .success) {
+      let other = Dependencies {
+        Module(scope: .singleton) { () -> Service in
+          _ = Dependencies.resolve(NeverRegistered.self)
+          return ServiceImpl()
+        }
+      }
+      let dependencies = Dependencies {
+        Module { () -> OtherService in
+          _ = other.resolve(Service.self)
+          return OtherServiceImpl()
+        }
+      }
+      do throws(VerificationError) {
+        try dependencies.verify()
+        preconditionFailure("verify() passed")
+      } catch {
+        precondition(error.problems.count == 1, "\(error.problems)")
+      }
+      let answered = DispatchSemaphore(value: 0)
+      Thread {
+        _ = try? other.resolveOrThrow(Service.self)
+        answered.signal()
+      }.start()
+      precondition(
+        answered.wait(timeout: .now() + 1) == .timedOut,
+        "the other container's singleton was made again: its creation lock was free")
+    }
+  }
+
+  /// An `@Inject` of an object that outlives `verify()`, declared outside any factory,
+  /// resolves on its first read from `Dependencies.current`: inside a factory that `verify()`
+  /// runs, that is the private copy, and the property keeps the copy's instance.
+  @Test func aLongLivedObjectFirstReadByAFactoryUnderVerifyKeepsTheCopysInstance() throws {
+    let session = LongLivedSession()
+    let made = Collector<Service>()
+    let dependencies = Dependencies {
+      Module(scope: .singleton) { () -> Service in
+        let service = ServiceImpl()
+        made.append(service)
+        return service
+      }
+      Module { () -> OtherService in
+        _ = session.service
+        return OtherServiceImpl()
+      }
+    }
+    try dependencies.verify()
+    let madeByVerify = try #require(made.all.first)
+    #expect(made.all.count == 1)
+    #expect(session.service === madeByVerify)
+    #expect(session.service !== dependencies.resolve(Service.self))
+  }
+
   // MARK: Consumers
 
   @Test func verifyConsumersReportsWhatAViewControllerInjectsAndNothingRegisters() throws {
@@ -182,7 +390,7 @@ import Testing
     #expect(
       error.description == """
         Shank found 1 problem in the dependency graph:
-          - CheckoutViewController needs PaymentGateway named "checkout" in property "checkout" (ShankTests/VerificationFailureTests.swift:217), and nothing registers it
+          - CheckoutViewController needs PaymentGateway named "checkout" in property "checkout" (ShankTests/VerificationFailureTests.swift:425), and nothing registers it
         """)
   }
 
@@ -217,4 +425,33 @@ final class CheckoutViewController {
   @Inject("checkout") var checkout: PaymentGateway
   @Inject var promotions: PromotionsModuleType?
   @Inject var cart: CartModuleType
+}
+
+/// A check that code runs on the main actor, made by the runtime or by Dispatch, not by Shank.
+enum MainActorAssertion: Codable {
+  case assumeIsolated
+  case preconditionIsolated
+  case onMainQueue
+
+  /// Stops the program unless it runs on the main actor.
+  func check() {
+    switch self {
+    case .assumeIsolated: MainActor.assumeIsolated {}
+    case .preconditionIsolated: MainActor.preconditionIsolated()
+    case .onMainQueue: dispatchPrecondition(condition: .onQueue(.main))
+    }
+  }
+}
+
+/// Which container a resolution read.
+struct ContainerLabel {
+  let label: String
+
+  init(_ label: String) { self.label = label }
+}
+
+/// An object that outlives any one container, such as an app-wide session, that injects a
+/// module.
+final class LongLivedSession {
+  @Inject var service: Service
 }

@@ -159,6 +159,23 @@ import Testing
     #expect(dependencies.resolve(AttackBeta.self) is AttackBetaOnly)
   }
 
+  /// Overriding a cached module keeps its scope resettable at resolution; `verify()` must agree
+  /// and not report, as a stop, a reset that would work.
+  @Test func verifyAcceptsAResetOfACachedScopeWhoseModuleWasReplaced() throws {
+    let dependencies = Dependencies {
+      Module(scope: .cached("session")) { ServiceImpl() as Service }
+      Module { MockService() as Service }  // a test's override of the cached module
+      Module { () -> Router in
+        Dependencies.current.reset(.cached("session"))  // a log-out screen
+        return Router(service: Dependencies.resolve())
+      }
+    }
+    // Resolution: the reset matches the replaced module's scope, and nothing stops.
+    #expect(try dependencies.resolveOrThrow(Router.self).service is MockService)
+    #expect(throws: Never.self) { try dependencies.verify() }
+    #expect(dependencies.graph().nodes.count == 2)
+  }
+
   @Test func verifyAndGraphLeaveNothingOfTheirCopyAlive() throws {
     let box = WeakBox()
     let dependencies = Dependencies {
