@@ -31,6 +31,10 @@ extension Dependencies {
   /// > `verify()` does not call `component()` functions, so it does not see `resolve()` calls
   /// > inside them, nor the `@Inject` properties of what they make.
   ///
+  /// > Note: A factory that has not returned after 60 seconds is reported as unresolvable, and
+  /// > verification goes on with the next module: one that waits for the main queue while
+  /// > `verify()` holds the main actor would otherwise never return.
+  ///
   /// - Throws: A ``VerificationError`` listing every problem, when there is any.
   public func verify() throws(VerificationError) {
     try verify(consumers: [])
@@ -54,6 +58,10 @@ extension Dependencies {
   public func verify(consumers: Any...) throws(VerificationError) {
     try verify(consumers: consumers)
   }
+
+  /// How long ``verify()`` and ``graph()`` wait for one module's factory before they report it
+  /// and go on; shorter in tests of that.
+  @TaskLocal package static var verificationPatience: Duration = .seconds(60)
 
   private func verify(consumers: [Any]) throws(VerificationError) {
     var problems = GraphInspection(self).problems

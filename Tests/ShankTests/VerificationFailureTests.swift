@@ -174,6 +174,75 @@ import Testing
     #expect(Set(counts.all) == [1])
   }
 
+  // MARK: Factories that never return
+
+  /// A factory that has not returned within the patience is that module's problem, and the
+  /// modules after it are still made and checked; released later, its thread records nothing.
+  @Test func aFactoryThatNeverReturnsIsReportedAndTheRestIsStillChecked() async throws {
+    let release = DispatchSemaphore(value: 0)
+    let resumed = DispatchSemaphore(value: 0)
+    let dependencies = Dependencies {
+      Module { () -> Service in
+        _ = release.wait(timeout: .now() + 60)
+        release.signal()  // so that any later call goes straight on
+        resumed.signal()
+        return ServiceImpl()
+      }
+      Module { FailingModule(needs: Dependencies.resolve()) as FailingModuleType }
+      Module { CartModule() as CartModuleType }  // its ShopAppModuleType is missing
+    }
+    let outcome = Collector<[String]>()
+    let finished = await onThreads(1, timeout: 30) { _ in
+      let error = verificationError {
+        try Dependencies.$verificationPatience.withValue(.milliseconds(200)) {
+          try dependencies.verify()
+        }
+      }
+      outcome.append(error?.problems.map(\.description) ?? [])
+    }
+    #expect(finished, "verify() did not return")
+    let problems = try #require(outcome.all.first)
+    #expect(problems.count == 3)
+    #expect(
+      problems.first
+        == "Service could not be made: its factory did not return within 0.2 seconds; it may wait for something verify() holds, such as the main queue when verify() runs on the main actor"
+    )
+    #expect(problems.dropFirst().first?.hasPrefix("FailingModuleType could not be made") == true)
+    #expect(
+      problems.last
+        == #"CartModuleType needs ShopAppModuleType in property "app" (ShankTests/ShopFixtures.swift:22), and nothing registers it"#
+    )
+    // The thread left behind goes on once released, and changes nothing of the answer given.
+    release.signal()
+    #expect(resumed.wait(timeout: .now() + 30) == .success)
+    let again = verificationError {
+      try Dependencies.$verificationPatience.withValue(.seconds(30)) { try dependencies.verify() }
+    }
+    #expect(again?.problems.count == 2, "released, the factory returns, and only two remain")
+  }
+
+  /// `verify()` on the main actor holds the main thread while its own thread makes modules, so
+  /// a factory that waits for the main queue would wait for ever; it is reported instead.
+  @MainActor @Test(.timeLimit(.minutes(1)))
+  func aFactoryWaitingForTheMainQueueWhileVerifyHoldsItIsReported() throws {
+    let dependencies = Dependencies {
+      Module { () -> Service in
+        DispatchQueue.main.sync {}
+        return ServiceImpl()
+      }
+      Module { HPLeaf() }
+    }
+    let error = try #require(throws: VerificationError.self) {
+      try Dependencies.$verificationPatience.withValue(.milliseconds(200)) {
+        try dependencies.verify()
+      }
+    }
+    #expect(error.problems.count == 1)
+    #expect(
+      error.problems.first?.description.hasPrefix(
+        "Service could not be made: its factory did not return within 0.2 seconds") == true)
+  }
+
   // MARK: What verify() cannot take over
 
   /// `verify()` makes a main-actor module on its own thread while the main actor waits:
@@ -390,7 +459,7 @@ import Testing
     #expect(
       error.description == """
         Shank found 1 problem in the dependency graph:
-          - CheckoutViewController needs PaymentGateway named "checkout" in property "checkout" (ShankTests/VerificationFailureTests.swift:425), and nothing registers it
+          - CheckoutViewController needs PaymentGateway named "checkout" in property "checkout" (ShankTests/VerificationFailureTests.swift:\(checkoutInjectLine)), and nothing registers it
         """)
   }
 
@@ -426,6 +495,7 @@ final class CheckoutViewController {
   @Inject var promotions: PromotionsModuleType?
   @Inject var cart: CartModuleType
 }
+let checkoutInjectLine = #line - 4  // the `@Inject("checkout")` line
 
 /// A check that code runs on the main actor, made by the runtime or by Dispatch, not by Shank.
 enum MainActorAssertion: Codable {

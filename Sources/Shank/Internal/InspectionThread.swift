@@ -22,11 +22,19 @@ enum InspectedModule {
 /// a private copy of the container: a parked thread may hold the creation locks of the
 /// instances it was making, so the copy it used is dropped with it, and the container's own
 /// instances are never touched.
+///
+/// A factory that never returns, one waiting for the main queue while `verify()` holds the main
+/// thread, say, is waited for as long as `Dependencies.verificationPatience` says; it is then that module's problem,
+/// making goes on from the next module on a new thread, and the thread left behind stops
+/// without a word if it ever goes on.
 final class InspectionThread {
   private let lock = Lock()
   private let progress = DispatchSemaphore(value: 0)
   private var outcomes: [InspectedModule?]
   private var making = 0
+  /// Which of the threads started is the one verification waits for; the others stopped
+  /// being waited for and record nothing.
+  private var worker = 0
   private let actsAsMainActor: Bool
 
   private init(count: Int, actsAsMainActor: Bool) {
@@ -41,39 +49,69 @@ final class InspectionThread {
   static func inspect(_ dependencies: Dependencies) -> [InspectedModule] {
     let count = dependencies.visibleRegistrations().count
     let run = InspectionThread(count: count, actsAsMainActor: MainActorCheck.isOnMainActor)
+    let patience = Dependencies.verificationPatience
     var next = 0
     while next < count {
       run.start(at: next, copying: dependencies)
-      run.progress.wait()
+      let (seconds, attoseconds) = patience.components
+      let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+      if run.progress.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .timedOut {
+        run.stopWaiting(after: patience)
+      }
       next = run.lock.withLock { run.outcomes.firstIndex { $0 == nil } ?? count }
     }
     return run.lock.withLock { run.outcomes.map { $0! } }
+  }
+
+  /// Gives up on the thread making a module that took longer than `patience`: that module's
+  /// outcome says so, and the thread records nothing more. Unless it finished meanwhile.
+  private func stopWaiting(after patience: Duration) {
+    lock.withLock {
+      // A thread signals under the lock, so either it has, and the signal is taken here, or
+      // it will find itself no longer the worker, and will not.
+      guard progress.wait(timeout: .now()) == .timedOut else { return }
+      worker += 1
+      outcomes[making] = .stopped(
+        "its factory did not return within \(patience); it may wait for something "
+          + "verify() holds, such as the main queue when verify() runs on the main actor")
+    }
+  }
+
+  /// Runs `body` under the lock if the calling thread is still the one verification waits for.
+  private func ifStillWaitedFor(_ thread: Int, _ body: () -> Void) -> Bool {
+    lock.withLock {
+      guard thread == worker else { return false }
+      body()
+      return true
+    }
   }
 
   /// Makes the modules from `first` on, in a copy of `dependencies` that the new thread makes
   /// and releases itself, so that nothing of it is released on the caller's thread.
   private func start(at first: Int, copying dependencies: Dependencies) {
     let handOff = HandOff(dependencies)
-    let thread = Thread { [self] in
+    let thread = lock.withLock { worker }
+    let started = Thread { [self] in
       let trace = ResolutionTrace.current
       trace.inspection = self
+      trace.inspectionThread = thread
       trace.actsAsMainActor = actsAsMainActor
-      makeEach(from: first, in: handOff.take().privateCopy())
+      makeEach(from: first, in: handOff.take().privateCopy(), on: thread)
       trace.inspection = nil
-      progress.signal()
+      _ = ifStillWaitedFor(thread) { progress.signal() }
     }
-    thread.stackSize = 8 << 20
-    thread.start()
+    started.stackSize = 8 << 20
+    started.start()
   }
 
   /// Makes the modules from `first` on. The copy and what it made are released on return,
   /// before the caller is told, so that `verify()` returns with nothing of it left alive.
-  private func makeEach(from first: Int, in copy: Dependencies) {
+  private func makeEach(from first: Int, in copy: Dependencies, on thread: Int) {
     let registrations = copy.visibleRegistrations()
     for index in first..<registrations.count {
-      lock.withLock { making = index }
+      guard ifStillWaitedFor(thread, { making = index }) else { return }
       let outcome = Self.make(registrations[index], in: copy)
-      lock.withLock { outcomes[index] = outcome }
+      guard ifStillWaitedFor(thread, { outcomes[index] = outcome }) else { return }
     }
   }
 
@@ -93,8 +131,10 @@ final class InspectionThread {
 
   /// Records `outcome` for the module being made, and parks this thread for good.
   func abandon(_ outcome: InspectedModule) -> Never {
-    lock.withLock { outcomes[making] = outcome }
-    progress.signal()
+    _ = ifStillWaitedFor(ResolutionTrace.current.inspectionThread) {
+      outcomes[making] = outcome
+      progress.signal()
+    }
     let never = DispatchSemaphore(value: 0)
     while true { never.wait() }
   }
@@ -116,5 +156,5 @@ private final class HandOff {
 // Only the inspection thread touches `container`, after `Thread.start` hands it over.
 extension HandOff: @unchecked Sendable {}
 
-// `outcomes` and `making` are only touched under `lock`; the rest is constant.
+// `outcomes`, `making` and `worker` are only touched under `lock`; the rest is constant.
 extension InspectionThread: @unchecked Sendable {}

@@ -39,6 +39,8 @@ final class ResolutionTrace {
   /// The ``verify()`` run this thread makes modules for, which takes over a failure that
   /// would otherwise stop the program.
   var inspection: InspectionThread?
+  /// Which of the inspection's threads this is: one it stopped waiting for records nothing.
+  var inspectionThread = 0
   /// Whether this thread stands in for the main actor, which waits for it: a ``verify()``
   /// called on the main actor makes main-actor modules here.
   var actsAsMainActor = false
