@@ -90,7 +90,12 @@ final class InspectionThread {
   /// and releases itself, so that nothing of it is released on the caller's thread.
   private func start(at first: Int, copying dependencies: Dependencies) {
     let handOff = HandOff(dependencies)
-    let thread = lock.withLock { worker }
+    // `making` is set here too, so that a thread that has not even started when patience
+    // runs out is reported on the module it was started for.
+    let thread = lock.withLock {
+      making = first
+      return worker
+    }
     let started = Thread { [self] in
       let trace = ResolutionTrace.current
       trace.inspection = self
