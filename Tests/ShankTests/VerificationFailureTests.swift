@@ -243,6 +243,40 @@ import Testing
         "Service could not be made: its factory did not return within 1.0 seconds") == true)
   }
 
+  // MARK: Threads left parked
+
+  /// A factory that fails through `resolve()` cannot return, so its thread stays parked until
+  /// the program ends, one for each such module; one that fails through `resolveOrThrow`
+  /// returns the error, and its thread goes on to the next module.
+  @Test(.enabled(if: threadCount() != nil, "counts the threads in /proc/self/task"))
+  func aFactoryThatFailsThroughResolveKeepsAThreadAndOneThatThrowsDoesNot() async {
+    await #expect(processExitsWith: .success) {
+      func threadsLeftByVerifying(_ modules: [Module]) -> Int {
+        let before = threadCount()!
+        _ = verificationError { try Dependencies { modules }.verify() }
+        return threadCount()! - before
+      }
+      let parking = (0..<20).map { index in
+        Module(String(index)) { () -> Service in
+          _ = Dependencies.resolve(NeverRegistered.self)
+          return ServiceImpl()
+        }
+      }
+      let throwing = (0..<20).map { index in
+        Module(String(index)) { () throws -> Service in
+          _ = try Dependencies.resolveOrThrow(NeverRegistered.self)
+          return ServiceImpl()
+        }
+      }
+      let leftByThrowing = threadsLeftByVerifying(throwing)
+      let leftByParking = threadsLeftByVerifying(parking)
+      // verify() returns once its thread has signalled, which may then still be ending.
+      precondition(leftByThrowing <= 1, "\(leftByThrowing) threads left by throwing factories")
+      precondition(
+        (20...21).contains(leftByParking), "\(leftByParking) threads left by parked factories")
+    }
+  }
+
   // MARK: What verify() cannot take over
 
   /// `verify()` makes a main-actor module on its own thread while the main actor waits:
@@ -524,4 +558,9 @@ struct ContainerLabel {
 /// module.
 final class LongLivedSession {
   @Inject var service: Service
+}
+
+/// How many threads this process has, where the system says (Linux); `nil` elsewhere.
+func threadCount() -> Int? {
+  try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count
 }
