@@ -21,12 +21,6 @@ final class CachedInstance<Value> {
     lock.withLock { (kept?.pointee, resets) }
   }
 
-  /// Whether an instance is kept, read under the lock; unlike ``current``, it needs no
-  /// `Optional<Value>`, whose metadata an unspecialized caller would look up at every call.
-  var hasValue: Bool {
-    lock.withLock { kept != nil }
-  }
-
   /// Keeps `value`, unless a reset came after `generation` was read; when it keeps it, records
   /// the disposal that `dispose` adds, under the same lock, so that no reset can come between.
   func keep(_ value: Value, madeIn generation: UInt, dispose: () -> UInt?) {

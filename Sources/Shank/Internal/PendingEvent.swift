@@ -5,7 +5,6 @@
 /// build stays on the stack through every resolution nested in the factory, holds only this.
 struct PendingEvent {
   private let registration: Unmanaged<Registration>
-  private let wasKept: Bool
   private let depth: Int
   private let start: UInt64
 
@@ -15,10 +14,28 @@ struct PendingEvent {
   init?(for registration: Unmanaged<Registration>) {
     let trace = ResolutionTrace.current
     guard !trace.isDelivering else { return nil }
+    // An outermost resolution: what resolutions before it made and never told is stale.
+    if trace.depth == 0 { trace.madeWhileObserved.removeAll(keepingCapacity: true) }
     self.registration = registration
-    wasKept = registration._withUnsafeGuaranteedRef { $0.hasKeptInstance }
-    depth = trace.depth
+    depth = trace.depth == 0 ? 0 : trace.runningFactories.count
     start = Observers.now
+  }
+
+  /// Notes that this thread made and kept an instance of `registration`, for the event of the
+  /// resolution that did: whether an instance was kept when it began says nothing of a thread
+  /// that waited for another to make it, and asking would take the creation lock.
+  static func noteMade(_ registration: Registration) {
+    ResolutionTrace.current.madeWhileObserved.append(.passUnretained(registration))
+  }
+
+  /// Whether this thread made the instance of `resolved`, taking the note off.
+  private static func wasMade(_ resolved: Registration, on trace: ResolutionTrace) -> Bool {
+    guard resolved.scope.keepsInstances else { return true }
+    let keeper = Unmanaged.passUnretained(resolved.keeper).toOpaque()
+    guard let index = trace.madeWhileObserved.lastIndex(where: { $0.toOpaque() == keeper })
+    else { return false }
+    trace.madeWhileObserved.remove(at: index)
+    return true
   }
 
   /// Tells every observer of the resolution, which finished now.
@@ -31,7 +48,8 @@ struct PendingEvent {
     defer { trace.isDelivering = false }
     Root.shared.observers.deliver(
       ResolutionEvent(
-        key: resolved.description, scope: resolved.scope, madeInstance: !wasKept,
+        key: resolved.description, scope: resolved.scope,
+        madeInstance: Self.wasMade(resolved, on: trace),
         durationNanoseconds: duration, onMainThread: trace.isMainThread, depth: depth,
         site: site.description))
   }

@@ -1,3 +1,5 @@
+import _ShankAtomics
+
 /// Makes and, as its scope says, keeps the instances of one key.
 @usableFromInline
 final class Provider<Value>: Registration {
@@ -191,6 +193,9 @@ final class Provider<Value>: Registration {
   func produce(at site: SourceSite, from container: Dependencies) throws(ResolutionError) -> Value {
     if isKeptUnder(decorating: container) { return try decorated(at: site, over: container) }
     if isFreeSingleton, made.unsafelyUnwrapped.isSet { return kept.unsafelyUnwrapped.pointee }
+    // An alias or a list keeps nothing and takes no lock: read through from here, since
+    // `claim`'s frame, large for what it does, would stay on the stack through what it reads.
+    if lock == nil { return try readThrough(at: site, from: container) }
     var generation: UInt = 0
     if let done = try claim(at: site, from: container, generation: &generation) { return done }
     defer { finishMaking() }
@@ -283,13 +288,7 @@ final class Provider<Value>: Registration {
     registrations.append(made: copy)
   }
 
-  override var hasKeptInstance: Bool {
-    if let upstream { return upstream.hasKeptInstance }
-    if let cached { return cached.hasValue }
-    if let made { return made.isSet }
-    guard let lock, weakStored != nil else { return false }
-    return lock.withLock { keptInstance() != nil }
-  }
+  override var keeper: Registration { upstream?.keeper ?? self }
 
   override var hasOnClose: Bool { onClose != nil || upstream?.hasOnClose == true }
 
@@ -304,6 +303,14 @@ final class Provider<Value>: Registration {
     if let upstream { return upstream.reset() }
     guard let id = cached?.reset(), let disposal = owner?.disposals.remove(id) else { return nil }
     return (id, disposal)
+  }
+
+  /// What a provider that keeps nothing gives: checks the isolation, then runs.
+  private func readThrough(at site: SourceSite, from container: Dependencies)
+    throws(ResolutionError) -> Value
+  {
+    try checkIsolation(at: site)
+    return try run(at: site, from: container, trace: .current)
   }
 
   private func run(
@@ -346,6 +353,7 @@ final class Provider<Value>: Registration {
   {
     var value = value
     if let owner, owner.decorates { value = try owner.decorated(value, at: site) }
+    if _shank_is_observing() != 0 { PendingEvent.noteMade(self) }
     guard let cached else {
       keep(value)
       return value

@@ -45,8 +45,12 @@ class Registration: Recipe, CustomStringConvertible {
     preconditionFailure("Provider overrides inspectedInstance(at:)")
   }
 
-  /// Whether an instance is kept now, so that a resolution would return it without making one.
-  var hasKeptInstance: Bool { false }
+  /// The registration whose instances this one gives: itself, or what an alias reads through.
+  var keeper: Registration { self }
+
+  /// Whether resolving it runs a factory of its own, as opposed to reading through to others:
+  /// an alias, or the list of a type's contributions.
+  var runsFactory: Bool { role != .collector && keeper === self }
 
   /// Whether the module has an `onClose` handler.
   var hasOnClose: Bool { false }

@@ -48,6 +48,9 @@ final class ResolutionTrace {
   /// observed: an observer that resolves would otherwise observe itself without end. Only this
   /// trace's thread touches it, as `depth`.
   @exclusivity(unchecked) var isDelivering = false
+  /// The registrations whose instances this thread made while observed resolutions ran, and
+  /// whose events have not yet said so; only this trace's thread touches it.
+  @exclusivity(unchecked) var madeWhileObserved: [Unmanaged<Registration>] = []
   /// This thread's stack, found once, when the thread first resolves.
   @usableFromInline let stackBounds = StackBounds()
 
@@ -198,13 +201,38 @@ final class ResolutionTrace {
     // conformance in the process, and a debug build makes a generic type's metadata the first
     // time it is used; either can take more stack than this thread has left.
     StackBounds.onFreshStack {
-      let chain = (0..<min(depth, 5)).map {
-        frames[$0].registration.takeUnretainedValue().description
-      }
+      let factories = runningFactories
+      let chain = factories.prefix(5).map(\.description)
       error = ResolutionError(
-        .tooDeep(depth: depth, chain: chain), key: registration.keyDescription, site: site)
+        .tooDeep(depth: factories.count, chain: chain), key: registration.keyDescription,
+        site: site)
     }
     return error!
+  }
+
+  /// The keys whose factories are running on this thread, outermost first, each as it was
+  /// asked for: an alias's key rather than that of the provider it reads through to.
+  ///
+  /// Not every frame is a factory: an alias reads through to the provider it aliases, which
+  /// has a frame of its own, a `[P]` list resolves its contributions, and an override that a
+  /// factory installs repeats the factory's frame.
+  var runningFactories: [Registration] {
+    var factories: [Registration] = []
+    var alias: Registration?
+    for index in 0..<depth {
+      let registration = frames[index].registration
+      if index > 0, frames[index - 1].registration.toOpaque() == registration.toOpaque() {
+        continue
+      }
+      let resolved = registration.takeUnretainedValue()
+      if resolved.runsFactory {
+        factories.append(alias.flatMap { $0.keeper === resolved ? $0 : nil } ?? resolved)
+        alias = nil
+      } else {
+        alias = resolved
+      }
+    }
+    return factories
   }
 
   @usableFromInline
