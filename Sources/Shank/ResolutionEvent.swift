@@ -12,7 +12,8 @@ public struct ResolutionEvent: Sendable, CustomStringConvertible {
   public let key: String
   /// The scope of the module resolved.
   public let scope: Scope
-  /// Whether a factory ran: `false` when a kept instance was returned.
+  /// Whether this resolution's factory ran: `false` when it returned a kept instance, made
+  /// earlier or by another thread while this one waited.
   public let madeInstance: Bool
   /// How long the resolution took, factory included, in nanoseconds.
   public let durationNanoseconds: UInt64
@@ -29,7 +30,7 @@ public struct ResolutionEvent: Sendable, CustomStringConvertible {
   /// - Parameters:
   ///   - key: The key resolved, as messages write it.
   ///   - scope: The module's scope.
-  ///   - madeInstance: Whether a factory ran.
+  ///   - madeInstance: Whether this resolution's factory ran.
   ///   - durationNanoseconds: How long the resolution took, in nanoseconds.
   ///   - onMainThread: Whether it ran on the main thread.
   ///   - depth: How many factories were running around it on its thread.
