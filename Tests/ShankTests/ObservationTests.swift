@@ -188,9 +188,11 @@ import Testing
   /// container) and the outer resolution is delivered.
   @Test(arguments: [false, true])
   func aNestedFailureCaughtByTheFactoryLeavesTheTraceBalanced(decorating: Bool) throws {
+    // Names of each case's own: the observer sees the other case's events, which run at once.
+    let prefix = decorating ? "caught-decorated" : "caught-plain"
     let seen = Collector<String>()
     let observation = Dependencies.observe { event in
-      if event.key.hasPrefix("Observed named \"caught-") {
+      if event.key.hasPrefix("Observed named \"\(prefix)-") {
         seen.append("\(event.key) \(event.depth) \(event.madeInstance)")
       }
     }
@@ -198,38 +200,38 @@ import Testing
     let currentIsOwner = Collector<Bool>()
     let box = ContainerBox()
     let container = Dependencies {
-      Module("caught-outer", scope: .singleton) { () -> Observed in
+      Module("\(prefix)-outer", scope: .singleton) { () -> Observed in
         let failed = resolutionError {
-          try Dependencies.resolveOrThrow(Observed.self, name: "caught-failing")
+          try Dependencies.resolveOrThrow(Observed.self, name: "\(prefix)-failing")
         }
         precondition(failed != nil)
         let missing = resolutionError {
-          try Dependencies.resolveOrThrow(Observed.self, name: "caught-missing")
+          try Dependencies.resolveOrThrow(Observed.self, name: "\(prefix)-missing")
         }
         precondition(missing?.reason == .notRegistered)
         currentIsOwner.append(Dependencies.current === box.dependencies)
-        _ = Dependencies.resolve(Observed.self, name: "caught-inner")
+        _ = Dependencies.resolve(Observed.self, name: "\(prefix)-inner")
         return ObservedImpl()
       }
-      Module("caught-failing", scope: .singleton) { () throws -> Observed in
-        _ = Dependencies.resolve(Observed.self, name: "caught-inner")
+      Module("\(prefix)-failing", scope: .singleton) { () throws -> Observed in
+        _ = Dependencies.resolve(Observed.self, name: "\(prefix)-inner")
         throw StubFailure()
       }
-      Module("caught-inner") { ObservedImpl() as Observed }
+      Module("\(prefix)-inner") { ObservedImpl() as Observed }
       if decorating {
         Module.decorating(Observed.self) { $0 }
       }
     }
     box.dependencies = container
-    _ = container.resolve(Observed.self, name: "caught-outer")
-    _ = container.resolve(Observed.self, name: "caught-inner")
+    _ = container.resolve(Observed.self, name: "\(prefix)-outer")
+    _ = container.resolve(Observed.self, name: "\(prefix)-inner")
     #expect(currentIsOwner.all == [true])
     #expect(
       seen.all == [
-        #"Observed named "caught-inner" 2 true"#,
-        #"Observed named "caught-inner" 1 true"#,
-        #"Observed named "caught-outer" 0 true"#,
-        #"Observed named "caught-inner" 0 true"#,
+        "Observed named \"\(prefix)-inner\" 2 true",
+        "Observed named \"\(prefix)-inner\" 1 true",
+        "Observed named \"\(prefix)-outer\" 0 true",
+        "Observed named \"\(prefix)-inner\" 0 true",
       ])
   }
 
