@@ -120,6 +120,47 @@ import Testing
     // Each round ends with one cycle reported, by whichever thread closed it.
     #expect(reported == 300)
   }
+
+  /// Two threads each making a module whose factory resolves the other's: a cycle across
+  /// threads, which the README promises is reported "without a stack overflow or a deadlock";
+  /// with an observer installed too.
+  @Test(arguments: [ScopeCase.singleton, .cached, .weak], [false, true])
+  func aCycleAcrossTwoThreadsIsReportedNotADeadlock(scope: ScopeCase, observed: Bool) async {
+    await #expect(processExitsWith: .success) { [scope, observed] in
+      exitIfStillRunning(after: 20)
+      let observation = observed ? Dependencies.observe { _ in } : nil
+      defer { observation?.cancel() }
+      let container = Dependencies {
+        Module(scope: scope.scope) { () throws -> MutualLeftType in
+          usleep(100_000)
+          return MutualLeft(try Dependencies.resolveOrThrow(MutualRightType.self))
+        }
+        Module(scope: scope.scope) { () throws -> MutualRightType in
+          usleep(100_000)
+          return MutualRight(try Dependencies.resolveOrThrow(MutualLeftType.self))
+        }
+      }
+      let errors = Collector<ResolutionError?>()
+      let group = DispatchGroup()
+      for side in 0..<2 {
+        group.enter()
+        Thread {
+          if side == 0 {
+            errors.append(resolutionError { try container.resolveOrThrow(MutualLeftType.self) })
+          } else {
+            errors.append(resolutionError { try container.resolveOrThrow(MutualRightType.self) })
+          }
+          group.leave()
+        }.start()
+      }
+      group.wait()
+      let cycles = errors.all.filter {
+        if case .cycle = $0?.reason { return true }
+        return false
+      }
+      precondition(!cycles.isEmpty, "no cycle reported: \(errors.all)")
+    }
+  }
 }
 
 // MARK: - Fixtures

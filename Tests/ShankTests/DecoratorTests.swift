@@ -813,6 +813,458 @@ import Testing
     // The decoration is on the trace: the path runs from the decorated type back to it.
     #expect(path == ["GreeterType", "HPLeaf", "GreeterType"])
   }
+
+  @Test func aParentAndAChildEachDecorateASingletonOnceAndEachLayerKeepsItsOwn() {
+    let made = Counter()
+    let parentDecorations = Counter()
+    let childDecorations = Counter()
+    let root = Dependencies {
+      Module(scope: .singleton) { () -> TextType in
+        made.increment()
+        return PlainText("s")
+      }
+      Module.decorating(TextType.self) { greeter in
+        parentDecorations.increment()
+        return TaggedText(greeter, "p")
+      }
+    }
+    let child = Dependencies(over: root) {
+      Module.decorating(TextType.self) { greeter in
+        childDecorations.increment()
+        return TaggedText(greeter, "c")
+      }
+    }
+    let grandchild = Dependencies(over: child) {}
+    // The child first: the owner makes and decorates its instance under the child's call.
+    let fromChild = child.resolve(TextType.self)
+    #expect(fromChild.text == "s+p+c")
+    let fromRoot = root.resolve(TextType.self)
+    #expect(fromRoot.text == "s+p")
+    #expect((fromChild as? TaggedText)?.wrapped === fromRoot)
+    #expect(child.resolve(TextType.self) === fromChild)
+    #expect(grandchild.resolve(TextType.self) === fromChild)
+    #expect(root.resolve(TextType.self) === fromRoot)
+    #expect(made.value == 1)
+    #expect(parentDecorations.value == 1)
+    #expect(childDecorations.value == 1)
+  }
+
+  @Test func aDecoratedCachedInstanceIsMadeAndDecoratedAgainInEachLayerAfterAReset() {
+    let made = Counter()
+    let parentDecorations = Counter()
+    let childDecorations = Counter()
+    let root = Dependencies {
+      Module(scope: .cached("reset")) { () -> TextType in
+        PlainText("v\(made.increment())")
+      }
+      Module.decorating(TextType.self) { greeter in
+        parentDecorations.increment()
+        return TaggedText(greeter, "p")
+      }
+    }
+    let child = Dependencies(over: root) {
+      Module.decorating(TextType.self) { greeter in
+        childDecorations.increment()
+        return TaggedText(greeter, "c")
+      }
+    }
+    let first = child.resolve(TextType.self)
+    #expect(first.text == "v1+p+c")
+    #expect(child.resolve(TextType.self) === first)
+    root.reset(.cached("reset"))
+    let second = child.resolve(TextType.self)
+    #expect(second.text == "v2+p+c")
+    #expect(second !== first)
+    #expect(root.resolve(TextType.self).text == "v2+p")
+    #expect(made.value == 2)
+    #expect(parentDecorations.value == 2)
+    #expect(childDecorations.value == 2)
+  }
+
+  @Test func aDecoratedWeakInstanceInADecoratingParentLivesAsLongAsItsHolders() {
+    let made = Counter()
+    let root = Dependencies {
+      Module(scope: .weak) { () -> TextType in PlainText("w\(made.increment())") }
+      Module.decorating(TextType.self) { TaggedText($0, "p") }
+    }
+    let child = Dependencies(over: root) {
+      Module.decorating(TextType.self) { TaggedText($0, "c") }
+    }
+    var held: TextType? = child.resolve(TextType.self)
+    #expect(held?.text == "w1+p+c")
+    #expect(child.resolve(TextType.self) === held)
+    #expect(root.resolve(TextType.self) === (held as? TaggedText)?.wrapped)
+    held = nil
+    #expect(child.resolve(TextType.self).text == "w2+p+c")
+  }
+
+  /// The owner's decorators run as its factory does, with the owner as `current`; a child's
+  /// with the child.
+  @Test func eachLayersDecoratorResolvesFromItsOwnLayer() {
+    let root = Dependencies {
+      Module(scope: .singleton) { PlainText("s") as TextType }
+      Module { LayerTag("root") }
+      Module.decorating(TextType.self) {
+        TaggedText($0, "tag:" + Dependencies.resolve(LayerTag.self).value)
+      }
+    }
+    let child = Dependencies(over: root) {
+      Module { LayerTag("child") }
+      Module.decorating(TextType.self) {
+        TaggedText($0, "tag:" + Dependencies.resolve(LayerTag.self).value)
+      }
+    }
+    #expect(child.resolve(TextType.self).text == "s+tag:root+tag:child")
+    #expect(root.resolve(TextType.self).text == "s+tag:root")
+  }
+
+  /// An override active at the first resolution of a decorated singleton ends up neither in
+  /// the instance nor in its owner's decoration.
+  @Test func anOverrideActiveAtTheFirstResolutionIsNotInAnOwnersDecoration() {
+    let root = Dependencies {
+      Module(scope: .singleton) { PlainText("s") as TextType }
+      Module { LayerTag("root") }
+      Module.decorating(TextType.self) {
+        TaggedText($0, "tag:" + Dependencies.resolve(LayerTag.self).value)
+      }
+    }
+    let inside = withOverrides(over: root) {
+      Module { LayerTag("override") }
+    } operation: {
+      Dependencies.resolve(TextType.self)
+    }
+    #expect(inside.text == "s+tag:root")
+    #expect(root.resolve(TextType.self) === inside)
+  }
+
+  /// An override layer with no decorators over a decorating root gives the root's kept
+  /// instance, decorated once.
+  @Test func anOverrideLayerWithoutDecoratorsGivesTheRootsDecoratedSingleton() {
+    let decorations = Counter()
+    let root = Dependencies {
+      Module(scope: .singleton) { PlainText("s") as TextType }
+      Module.decorating(TextType.self) {
+        decorations.increment()
+        return TaggedText($0, "p")
+      }
+    }
+    let first = withOverrides(over: root) {
+      Module { LayerTag("unrelated") }
+    } operation: {
+      Dependencies.resolve(TextType.self)
+    }
+    let second = withOverrides(over: root) {
+      Module { LayerTag("unrelated") }
+    } operation: {
+      Dependencies.resolve(TextType.self)
+    }
+    #expect(first.text == "s+p")
+    #expect(first === second)
+    #expect(first === root.resolve(TextType.self))
+    #expect(decorations.value == 1)
+  }
+
+  /// A decorator that resolves what it decorates is a cycle, for each shared scope, in the
+  /// owner or in a child: never a recursion until the stack runs out, never a deadlock.
+  @Test(arguments: ScopeCase.allCases, [false, true])
+  func aDecoratorResolvingWhatItDecoratesIsACycle(scope: ScopeCase, inChild: Bool) async {
+    await #expect(processExitsWith: .success) { [scope, inChild] in
+      exitIfStillRunning(after: 20)
+      let decorator = Module.decorating(TextType.self) { greeter in
+        _ = try Dependencies.resolveOrThrow(TextType.self)
+        return TaggedText(greeter, "d")
+      }
+      let module = Module(scope: scope.scope) { PlainText("s") as TextType }
+      let container =
+        inChild
+        ? Dependencies(over: Dependencies { module }) { decorator }
+        : Dependencies {
+          module
+          decorator
+        }
+      // Held, so that a `.weak` instance kept underneath stays the same.
+      var holder: [Any] = []
+      for _ in 0..<2 {
+        let error = resolutionError {
+          holder.append(try container.resolveOrThrow(TextType.self))
+        }
+        guard case .cycle(let path) = error?.reason else {
+          fatalError("not a cycle: \(String(describing: error))")
+        }
+        precondition(path.first == "TextType" && path.last == "TextType", "\(path)")
+      }
+      withExtendedLifetime(holder) {}
+    }
+  }
+
+  /// The same with an observer installed: observing must not turn the cycle into a deadlock.
+  @Test(arguments: ScopeCase.allCases, [false, true])
+  func anObservedDecoratorResolvingWhatItDecoratesIsACycle(scope: ScopeCase, inChild: Bool) async {
+    await #expect(processExitsWith: .success) { [scope, inChild] in
+      exitIfStillRunning(after: 20)
+      let observation = Dependencies.observe { _ in }
+      defer { observation.cancel() }
+      let decorator = Module.decorating(TextType.self) { greeter in
+        _ = try Dependencies.resolveOrThrow(TextType.self)
+        return TaggedText(greeter, "d")
+      }
+      let module = Module(scope: scope.scope) { PlainText("s") as TextType }
+      let container =
+        inChild
+        ? Dependencies(over: Dependencies { module }) { decorator }
+        : Dependencies {
+          module
+          decorator
+        }
+      let error = resolutionError { try container.resolveOrThrow(TextType.self) }
+      guard case .cycle = error?.reason else {
+        fatalError("not a cycle: \(String(describing: error))")
+      }
+    }
+  }
+
+  @Test func aDecoratorThatThrowsOnceLeavesTheSingletonUnmadeAndTheNextResolutionMakesIt()
+    async throws
+  {
+    let made = Counter()
+    let attempts = Counter()
+    let events = Collector<ResolutionEvent>()
+    let observation = Dependencies.observe {
+      if $0.key == #"TextType named "throw-once""# { events.append($0) }
+    }
+    defer { observation.cancel() }
+    let root = Dependencies {
+      Module("throw-once", scope: .singleton) { () -> TextType in
+        PlainText("v\(made.increment())")
+      }
+      Module.decorating(TextType.self) { greeter in
+        if attempts.increment() == 1 { throw StubFailure() }
+        return TaggedText(greeter, "p")
+      }
+    }
+    let child = Dependencies(over: root) {
+      Module.decorating(TextType.self) { TaggedText($0, "c") }
+    }
+    let error = try #require(
+      resolutionError { try child.resolveOrThrow(TextType.self, name: "throw-once") })
+    #expect(error.reason == .factoryFailed(error: "StubFailure()"))
+    #expect(events.all.isEmpty, "a failed resolution is not delivered")
+    // Another thread resolves it: no creation lock was left held.
+    let results = Collector<String>()
+    let finished = await onThreads(1, timeout: 20) { _ in
+      results.append(child.resolve(TextType.self, name: "throw-once").text)
+    }
+    #expect(finished, "a creation lock was left held")
+    results.append(child.resolve(TextType.self, name: "throw-once").text)
+    #expect(results.all == ["v2+p+c", "v2+p+c"])
+    #expect(made.value == 2)
+    #expect(root.resolve(TextType.self, name: "throw-once").text == "v2+p")
+    #expect(events.all.count == 3)
+    #expect(events.all.filter(\.madeInstance).count == 1, "\(events.all.map(\.madeInstance))")
+  }
+
+  @Test(arguments: ScopeCase.allCases)
+  func aFactoryThatThrowsOnceInADecoratedObservedContainerIsMadeNextTime(scope: ScopeCase)
+    async throws
+  {
+    let attempts = Counter()
+    let decorations = Counter()
+    let key = "factory-throws-\(scope)"
+    let events = Collector<ResolutionEvent>()
+    let observation = Dependencies.observe {
+      if $0.key == "TextType named \"\(key)\"" { events.append($0) }
+    }
+    defer { observation.cancel() }
+    let root = Dependencies {
+      Module(key, scope: scope.scope) { () throws -> TextType in
+        if attempts.increment() == 1 { throw StubFailure() }
+        return PlainText("made")
+      }
+      Module.decorating(TextType.self) {
+        decorations.increment()
+        return TaggedText($0, "p")
+      }
+    }
+    let child = Dependencies(over: root) {
+      Module.decorating(TextType.self) { TaggedText($0, "c") }
+    }
+    let error = try #require(
+      resolutionError { try child.resolveOrThrow(TextType.self, name: key) })
+    #expect(error.reason == .factoryFailed(error: "StubFailure()"))
+    #expect(error.typeName == "TextType")
+    #expect(error.name == key)
+    #expect(decorations.value == 0)
+    let finished = await onThreads(1, timeout: 20) { _ in
+      _ = child.resolve(TextType.self, name: key)
+    }
+    #expect(finished, "a creation lock was left held")
+    let value = child.resolve(TextType.self, name: key)
+    #expect(value.text == "made+p+c")
+    #expect(events.all.count == 2)
+    #expect(events.all.first?.madeInstance == true)
+    #expect(events.all.allSatisfy { $0.depth == 0 })
+  }
+
+  @Test func anAliasedSingletonInADecoratingParentAndChildIsMadeOnceAndDecoratedPerResolution() {
+    let made = Counter()
+    let aDecorations = Counter()
+    let root = Dependencies {
+      Module(scope: .singleton, as: AliasedA.self, AliasedB.self) { () -> AliasedBoth in
+        made.increment()
+        return AliasedBoth()
+      }
+      Module.decorating(AliasedA.self) {
+        aDecorations.increment()
+        return $0
+      }
+    }
+    let child = Dependencies(over: root) {
+      Module.decorating(AliasedA.self) {
+        aDecorations.increment()
+        return $0
+      }
+    }
+    let a = child.resolve(AliasedA.self)
+    let b = child.resolve(AliasedB.self)
+    #expect(a === b)
+    #expect(root.resolve(AliasedA.self) === a)
+    #expect(made.value == 1)
+    // "An alias (`Module(as:)`) is decorated at every resolution": the child's resolution by
+    // both layers, the root's by its own.
+    #expect(aDecorations.value == 3)
+  }
+
+  @Test func contributionsOfADecoratingParentThroughAnObservedDecoratingChild() {
+    let made = Counter()
+    let events = Collector<ResolutionEvent>()
+    let observation = Dependencies.observe {
+      if $0.key == "[PartType]" { events.append($0) }
+    }
+    defer { observation.cancel() }
+    let root = Dependencies {
+      Module.contribution("kept", scope: .singleton) { () -> PartType in
+        made.increment()
+        return Part("kept")
+      }
+      Module.contribution { Part("fresh") as PartType }
+      Module.decorating(PartType.self) { TaggedPart($0, "p") }
+    }
+    let child = Dependencies(over: root) {
+      Module.contribution { Part("child") as PartType }
+      Module.decorating(PartType.self) { TaggedPart($0, "c") }
+    }
+    let first = child.resolve([PartType].self)
+    let second = child.resolve([PartType].self)
+    #expect(first.map(\.text) == ["kept+p+c", "fresh+p+c", "child+p+c"])
+    #expect(first[0] === second[0])
+    #expect(first[1] !== second[1])
+    #expect(root.resolve([PartType].self).map(\.text) == ["kept+p", "fresh+p"])
+    #expect(made.value == 1)
+    #expect(events.all.count == 3)
+    #expect(child.resolve([String: PartType].self).mapValues(\.text) == ["kept": "kept+p+c"])
+  }
+
+  @Test func verifyAndStartOfADecoratingChildOverADecoratingParent() async throws {
+    let made = Counter()
+    let decorations = Counter()
+    let root = Dependencies {
+      Module(scope: .singleton, eager: true) { () -> TextType in
+        made.increment()
+        return PlainText("s")
+      }
+      Module { LayerTag("root") }
+      Module.decorating(TextType.self) {
+        decorations.increment()
+        return TaggedText($0, "tag:" + Dependencies.resolve(LayerTag.self).value)
+      }
+    }
+    let child = Dependencies(over: root) {
+      Module { () -> InjectedTextHolder in InjectedTextHolder() }
+      Module.decorating(TextType.self) { TaggedText($0, "c") }
+    }
+    try child.verify()
+    let graph = child.graph()
+    #expect(graph.mermaid.contains("InjectedTextHolder"))
+    // verify() made its own copies, not the root's instance.
+    let madeByVerify = made.value
+    let decoratedByVerify = decorations.value
+    _ = try await root.start()
+    #expect(made.value == madeByVerify + 1)
+    #expect(decorations.value == decoratedByVerify + 1)
+    let fromChild = child.resolve(TextType.self)
+    #expect(fromChild.text == "s+tag:root+c")
+    #expect(made.value == madeByVerify + 1, "start() made and decorated it")
+    #expect(decorations.value == decoratedByVerify + 1)
+    #expect(child.resolve(InjectedTextHolder.self).text === fromChild)
+  }
+
+  @Test func verifyReportsADecoratorThatResolvesWhatItDecoratesWithoutStopping() async {
+    await #expect(processExitsWith: .success) {
+      exitIfStillRunning(after: 20)
+      let root = Dependencies { Module(scope: .singleton) { PlainText("s") as TextType } }
+      let child = Dependencies(over: root) {
+        Module.decorating(TextType.self) { greeter in
+          _ = try Dependencies.resolveOrThrow(TextType.self)
+          return greeter
+        }
+      }
+      do {
+        try child.verify()
+      } catch {
+        precondition("\(error)".contains("TextType"), "\(error)")
+        return
+      }
+      // Verification found nothing: resolving must still report the cycle.
+      let error = resolutionError { try child.resolveOrThrow(TextType.self) }
+      guard case .cycle = error?.reason else { fatalError("\(String(describing: error))") }
+    }
+  }
+
+  /// Many threads resolve a decorated singleton through a decorating child at once, observed:
+  /// one instance, made and decorated once by its owner, and one event per resolution. The
+  /// child's decorator may run more than once meanwhile (PluginsAndDecorators.md says so), but
+  /// every caller gets the one it keeps.
+  @Test func manyThreadsResolvingAnObservedDecoratedSingletonThroughAChild() async {
+    let made = Counter()
+    let parentDecorations = Counter()
+    let childDecorations = Counter()
+    let events = Collector<ResolutionEvent>()
+    let observation = Dependencies.observe {
+      if $0.key == #"TextType named "many""# { events.append($0) }
+    }
+    defer { observation.cancel() }
+    let root = Dependencies {
+      Module("many", scope: .singleton) { () -> TextType in
+        made.increment()
+        usleep(20_000)
+        return PlainText("s")
+      }
+      Module.decorating(TextType.self) {
+        parentDecorations.increment()
+        return TaggedText($0, "p")
+      }
+    }
+    let child = Dependencies(over: root) {
+      Module.decorating(TextType.self) {
+        childDecorations.increment()
+        usleep(5_000)
+        return TaggedText($0, "c")
+      }
+    }
+    let results = Collector<ObjectIdentifier>()
+    let finished = await onThreads(16, timeout: 60) { _ in
+      for _ in 0..<20 {
+        results.append(ObjectIdentifier(child.resolve(TextType.self, name: "many")))
+      }
+    }
+    #expect(finished)
+    #expect(Set(results.all).count == 1)
+    #expect(made.value == 1)
+    #expect(parentDecorations.value == 1)
+    #expect((1...16).contains(childDecorations.value))
+    #expect(events.all.count == 16 * 20)
+    #expect(events.all.allSatisfy { $0.depth == 0 })
+  }
 }
 
 // MARK: - Fixtures

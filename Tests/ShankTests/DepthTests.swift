@@ -255,6 +255,173 @@ import Testing
     #expect(made.value == 1)
   }
 
+  // MARK: - Aliases, contribution lists, @Inject, layers and the main actor
+
+  /// The composed paths: `@Inject` observed, `.cached` and `.weak` links decorated and
+  /// observed, a decorating child over a decorating parent, an override layer, a built root:
+  /// 200 levels fit a 512 KiB thread, each level taking as little as on a `ChainPath`.
+  @Test(
+    .disabled(
+      if: Sanitizer.current != .none,
+      "a sanitizer makes every frame larger, and ThreadSanitizer follows at most 128 locks"),
+    arguments: ComposedChainPath.allCases.filter { $0.levelsA512KiBThreadHolds == 200 })
+  func twoHundredNestedResolutionsFitA512KiBThreadOnComposedPaths(path: ComposedChainPath)
+    async throws
+  {
+    let result = try await #require(
+      processExitsWith: .success, observing: [\.standardErrorContent]
+    ) { [path] in
+      let (length, bytesPerLevel) = await onThread(stackSize: DepthTests.smallStack) {
+        let recorder = StackRecorder()
+        return (chainLength(200, path: path, recorder: recorder), recorder.bytesPerLevel)
+      }
+      precondition(length == 200, "\(length) levels fit")
+      // As in `eachLevelTakesLittleStack`.
+      #if DEBUG
+        let bound = 2_432
+      #else
+        let bound = 1_024
+      #endif
+      precondition(bytesPerLevel > 0)
+      precondition(bytesPerLevel < bound, "\(bytesPerLevel) bytes of stack per level")
+    }
+    #expect(result.standardErrorContent.isEmpty)
+  }
+
+  /// An alias (`Module(as:)`) or a contribution list (`[P]`) reads through to another provider
+  /// at each level, the registration the alias names or each contribution, so a level is two
+  /// resolutions' frames: about 4,300 to 4,900 bytes in a debug build, and a 512 KiB thread
+  /// holds a hundred-odd levels, not 200. An `@Inject` singleton chain in a decorating,
+  /// observed container takes the deepest single resolution and the property wrapper's frames
+  /// too, about 2,600 bytes a level: 180-odd levels. (The observed, decorated list path holds
+  /// fewer, for a reason of the fixture's: see `levelsA512KiBThreadHolds`.)
+  @Test(
+    .disabled(
+      if: Sanitizer.current != .none,
+      "a sanitizer makes every frame larger, and ThreadSanitizer follows at most 128 locks"),
+    arguments: ComposedChainPath.allCases.filter { $0.levelsA512KiBThreadHolds < 200 })
+  func aChainOfAliasesOrListsFitsAHundredLevels(path: ComposedChainPath) async throws {
+    let result = try await #require(
+      processExitsWith: .success, observing: [\.standardErrorContent]
+    ) { [path] in
+      let levels = path.levelsA512KiBThreadHolds
+      let length = await onThread(stackSize: DepthTests.smallStack) {
+        chainLength(levels, path: path)
+      }
+      precondition(length == levels, "\(length) levels fit")
+    }
+    #expect(result.standardErrorContent.isEmpty)
+  }
+
+  /// Main-actor modules run on the main actor, whose thread is large: how many bytes a level
+  /// takes, which must leave room for 200 on a 512 KiB thread, and 200 levels resolve.
+  @Test(
+    .disabled(if: Sanitizer.current != .none, "a sanitizer makes every frame larger"),
+    arguments: [false, true])
+  func mainActorChainsTakeLittleStackALevel(observedAndDecorated: Bool) async throws {
+    let result = try await #require(
+      processExitsWith: .success, observing: [\.standardErrorContent]
+    ) { [observedAndDecorated] in
+      let (length, bytesPerLevel) = await MainActor.run {
+        mainActorChain(200, observedAndDecorated: observedAndDecorated)
+      }
+      precondition(length == 200, "\(length) levels fit")
+      #if DEBUG
+        let bound = 2_432
+      #else
+        let bound = 1_024
+      #endif
+      precondition(bytesPerLevel > 0)
+      precondition(bytesPerLevel < bound, "\(bytesPerLevel) bytes of stack per level")
+    }
+    #expect(result.standardErrorContent.isEmpty)
+  }
+
+  /// A chain too deep for its thread stops with Shank's message on the composed paths too,
+  /// never with a segmentation fault, and not before the levels the thread holds.
+  @Test(
+    .disabled(
+      if: Sanitizer.current != .none,
+      "the sanitizers keep frames off the stack, or follow at most 64 locks held at once"),
+    arguments: ComposedChainPath.allCases)
+  func aChainTooDeepStopsWithShanksMessageOnComposedPaths(path: ComposedChainPath)
+    async throws
+  {
+    let result = try await #require(
+      processExitsWith: .failure, observing: [\.standardErrorContent]
+    ) { [path] in
+      _ = await onThread(stackSize: DepthTests.smallStack) {
+        chainLength(path.tooDeepLength, path: path)
+      }
+    }
+    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    let pattern =
+      /Shank cannot resolve (.+): (\d+) factories are running, each resolving the next, and this thread's stack is nearly full/
+    let match = try #require(
+      stderr.firstMatch(of: pattern), "no Shank message: \(stderr.suffix(2_000))")
+    let depth = try #require(Int(match.output.2))
+    #expect(depth >= path.levelsA512KiBThreadHolds)
+  }
+
+  @Test(
+    .disabled(if: Sanitizer.current != .none, "the sanitizers keep frames off the stack"))
+  func aMainActorChainTooDeepStopsWithShanksMessage() async throws {
+    let result = try await #require(
+      processExitsWith: .failure, observing: [\.standardErrorContent]
+    ) {
+      _ = await MainActor.run { mainActorChain(100_000, observedAndDecorated: true) }
+    }
+    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    let pattern =
+      /factories are running, each resolving the next, and this thread's stack is nearly full/
+    #expect(stderr.contains(pattern), "no Shank message: \(stderr.suffix(2_000))")
+  }
+
+  /// `.tooDeep(depth:chain:)`: "`depth` factories were running on this thread, each inside
+  /// the one before … `chain` is the keys of the outermost of them". Through aliases and
+  /// contribution lists, each link is one factory.
+  @Test(
+    .disabled(if: Sanitizer.current != .none, "the sanitizers keep frames off the stack"),
+    arguments: [false, true])
+  func aTooDeepErrorCountsFactoriesThroughAliases(shared: Bool) async throws {
+    let error = await onThread(stackSize: DepthTests.smallStack) {
+      let container = Dependencies {
+        aliasChainModules(
+          length: 20_000, scope: shared ? .singleton : .unique, recorder: nil, throwing: true)
+      }
+      return resolutionError { try container.resolveOrThrow(ChainLink.self, name: "0") }
+    }
+    let tooDeep = try #require(error)
+    guard case .tooDeep(let depth, let chain) = tooDeep.reason else {
+      Issue.record("expected .tooDeep, got \(tooDeep)")
+      return
+    }
+    #expect(chain == (0..<5).map { #"ChainLink named "\#($0)""# })
+    #expect(tooDeep.name == String(depth), "the link refused is the one after `depth` links")
+  }
+
+  /// `resolveOrThrow` throws `.tooDeep` through a decorating child over a decorating parent, and leaves nothing held: the second
+  /// attempt goes exactly as deep.
+  @Test(
+    .disabled(if: Sanitizer.current != .none, "the sanitizers keep frames off the stack"),
+    arguments: [
+      ComposedChainPath.childDecoratingOverDecoratingParentSingletons, .cachedDecoratedObserved,
+    ])
+  func resolveOrThrowThrowsTooDeepTwiceAlikeThroughDecoratingLayers(path: ComposedChainPath)
+    async throws
+  {
+    let errors = await onThread(stackSize: DepthTests.smallStack) {
+      throwingChainErrors(20_000, path: path)
+    }
+    let first = try #require(errors[0])
+    guard case .tooDeep(let depth, _) = first.reason else {
+      Issue.record("expected .tooDeep, got \(first)")
+      return
+    }
+    #expect(depth >= 150)
+    #expect(errors[1]?.reason == first.reason)
+  }
+
   /// Checks the message, every line verbatim, with the depth it reports.
   private func expectTooDeepMessage(in stderr: String, askedForAt line: Int) throws {
     let depthPattern = /Shank cannot resolve ChainLink named "(\d+)": (\d+) factories are running/
@@ -527,3 +694,250 @@ private final class ThreadWork {
     return nil
   }
 #endif
+
+// MARK: - Chains through aliases, contribution lists, @Inject and layers
+
+/// How a chain of `chainLength(_:path:recorder:)` is registered and resolved, on the paths
+/// `ChainPath` does not take: through aliases, contribution lists and `@Inject`, and through
+/// decorating layers with an observer installed.
+enum ComposedChainPath: String, CaseIterable, Codable, Sendable {
+  /// `@Inject` links, an observer installed.
+  case injectObserved
+  /// `@Inject` singleton links in a decorating container, an observer installed.
+  case injectObservedDecoratedSingleton
+  /// Each link a `Module(as:)` alias, unique.
+  case alias
+  /// Each link a `.singleton` alias, in a decorating container, observed.
+  case aliasSingletonDecoratedObserved
+  /// Each link a contribution to `[Level<…>]` of its own type, resolving the next list.
+  case contributions
+  /// The same, each level decorated, an observer installed.
+  case contributionsDecoratedObserved
+  /// `.cached` links in a decorating container, observed.
+  case cachedDecoratedObserved
+  /// `.weak` links in a decorating container, observed.
+  case weakDecoratedObserved
+  /// Singleton links in a decorating parent, resolved from a child with a decorator.
+  case childDecoratingOverDecoratingParentSingletons
+  /// The same, observed, the links `.cached`.
+  case childDecoratingOverDecoratingParentCachedObserved
+  /// Singleton links in a decorating parent, resolved from a child without decorators.
+  case plainChildOverDecoratingParentSingletons
+  /// Singleton links in an override layer over a decorating built root.
+  case overrideOverDecoratingBuiltRoot
+  /// Unique links resolved with `resolve` from a built root that decorates, observed.
+  case builtRootDecoratedObserved
+
+  /// How many levels a 512 KiB thread holds in a debug build: 200, as on every `ChainPath`,
+  /// but where a level is two resolutions, an alias's or a list's and the provider's it reads
+  /// through to, about 100; and 180 on the deepest `@Inject` path.
+  var levelsA512KiBThreadHolds: Int {
+    switch self {
+    case .alias, .aliasSingletonDecoratedObserved, .contributions: 100
+    // Observed, a level's event names its list's key, `[Level<NestedLevel<…>>]`, a type nested
+    // as deep as the level, and describing it takes more stack the deeper it is: past about 85
+    // levels the process dies of a segmentation fault, not with Shank's message. The fixture's
+    // doing (no app's keys nest so deep), but the stack a key's description takes is not in
+    // Shank's reserve.
+    case .contributionsDecoratedObserved: 75
+    case .injectObservedDecoratedSingleton: 180
+    default: 200
+    }
+  }
+
+  /// A length no 512 KiB thread holds, that registers quickly.
+  var tooDeepLength: Int {
+    switch self {
+    case .contributions, .contributionsDecoratedObserved: 600
+    default: 20_000
+    }
+  }
+}
+
+let identityChainDecorator = Module.decorating(ChainLink.self) { $0 }
+
+func chainLength(_ length: Int, path: ComposedChainPath, recorder: StackRecorder? = nil) -> Int {
+  var observation: Observation?
+  defer { observation?.cancel() }
+  switch path {
+  case .injectObserved, .injectObservedDecoratedSingleton, .aliasSingletonDecoratedObserved,
+    .contributionsDecoratedObserved, .cachedDecoratedObserved, .weakDecoratedObserved,
+    .childDecoratingOverDecoratingParentCachedObserved, .builtRootDecoratedObserved:
+    observation = Dependencies.observe { _ in }
+  default: break
+  }
+  let container: Dependencies
+  switch path {
+  case .injectObserved:
+    container = Dependencies {
+      chainModules(length: length, scope: .unique, step: .inject, recorder: recorder)
+    }
+  case .injectObservedDecoratedSingleton:
+    container = Dependencies {
+      chainModules(length: length, scope: .singleton, step: .inject, recorder: recorder)
+      identityChainDecorator
+    }
+  case .alias:
+    container = Dependencies {
+      aliasChainModules(length: length, scope: .unique, recorder: recorder)
+    }
+  case .aliasSingletonDecoratedObserved:
+    container = Dependencies {
+      aliasChainModules(length: length, scope: .singleton, recorder: recorder)
+      identityChainDecorator
+    }
+  case .contributions, .contributionsDecoratedObserved:
+    let modules = contributionChainModules(
+      length: length, decorated: path == .contributionsDecoratedObserved, recorder: recorder)
+    container = Dependencies { modules }
+    let first = container.resolve([Level<BottomLevel>].self)
+    return first.isEmpty ? 0 : chainLength(from: first[0])
+  case .cachedDecoratedObserved:
+    container = Dependencies {
+      chainModules(
+        length: length, scope: .cached("composed-chain"), step: .resolve, recorder: recorder)
+      identityChainDecorator
+    }
+  case .weakDecoratedObserved:
+    container = Dependencies {
+      chainModules(length: length, scope: .weak, step: .resolve, recorder: recorder)
+      identityChainDecorator
+    }
+  case .childDecoratingOverDecoratingParentSingletons:
+    let parent = Dependencies {
+      chainModules(length: length, scope: .singleton, step: .resolve, recorder: recorder)
+      identityChainDecorator
+    }
+    container = Dependencies(over: parent) { identityChainDecorator }
+  case .childDecoratingOverDecoratingParentCachedObserved:
+    let parent = Dependencies {
+      chainModules(
+        length: length, scope: .cached("composed-chain"), step: .resolve, recorder: recorder)
+      identityChainDecorator
+    }
+    container = Dependencies(over: parent) { identityChainDecorator }
+  case .plainChildOverDecoratingParentSingletons:
+    let parent = Dependencies {
+      chainModules(length: length, scope: .singleton, step: .resolve, recorder: recorder)
+      identityChainDecorator
+    }
+    container = Dependencies(over: parent) {}
+  case .overrideOverDecoratingBuiltRoot:
+    Dependencies { identityChainDecorator }.build()
+    let links = chainModules(length: length, scope: .singleton, step: .resolve, recorder: recorder)
+    return Dependencies.withOverrides {
+      links
+    } operation: {
+      chainLength(from: Dependencies.resolve(ChainLink.self, name: "0"))
+    }
+  case .builtRootDecoratedObserved:
+    Dependencies {
+      chainModules(length: length, scope: .unique, step: .resolve, recorder: recorder)
+      identityChainDecorator
+    }.build()
+    return chainLength(from: Dependencies.resolve(ChainLink.self, name: "0"))
+  }
+  return chainLength(from: container.resolve(ChainLink.self, name: "0"))
+}
+
+/// As `chainLength` with `resolveOrThrow`, twice: the errors of both attempts.
+func throwingChainErrors(_ length: Int, path: ComposedChainPath) -> [ResolutionError?] {
+  var observation: Observation?
+  defer { observation?.cancel() }
+  let scope: Scope
+  switch path {
+  case .cachedDecoratedObserved:
+    observation = Dependencies.observe { _ in }
+    scope = .cached("composed-chain")
+  default:
+    scope = .singleton
+  }
+  let parent = Dependencies {
+    chainModules(length: length, scope: scope, step: .resolveOrThrow)
+    identityChainDecorator
+  }
+  let container = Dependencies(over: parent) { identityChainDecorator }
+  return [
+    resolutionError { try container.resolveOrThrow(ChainLink.self, name: "0") },
+    resolutionError { try container.resolveOrThrow(ChainLink.self, name: "0") },
+  ]
+}
+
+@ModuleBuilder
+func aliasChainModules(
+  length: Int, scope: Scope, recorder: StackRecorder?, throwing: Bool = false
+) -> [Module] {
+  for index in 0..<length {
+    let next = index + 1 < length ? String(index + 1) : nil
+    Module(String(index), scope: scope, as: ChainLink.self) { () throws -> ChainLinkImpl in
+      recorder?.addresses.append(stackAddress())
+      guard let next else { return ChainLinkImpl(next: nil) }
+      if throwing {
+        return ChainLinkImpl(next: try Dependencies.resolveOrThrow(ChainLink.self, name: next))
+      }
+      return ChainLinkImpl(next: Dependencies.resolve(ChainLink.self, name: next))
+    }
+  }
+}
+
+/// A type per level of a contribution chain.
+protocol LevelTag {}
+enum BottomLevel: LevelTag {}
+enum NestedLevel<Inner: LevelTag>: LevelTag {}
+
+final class Level<Tag: LevelTag>: ChainLink {
+  let next: ChainLink?
+  init(next: ChainLink?) { self.next = next }
+}
+
+/// Contributions to `[Level<BottomLevel>]`, `[Level<NestedLevel<BottomLevel>>]`, …: each level's
+/// factory resolves the next level's list.
+func contributionChainModules(length: Int, decorated: Bool, recorder: StackRecorder?) -> [Module] {
+  var modules: [Module] = []
+  var tag: any LevelTag.Type = BottomLevel.self
+  for index in 0..<length {
+    appendLevel(
+      tag, isLast: index + 1 == length, decorated: decorated, recorder: recorder, to: &modules)
+    tag = nestedLevel(tag)
+  }
+  return modules
+}
+
+func nestedLevel<Tag: LevelTag>(_ tag: Tag.Type) -> any LevelTag.Type { NestedLevel<Tag>.self }
+
+func appendLevel<Tag: LevelTag>(
+  _ tag: Tag.Type, isLast: Bool, decorated: Bool, recorder: StackRecorder?,
+  to modules: inout [Module]
+) {
+  modules.append(
+    Module.contribution { () -> Level<Tag> in
+      recorder?.addresses.append(stackAddress())
+      guard !isLast else { return Level<Tag>(next: nil) }
+      return Level<Tag>(next: Dependencies.resolve([Level<NestedLevel<Tag>>].self).first)
+    })
+  if decorated { modules.append(Module.decorating(Level<Tag>.self) { $0 }) }
+}
+
+/// A chain of main-actor modules, resolved on the main actor: its length and the stack a
+/// level takes.
+@MainActor
+func mainActorChain(_ length: Int, observedAndDecorated: Bool) -> (Int, Int) {
+  let recorder = StackRecorder()
+  var modules: [Module] = []
+  for index in 0..<length {
+    let next = index + 1 < length ? String(index + 1) : nil
+    modules.append(
+      Module(String(index), scope: index.isMultiple(of: 2) ? .singleton : .unique) {
+        () -> ChainLink in
+        if recorder.addresses.count < 60 { recorder.addresses.append(stackAddress()) }
+        guard let next else { return ChainLinkImpl(next: nil) }
+        return ChainLinkImpl(next: Dependencies.resolve(ChainLink.self, name: next))
+      })
+  }
+  if observedAndDecorated { modules.append(Module.decorating(ChainLink.self) { $0 }) }
+  let observation = observedAndDecorated ? Dependencies.observe { _ in } : nil
+  defer { observation?.cancel() }
+  let container = Dependencies { modules }
+  let length = chainLength(from: container.resolve(ChainLink.self, name: "0"))
+  return (length, recorder.bytesPerLevel)
+}

@@ -314,6 +314,36 @@ import Testing
           remove Unrelated.self from the module's as: list, or make ServiceImpl conform to it
         """)
   }
+
+  @Test func nearMissesListEveryKindInRegistrationOrderAndTheMessageTheFirstTwenty() throws {
+    let container = Dependencies {
+      Module("other") { ObservedImpl() as Observed }
+      Module { ObservedImpl() as Observed }
+      Module("wanted") { LayerTag("x") }
+      Module("wanted") { nil as Observed? }
+      Module("we\"ird\nname") { ObservedImpl() as Observed }
+      for index in 0..<20 {
+        Module("n\(index)") { ObservedImpl() as Observed }
+      }
+    }
+    let error = try #require(
+      resolutionError { try container.resolveOrThrow(Observed.self, name: "wanted") })
+    let expected =
+      [
+        #"Observed named "other": the same type under another name"#,
+        "Observed: the same type with no name",
+        #"LayerTag named "wanted": the same name, another type"#,
+        #"Optional<Observed> named "wanted": the type registered as an Optional; register it as Observed"#,
+        #"Observed named "we\"ird\nname": the same type under another name"#,
+      ] + (0..<20).map { #"Observed named "n\#($0)": the same type under another name"# }
+    #expect(error.nearMisses == expected)
+    #expect(error.nearMisses == error.nearMisses)
+    let lines = error.description.components(separatedBy: "\n")
+    #expect(lines.contains("  near misses (25, first 20):"))
+    #expect(lines.contains("    " + expected[3]))
+    #expect(lines.contains("    " + expected[19]))
+    #expect(!lines.contains("    " + expected[20]))
+  }
 }
 
 /// Every trap, each in a child process: the message and the line it points at.

@@ -343,3 +343,104 @@ struct SeededGenerator: RandomNumberGenerator {
     return mixed ^ (mixed >> 31)
   }
 }
+
+// MARK: - Decorated layers, observers and cycles
+
+/// The scopes, as arguments an exit test can capture.
+enum ScopeCase: String, CaseIterable, Codable, Sendable {
+  case unique, singleton, cached, weak
+
+  var scope: Scope {
+    switch self {
+    case .unique: .unique
+    case .singleton: .singleton
+    case .cached: .cached("scope-case")
+    case .weak: .weak
+    }
+  }
+}
+
+protocol TextType: AnyObject {
+  var text: String { get }
+}
+
+final class PlainText: TextType {
+  let text: String
+  init(_ text: String) { self.text = text }
+}
+
+final class TaggedText: TextType {
+  let wrapped: TextType
+  let tag: String
+  init(_ wrapped: TextType, _ tag: String) {
+    self.wrapped = wrapped
+    self.tag = tag
+  }
+  var text: String { wrapped.text + "+" + tag }
+}
+
+struct LayerTag {
+  let value: String
+  init(_ value: String) { self.value = value }
+}
+
+struct StubFailure: Error {}
+
+protocol MutualLeftType: AnyObject {}
+protocol MutualRightType: AnyObject {}
+final class MutualLeft: MutualLeftType { init(_: MutualRightType) {} }
+final class MutualRight: MutualRightType { init(_: MutualLeftType) {} }
+
+protocol AliasedA: AnyObject {}
+protocol AliasedB: AnyObject {}
+final class AliasedBoth: AliasedA, AliasedB {}
+
+protocol PartType: AnyObject {
+  var text: String { get }
+}
+
+final class Part: PartType {
+  let text: String
+  init(_ text: String) { self.text = text }
+}
+
+final class TaggedPart: PartType {
+  let text: String
+  init(_ wrapped: PartType, _ tag: String) { text = wrapped.text + "+" + tag }
+}
+
+/// A module that injects the decorated text.
+final class InjectedTextHolder {
+  @Inject var text: TextType
+}
+
+/// `Dependencies.withOverrides` over `base` rather than over the built root, which parallel
+/// tests share: run inside a factory of a child of `base` without decorators, whose container
+/// is `current` there.
+func withOverrides<Result>(
+  over base: Dependencies, @ModuleBuilder _ modules: @escaping () -> [Module],
+  operation: @escaping () -> Result
+) -> Result {
+  let box = ResultBox<Result>()
+  let runner = Dependencies(over: base) {
+    Module { () -> OverrideRunner in
+      box.value = Dependencies.withOverrides(modules, operation: operation)
+      return OverrideRunner()
+    }
+  }
+  _ = runner.resolve(OverrideRunner.self)
+  return box.value!
+}
+
+final class ResultBox<Value> { var value: Value? }
+struct OverrideRunner {}
+
+/// Ends the process when a test deadlocks, rather than hanging the run.
+func exitIfStillRunning(after seconds: Int) {
+  Thread {
+    sleep(UInt32(seconds))
+    FileHandle.standardError.write(
+      "exitIfStillRunning: deadlocked for \(seconds) s\n".data(using: .utf8)!)
+    exit(99)
+  }.start()
+}

@@ -409,6 +409,31 @@ import Testing
     let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
     #expect(stderr.isEmpty)
   }
+
+  /// The static forms borrow the built root; a failed resolution must put the hazard slot back,
+  /// so that a root built afterwards frees the one before.
+  @Test func aRootIsFreedAfterStaticResolutionsThatFailedAndThatSucceeded() async {
+    await #expect(processExitsWith: .success) {
+      weak var weakRoot: Dependencies?
+      do {
+        let root = Dependencies {
+          Module { PlainText("x") as TextType }
+          Module.decorating(TextType.self) { $0 }
+        }
+        weakRoot = root
+        root.build()
+      }
+      let observation = Dependencies.observe { _ in }
+      _ = Dependencies.resolve(TextType.self)
+      _ = try? Dependencies.resolveOrThrow(NeverRegistered.self)
+      _ = try? Dependencies.resolveOrThrow(TextType.self, name: "missing")
+      observation.cancel()
+      _ = Dependencies.resolve(TextType.self)
+      _ = try? Dependencies.resolveOrThrow(NeverRegistered.self)
+      Dependencies {}.build()
+      precondition(weakRoot == nil, "the replaced root was not freed")
+    }
+  }
 }
 
 // MARK: - Fixtures

@@ -162,9 +162,295 @@ import Testing
         == "WidgetModuleType (.singleton) made in 1.250 ms on the main thread, depth 0, at App.swift:12"
     )
   }
+
+  /// A factory that resolves its own key, with an observer installed: a cycle as without one.
+  @Test(arguments: ScopeCase.allCases)
+  func anObservedFactoryResolvingItselfIsACycle(scope: ScopeCase) async {
+    await #expect(processExitsWith: .success) { [scope] in
+      exitIfStillRunning(after: 20)
+      let observation = Dependencies.observe { _ in }
+      defer { observation.cancel() }
+      let container = Dependencies {
+        Module(scope: scope.scope) { () throws -> TextType in
+          TaggedText(try Dependencies.resolveOrThrow(TextType.self), "self")
+        }
+      }
+      let error = resolutionError { try container.resolveOrThrow(TextType.self) }
+      guard case .cycle(let path) = error?.reason else {
+        fatalError("not a cycle: \(String(describing: error))")
+      }
+      precondition(path == ["TextType", "TextType"], "\(path)")
+    }
+  }
+
+  /// A nested resolution that throws, caught by the factory: no event for it, the trace is
+  /// unwound (the next nested resolution is at depth 1, `current` is still the factory's
+  /// container) and the outer resolution is delivered.
+  @Test(arguments: [false, true])
+  func aNestedFailureCaughtByTheFactoryLeavesTheTraceBalanced(decorating: Bool) throws {
+    // Names of each case's own: the observer sees the other case's events, which run at once.
+    let prefix = decorating ? "caught-decorated" : "caught-plain"
+    let seen = Collector<String>()
+    let observation = Dependencies.observe { event in
+      if event.key.hasPrefix("Observed named \"\(prefix)-") {
+        seen.append("\(event.key) \(event.depth) \(event.madeInstance)")
+      }
+    }
+    defer { observation.cancel() }
+    let currentIsOwner = Collector<Bool>()
+    let box = ContainerBox()
+    let container = Dependencies {
+      Module("\(prefix)-outer", scope: .singleton) { () -> Observed in
+        let failed = resolutionError {
+          try Dependencies.resolveOrThrow(Observed.self, name: "\(prefix)-failing")
+        }
+        precondition(failed != nil)
+        let missing = resolutionError {
+          try Dependencies.resolveOrThrow(Observed.self, name: "\(prefix)-missing")
+        }
+        precondition(missing?.reason == .notRegistered)
+        currentIsOwner.append(Dependencies.current === box.dependencies)
+        _ = Dependencies.resolve(Observed.self, name: "\(prefix)-inner")
+        return ObservedImpl()
+      }
+      Module("\(prefix)-failing", scope: .singleton) { () throws -> Observed in
+        _ = Dependencies.resolve(Observed.self, name: "\(prefix)-inner")
+        throw StubFailure()
+      }
+      Module("\(prefix)-inner") { ObservedImpl() as Observed }
+      if decorating {
+        Module.decorating(Observed.self) { $0 }
+      }
+    }
+    box.dependencies = container
+    _ = container.resolve(Observed.self, name: "\(prefix)-outer")
+    _ = container.resolve(Observed.self, name: "\(prefix)-inner")
+    #expect(currentIsOwner.all == [true])
+    #expect(
+      seen.all == [
+        "Observed named \"\(prefix)-inner\" 2 true",
+        "Observed named \"\(prefix)-inner\" 1 true",
+        "Observed named \"\(prefix)-outer\" 0 true",
+        "Observed named \"\(prefix)-inner\" 0 true",
+      ])
+  }
+
+  @Test func madeInstanceIsTrueOnlyWhenAFactoryRanAndForEveryKindOfKey() {
+    let seen = Collector<String>()
+    let observation = Dependencies.observe { event in
+      if event.key.contains("made-") { seen.append("\(event.key) \(event.madeInstance)") }
+    }
+    defer { observation.cancel() }
+    let root = Dependencies {
+      Module("made-single", scope: .singleton) { ObservedImpl() as Observed }
+      Module("made-cached", scope: .cached("made")) { ObservedImpl() as Observed }
+      Module("made-unique") { ObservedImpl() as Observed }
+      Module("made-alias", scope: .singleton, as: AliasedA.self) { AliasedBoth() }
+      Module.decorating(Observed.self) { $0 }
+    }
+    let child = Dependencies(over: root) {
+      Module.decorating(Observed.self) { $0 }
+    }
+    for _ in 0..<2 {
+      _ = child.resolve(Observed.self, name: "made-single")
+      _ = child.resolve(Observed.self, name: "made-cached")
+      _ = child.resolve(Observed.self, name: "made-unique")
+      _ = child.resolve(AliasedA.self, name: "made-alias")
+    }
+    root.reset(.cached("made"))
+    _ = child.resolve(Observed.self, name: "made-cached")
+    #expect(
+      seen.all == [
+        #"Observed named "made-single" true"#,
+        #"Observed named "made-cached" true"#,
+        #"Observed named "made-unique" true"#,
+        #"AliasedA named "made-alias" true"#,
+        #"Observed named "made-single" false"#,
+        #"Observed named "made-cached" false"#,
+        #"Observed named "made-unique" true"#,
+        #"AliasedA named "made-alias" false"#,
+        #"Observed named "made-cached" true"#,
+      ])
+  }
+
+  /// `madeInstance`: "Whether a factory ran: `false` when a kept instance was returned." A
+  /// thread that waited for another to make a singleton was given the kept one.
+  @Test func threadsThatWaitedForASingletonAreToldNoFactoryRan() async {
+    let made = Counter()
+    let events = Collector<ResolutionEvent>()
+    let observation = Dependencies.observe {
+      if $0.key == #"TextType named "waited""# { events.append($0) }
+    }
+    defer { observation.cancel() }
+    let container = Dependencies {
+      Module("waited", scope: .singleton) { () -> TextType in
+        made.increment()
+        usleep(200_000)
+        return PlainText("s")
+      }
+    }
+    let finished = await onThreads(8, timeout: 60) { _ in
+      _ = container.resolve(TextType.self, name: "waited")
+    }
+    #expect(finished)
+    #expect(made.value == 1)
+    #expect(events.all.count == 8)
+    #expect(
+      events.all.filter(\.madeInstance).count == made.value,
+      "\(events.all.filter(\.madeInstance).count) events say a factory ran; it ran \(made.value) time"
+    )
+  }
+
+  /// Nested events come innermost first, each with its depth ("how many factories were
+  /// running on this thread around it"), through decorated singletons kept underneath, an
+  /// alias and a contribution list: three factories run around the innermost. Its key types are
+  /// its own, so that its observer, which sees every thread, sees no other test's events.
+  @Test func nestedEventsComeInnermostFirstWithTheirDepthOnEveryPath() {
+    let seen = Collector<String>()
+    let observation = Dependencies.observe { event in
+      if event.key.hasPrefix("Nesting") || event.key == "[NestingPart]" {
+        seen.append("\(event.key) \(event.depth)")
+      }
+    }
+    defer { observation.cancel() }
+    let root = Dependencies {
+      Module("0", scope: .singleton) { () -> NestingObserved in
+        _ = Dependencies.resolve(NestingAlias.self, name: "1")
+        return NestingObservedImpl()
+      }
+      Module("1", scope: .cached("nesting"), as: NestingAlias.self) { () -> NestingAliasImpl in
+        _ = Dependencies.resolve([NestingPart].self)
+        return NestingAliasImpl()
+      }
+      Module.contribution { () -> NestingPart in
+        _ = Dependencies.resolve(NestingObserved.self, name: "3")
+        return NestingPartImpl()
+      }
+      Module("3") { NestingObservedImpl() as NestingObserved }
+      Module.decorating(NestingObserved.self) { $0 }
+    }
+    let child = Dependencies(over: root) {
+      Module.decorating(NestingObserved.self) { $0 }
+    }
+    _ = child.resolve(NestingObserved.self, name: "0")
+    #expect(
+      seen.all == [
+        #"NestingObserved named "3" 3"#,
+        "[NestingPart] 2",
+        #"NestingAlias named "1" 1"#,
+        #"NestingObserved named "0" 0"#,
+      ])
+  }
+
+  /// What an observer resolves is not observed, nor what that resolution's factories resolve,
+  /// and the resolution that was delivered goes on being observed afterwards.
+  @Test func anObserverResolvingADecoratedChainObservesNoneOfIt() {
+    let seen = Collector<String>()
+    let box = ContainerBox()
+    let observation = Dependencies.observe { event in
+      guard event.key.contains("obs-") else { return }
+      seen.append(event.key)
+      if event.key.contains("obs-trigger") {
+        _ = box.dependencies!.resolve(Observed.self, name: "obs-chain")
+      }
+    }
+    defer { observation.cancel() }
+    let root = Dependencies {
+      Module("obs-chain", scope: .singleton) { () -> Observed in
+        _ = Dependencies.resolve(Observed.self, name: "obs-leaf")
+        return ObservedImpl()
+      }
+      Module("obs-leaf") { ObservedImpl() as Observed }
+      Module("obs-trigger") { ObservedImpl() as Observed }
+      Module.decorating(Observed.self) { $0 }
+    }
+    let child = Dependencies(over: root) { Module.decorating(Observed.self) { $0 } }
+    box.dependencies = child
+    _ = child.resolve(Observed.self, name: "obs-trigger")
+    _ = child.resolve(Observed.self, name: "obs-leaf")
+    #expect(
+      seen.all == [
+        #"Observed named "obs-trigger""#, #"Observed named "obs-leaf""#,
+      ])
+  }
+
+  /// An observer whose own resolution throws leaves the thread delivering nothing more than
+  /// before: the next resolution is observed, and its nested ones too.
+  @Test func anObserverWhoseResolutionThrowsKeepsObserving() {
+    let seen = Collector<String>()
+    let box = ContainerBox()
+    let observation = Dependencies.observe { event in
+      guard event.key.contains("throwing-observer-") else { return }
+      seen.append("\(event.key) \(event.depth)")
+      _ = resolutionError {
+        try box.dependencies!.resolveOrThrow(
+          Observed.self, name: "throwing-observer-fails")
+      }
+      _ = resolutionError { try box.dependencies!.resolveOrThrow(NeverRegistered.self) }
+    }
+    defer { observation.cancel() }
+    let container = Dependencies {
+      Module("throwing-observer-outer", scope: .singleton) { () -> Observed in
+        _ = Dependencies.resolve(Observed.self, name: "throwing-observer-inner")
+        return ObservedImpl()
+      }
+      Module("throwing-observer-inner") { ObservedImpl() as Observed }
+      Module("throwing-observer-fails", scope: .singleton) { () throws -> Observed in
+        _ = Dependencies.resolve(Observed.self, name: "throwing-observer-inner")
+        throw StubFailure()
+      }
+      Module.decorating(Observed.self) { $0 }
+    }
+    box.dependencies = container
+    _ = container.resolve(Observed.self, name: "throwing-observer-outer")
+    _ = container.resolve(Observed.self, name: "throwing-observer-inner")
+    #expect(
+      seen.all == [
+        #"Observed named "throwing-observer-inner" 1"#,
+        #"Observed named "throwing-observer-outer" 0"#,
+        #"Observed named "throwing-observer-inner" 0"#,
+      ])
+  }
+
+  /// An observer added inside a factory sees what the factory resolves from then on, and not
+  /// the resolution it was added in; one cancelled inside a factory sees nothing more.
+  @Test func observersAddedAndCancelledMidResolution() {
+    let added = Collector<String>()
+    let cancelled = Collector<String>()
+    let early = Dependencies.observe { event in
+      if event.key.contains("mid-") { cancelled.append("\(event.key) \(event.depth)") }
+    }
+    let container = Dependencies {
+      Module("mid-outer", scope: .singleton) { () -> Observed in
+        early.cancel()
+        _ = Dependencies.resolve(Observed.self, name: "mid-before")
+        let late = Dependencies.observe { event in
+          if event.key.contains("mid-") { added.append("\(event.key) \(event.depth)") }
+        }
+        _ = Dependencies.resolve(Observed.self, name: "mid-after")
+        late.cancel()
+        return ObservedImpl()
+      }
+      Module("mid-before") { ObservedImpl() as Observed }
+      Module("mid-after") { ObservedImpl() as Observed }
+      Module.decorating(Observed.self) { $0 }
+    }
+    _ = container.resolve(Observed.self, name: "mid-outer")
+    #expect(cancelled.all.isEmpty)
+    #expect(added.all == [#"Observed named "mid-after" 1"#])
+  }
 }
 
 // MARK: - Fixtures
 
 protocol Observed: AnyObject {}
 final class ObservedImpl: Observed {}
+
+/// The keys of `nestedEventsComeInnermostFirstWithTheirDepthOnEveryPath`, which no other test
+/// resolves.
+protocol NestingObserved: AnyObject {}
+final class NestingObservedImpl: NestingObserved {}
+protocol NestingAlias: AnyObject {}
+final class NestingAliasImpl: NestingAlias {}
+protocol NestingPart: AnyObject {}
+final class NestingPartImpl: NestingPart {}
