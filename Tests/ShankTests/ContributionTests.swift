@@ -14,6 +14,17 @@ import Testing
     #expect(container.resolve([String: SinkType].self).mapValues(\.label) == ["remote": "remote"])
   }
 
+  @Test func equivalentNamesOfNamedContributionsAreOneKeyOfTheDictionary() throws {
+    let dependencies = Dependencies {
+      Module.contribution("caf\u{E9}") { Sink("first") as SinkType }
+      Module.contribution("cafe\u{301}") { Sink("second") as SinkType }
+    }
+    let named = try dependencies.resolveOrThrow([String: SinkType].self)
+    #expect(named.count == 1)
+    #expect(named["caf\u{E9}"]?.label == "second")
+    #expect(named["cafe\u{301}"]?.label == "second")
+  }
+
   @Test func noContributionsIsAnEmptyCollection() {
     let container = Dependencies { Module { ServiceImpl() as Service } }
     #expect(container.resolve([SinkType].self).isEmpty)

@@ -161,6 +161,48 @@ import Testing
       precondition(!cycles.isEmpty, "no cycle reported: \(errors.all)")
     }
   }
+
+  /// A cycle through a unique module in between two singletons, entered by three threads at
+  /// once from each end: every reported path is closed, and each step is an edge.
+  @Test func cyclesThroughAUniqueModuleFromThreeThreadsAreClosed() async throws {
+    for round in 0..<200 {
+      let errors = Collector<ResolutionError>()
+      let box = ContainerBox()
+      @Sendable func next<T>(_ type: T.Type) -> T? {
+        if Bool.random() { sched_yield() }
+        do throws(ResolutionError) {
+          return try Dependencies.resolveOrThrow(T.self)
+        } catch {
+          errors.append(error)
+          return nil
+        }
+      }
+      box.dependencies = Dependencies {
+        Module(scope: .singleton) { () -> RingA in RingAImpl(next(RingB.self)) }
+        Module { () -> RingB in RingBImpl(next(RingC.self)) }
+        Module(scope: .singleton) { () -> RingC in RingCImpl(next(RingA.self)) }
+      }
+      let finished = await onThreads(3, timeout: 60) { index in
+        let dependencies = box.dependencies!
+        switch index {
+        case 0: _ = dependencies.resolve(RingA.self)
+        case 1: _ = dependencies.resolve(RingB.self)
+        default: _ = dependencies.resolve(RingC.self)
+        }
+      }
+      try #require(finished, "the threads deadlocked in round \(round)")
+      for error in errors.all {
+        guard case .cycle(let path) = error.reason else {
+          Issue.record("round \(round): not a cycle: \(error)")
+          continue
+        }
+        #expect(path.first == path.last, "round \(round): the path is not closed: \(path)")
+        for (from, to) in zip(path, path.dropFirst()) {
+          #expect(Ring.edges.contains([from, to]), "round \(round): \(from) → \(to): \(path)")
+        }
+      }
+    }
+  }
 }
 
 // MARK: - Fixtures

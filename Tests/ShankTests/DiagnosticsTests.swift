@@ -179,6 +179,19 @@ import Testing
     #expect(lines.map(String.init) == expected)
   }
 
+  /// A miss under a name registered 100,000 times for one type, each registration replacing
+  /// the last, and once for each of two other types, stays short: each key is one near miss.
+  @Test func aMissAmongAHundredThousandKeysOfOneNameIsShort() throws {
+    let dependencies = Dependencies {
+      for index in 0..<100_000 { Module("shared") { index } }
+      Module("shared") { "a string" }
+      Module("shared") { 1.5 }
+    }
+    let error = resolutionError { try dependencies.resolveOrThrow(Service.self, name: "shared") }
+    let message = try #require(error).description
+    #expect(message.split(separator: "\n").count < 50, "\(message)")
+  }
+
   @Test func nearMissesPastTwentyShowTheFirstTwentyAndHowManyThereAre() throws {
     func message(nearMisses count: Int) throws -> [Substring] {
       let dependencies = Dependencies {

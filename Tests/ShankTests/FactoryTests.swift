@@ -47,6 +47,24 @@ import Testing
     #expect(try root.resolveOrThrow(Router.self) === fromLayer)
   }
 
+  /// The Designing Modules article's rule for every shared scope, not only `.singleton`: a
+  /// `.cached` or `.weak` factory reads the container that owns it, even when first resolved
+  /// through an override layer that replaces what it reads.
+  @Test(arguments: [Scope.cached("session"), .weak])
+  func aCachedOrWeakFactorySeesItsOwnerWhenResolvedThroughAnOverride(scope: Scope) throws {
+    let root = Dependencies {
+      Module(scope: scope) { Router(service: Dependencies.resolve()) }
+      Module { ServiceImpl() as Service }
+    }
+    let fromLayer = Dependencies.withOverrides {
+      Module { MockService() as Service }
+    } operation: { () -> Router in
+      root.resolve(Router.self)
+    }
+    #expect(fromLayer.service is ServiceImpl)
+    #expect(try root.resolveOrThrow(Router.self) === fromLayer)
+  }
+
   @Test func aSingletonFactoryReadsItsOwnerWhenItBuildsAnotherRoot() async {
     await #expect(processExitsWith: .success) {
       let other = Dependencies { Module { MockService() as Service } }
@@ -81,6 +99,36 @@ import Testing
         precondition(root.resolve(Router.self).service is ServiceImpl, "wired from another root")
       }
       stop.increment()
+    }
+  }
+
+  /// A unique factory resolving from the built root keeps reading that root after another
+  /// thread builds a new one in the middle of its run, through `resolve()` and an `@Inject`
+  /// declared before the build and read after it.
+  @Test func aUniqueFactoryKeepsItsRootForItsWholeRunWhileAnotherThreadBuilds() async {
+    await #expect(processExitsWith: .success) {
+      let rebuilt = DispatchSemaphore(value: 0)
+      let original = Dependencies {
+        Module { () -> ServiceReadings in
+          let first: Service = Dependencies.resolve()
+          let holder = InjectReadLater()
+          Thread {
+            Dependencies { Module { MockService() as Service } }.build()
+            rebuilt.signal()
+          }.start()
+          precondition(rebuilt.wait(timeout: .now() + 60) == .success, "the build hung")
+          let second: Service = Dependencies.resolve()
+          return ServiceReadings(first: first, second: second, injected: holder.service)
+        }
+        Module { ServiceImpl() as Service }
+      }
+      original.build()
+      let pair: ServiceReadings = Dependencies.resolve()
+      precondition(pair.first is ServiceImpl, "read another root before the build")
+      precondition(pair.second is ServiceImpl, "read the new root after the build")
+      precondition(pair.injected is ServiceImpl, "the @Inject read the new root")
+      // Outside any factory the new root is what resolution reads.
+      precondition(Dependencies.resolve(Service.self) is MockService)
     }
   }
 
@@ -150,6 +198,22 @@ import Testing
     #expect(error?.reason == .notRegistered)
     #expect(error?.typeName == "Service")
     #expect(error?.fileID == "ShankTests/FactoryTests.swift")
+  }
+
+  /// A throwing factory's error crosses a shared module in between and reaches the outermost
+  /// caller as a `ResolutionError` naming the innermost factory.
+  @Test func anErrorThrownThreeFactoriesDownReachesTheOutermostCaller() throws {
+    let dependencies = Dependencies {
+      Module { try ServiceReadings(wrapping: Dependencies.resolveOrThrow(Router.self)) }
+      Module(scope: .singleton) { try Router(service: Dependencies.resolveOrThrow()) }
+      Module { () throws -> Service in throw ConfigurationMissing(key: "deep") }
+    }
+    let error = resolutionError { try dependencies.resolveOrThrow(ServiceReadings.self) }
+    #expect(error?.reason == .factoryFailed(error: #"ConfigurationMissing(key: "deep")"#))
+    #expect(error?.typeName == "Service")
+    // The singleton in between is not kept: the next try makes it again.
+    let again = resolutionError { try dependencies.resolveOrThrow(Router.self) }
+    #expect(again?.reason == .factoryFailed(error: #"ConfigurationMissing(key: "deep")"#))
   }
 
   @Test func anErrorAFactoryThrowsBecomesAResolutionError() {
@@ -273,4 +337,29 @@ final class MockService: Numbered, Service {}
 
 struct ConfigurationMissing: Error {
   let key: String
+}
+
+/// Two services resolved at two moments of one factory's run, and one through `@Inject`.
+final class ServiceReadings {
+  let first: Service?
+  let second: Service?
+  let injected: Service?
+
+  init(first: Service, second: Service, injected: Service) {
+    self.first = first
+    self.second = second
+    self.injected = injected
+  }
+
+  init(wrapping router: Router) {
+    first = router.service
+    second = nil
+    injected = nil
+  }
+}
+
+/// A holder whose `@Inject` is declared when it is made and read later.
+final class InjectReadLater {
+  @Inject private var injected: Service
+  var service: Service { injected }
 }

@@ -52,6 +52,14 @@ import Testing
     #expect(found == "override")
   }
 
+  @Test func anOverrideUnderTheOtherSpellingReplacesTheRootsSingleton() throws {
+    let root = Dependencies { Module("caf\u{E9}", scope: .singleton) { "root" } }
+    let child = Dependencies(over: root) { Module("cafe\u{301}", scope: .singleton) { "child" } }
+    #expect(try child.resolveOrThrow(String.self, name: "caf\u{E9}") == "child")
+    #expect(try child.resolveOrThrow(String.self, name: "cafe\u{301}") == "child")
+    #expect(try root.resolveOrThrow(String.self, name: "cafe\u{301}") == "root")
+  }
+
   @Test func aMissListsTheOtherSpellingAsRegistered() {
     let dependencies = Dependencies { Module("caf\u{E9}") { 1 } }
     #expect(throws: Never.self) { try dependencies.resolveOrThrow(Int.self, name: "cafe\u{301}") }

@@ -58,6 +58,47 @@ import Testing
     #expect(finished, "reset waited for a factory that waited for the resetting thread")
   }
 
+  /// A cached factory resets its own scope in the middle of its run while the async form of
+  /// reset, awaited from another thread meanwhile, resets the same scope: both return, and
+  /// neither keeps the instance made while they ran.
+  @Test func anAsyncResetWhileAFactoryResetsTheSameScopeReturns() async throws {
+    let inFactory = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+    let closed = Counter()
+    let calls = Counter()
+    let dependencies = Dependencies {
+      Module(scope: .cached("screen"), onClose: { _ in closed.increment() }) { () -> Service in
+        guard calls.increment() == 1 else { return ServiceImpl() }
+        inFactory.signal()
+        _ = release.wait(timeout: .now() + 30)
+        Dependencies.current.reset(.cached("screen"))
+        return ServiceImpl()
+      }
+    }
+    let serials = Collector<Int>()
+    let resetReturned = Collector<Bool>()
+    let finished = await onThreads(2, timeout: 120) { index in
+      if index == 0 {
+        serials.append(dependencies.resolve(Service.self).serial)
+        return
+      }
+      guard inFactory.wait(timeout: .now() + 30) == .success else { return }
+      let returned = DispatchSemaphore(value: 0)
+      Task.detached {
+        await dependencies.reset(.cached("screen"))
+        returned.signal()
+      }
+      release.signal()
+      resetReturned.append(returned.wait(timeout: .now() + 60) == .success)
+    }
+    try #require(finished, "the resolution or the async reset hung")
+    let serial = try #require(serials.all.first)
+    #expect(resetReturned.all == [true])
+    // Neither reset kept the instance made while they ran.
+    #expect(dependencies.resolve(Service.self).serial != serial)
+    #expect(closed.value == 0)
+  }
+
   @Test func aResetThatLandsWhileAnInstanceIsMadeKeepsThatInstanceOut() async throws {
     let inFactory = DispatchSemaphore(value: 0)
     let resetDone = DispatchSemaphore(value: 0)

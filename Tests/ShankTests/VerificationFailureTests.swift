@@ -194,7 +194,7 @@ import Testing
     let outcome = Collector<[String]>()
     let finished = await onThreads(1, timeout: 30) { _ in
       let error = verificationError {
-        try Dependencies.$verificationPatience.withValue(.seconds(1)) {
+        try Dependencies.$verificationPatience.withValue(.seconds(5)) {
           try dependencies.verify()
         }
       }
@@ -205,7 +205,7 @@ import Testing
     #expect(problems.count == 3)
     #expect(
       problems.first
-        == "Service could not be made: its factory did not return within 1.0 seconds; it may wait for something verify() holds, such as the main queue when verify() runs on the main actor"
+        == "Service could not be made: its factory did not return within 5.0 seconds; it may wait for something verify() holds, such as the main queue when verify() runs on the main actor"
     )
     #expect(problems.dropFirst().first?.hasPrefix("FailingModuleType could not be made") == true)
     #expect(
@@ -233,14 +233,14 @@ import Testing
       Module { HPLeaf() }
     }
     let error = try #require(throws: VerificationError.self) {
-      try Dependencies.$verificationPatience.withValue(.seconds(1)) {
+      try Dependencies.$verificationPatience.withValue(.seconds(5)) {
         try dependencies.verify()
       }
     }
     #expect(error.problems.count == 1)
     #expect(
       error.problems.first?.description.hasPrefix(
-        "Service could not be made: its factory did not return within 1.0 seconds") == true)
+        "Service could not be made: its factory did not return within 5.0 seconds") == true)
   }
 
   // MARK: Threads left parked

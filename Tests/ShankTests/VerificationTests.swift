@@ -90,6 +90,31 @@ import Testing
     }
   }
 
+  /// `verify()` called from inside a factory, on the thread of a running resolution, answers
+  /// as it does outside and never stops the program.
+  @Test func verifyFromInsideAFactoryGivesTheSameAnswer() throws {
+    let checked = Dependencies {
+      Module { try Router(service: Dependencies.resolveOrThrow()) }
+    }
+    let answers = Collector<Int>()
+    let outer = Dependencies {
+      Module { () -> Service in
+        do throws(VerificationError) {
+          try checked.verify()
+          answers.append(0)
+        } catch {
+          answers.append(error.problems.count)
+        }
+        return ServiceImpl()
+      }
+    }
+    _ = try outer.resolveOrThrow(Service.self)
+    var outside = 0
+    do throws(VerificationError) { try checked.verify() } catch { outside = error.problems.count }
+    #expect(outside == 1)
+    #expect(answers.all == [outside])
+  }
+
   @Test(arguments: 0..<5)
   func generatedGraphsReportExactlyThePlantedProblems(seed: UInt64) throws {
     var generator = SeededGenerator(seed: seed)
