@@ -97,19 +97,7 @@ import Testing
     let result = try await #require(
       processExitsWith: .success, observing: [\.standardErrorContent]
     ) { [path] in
-      let (length, bytesPerLevel) = await onThread(stackSize: DepthTests.smallStack) {
-        let recorder = StackRecorder()
-        return (chainLength(200, path: path, recorder: recorder), recorder.bytesPerLevel)
-      }
-      precondition(length == 200, "\(length) levels fit")
-      // As in `eachLevelTakesLittleStack`.
-      #if DEBUG
-        let bound = 2_432
-      #else
-        let bound = 1_024
-      #endif
-      precondition(bytesPerLevel > 0)
-      precondition(bytesPerLevel < bound, "\(bytesPerLevel) bytes of stack per level")
+      await stopUnlessTwoHundredLevelsFit { chainLength(200, path: path, recorder: $0) }
     }
     #expect(result.standardErrorContent.isEmpty)
   }
@@ -271,19 +259,7 @@ import Testing
     let result = try await #require(
       processExitsWith: .success, observing: [\.standardErrorContent]
     ) { [path] in
-      let (length, bytesPerLevel) = await onThread(stackSize: DepthTests.smallStack) {
-        let recorder = StackRecorder()
-        return (chainLength(200, path: path, recorder: recorder), recorder.bytesPerLevel)
-      }
-      precondition(length == 200, "\(length) levels fit")
-      // As in `eachLevelTakesLittleStack`.
-      #if DEBUG
-        let bound = 2_432
-      #else
-        let bound = 1_024
-      #endif
-      precondition(bytesPerLevel > 0)
-      precondition(bytesPerLevel < bound, "\(bytesPerLevel) bytes of stack per level")
+      await stopUnlessTwoHundredLevelsFit { chainLength(200, path: path, recorder: $0) }
     }
     #expect(result.standardErrorContent.isEmpty)
   }
@@ -565,6 +541,24 @@ func chainLength(_ length: Int, path: ChainPath, recorder: StackRecorder? = nil)
     container = Dependencies { links }
   }
   return chainLength(from: container.resolve(ChainLink.self, name: "0"))
+}
+
+/// Resolves a chain of 200 links that `chain` registers, noting the stack in the recorder it
+/// is given, on a 512 KiB thread; stops the process unless all 200 fit, each level under the
+/// bound of `eachLevelTakesLittleStack`.
+func stopUnlessTwoHundredLevelsFit(_ chain: @escaping @Sendable (StackRecorder) -> Int) async {
+  let (length, bytesPerLevel) = await onThread(stackSize: DepthTests.smallStack) {
+    let recorder = StackRecorder()
+    return (chain(recorder), recorder.bytesPerLevel)
+  }
+  precondition(length == 200, "\(length) levels fit")
+  #if DEBUG
+    let bound = 2_432
+  #else
+    let bound = 1_024
+  #endif
+  precondition(bytesPerLevel > 0)
+  precondition(bytesPerLevel < bound, "\(bytesPerLevel) bytes of stack per level")
 }
 
 /// How many links the chain starting at `link` has.
