@@ -30,11 +30,14 @@ extension Dependencies {
   /// Closes the container: runs the `onClose` handlers of the instances it keeps, newest
   /// first, each on its factory's isolation, and returns when the last has returned.
   ///
-  /// From then on, resolving from this container, or from a child over it, throws a
-  /// ``ResolutionError`` that says it was closed and where it was made. An instance that
-  /// someone still holds stays alive and usable for as long as they hold it; its handler has
-  /// run. The instances themselves are freed with the container, when the last reference to
-  /// it goes. Closing again runs nothing: it returns once the first close's handlers have run.
+  /// From then on, resolving a module it registers, from it or from a child over it, throws a
+  /// ``ResolutionError`` that says it was closed and where it was made. A key it does not
+  /// register resolves from the nearest open container underneath, so an instance it made can
+  /// still read its ``Inject`` properties. A factory already running when it closes runs to its
+  /// end, and what it makes is disposed of at once. An instance that someone still holds
+  /// stays alive and usable for as long as they hold it; its handler has run. The instances
+  /// themselves are freed with the container, when the last reference to it goes. Closing
+  /// again runs nothing: it returns once the first close's handlers have run.
   ///
   /// The handlers run on a task of their own, so that each runs to its end even when the task
   /// that closes the container is cancelled, and so that no override or scope of the caller is
@@ -74,7 +77,7 @@ extension Dependencies {
   /// before this returns, so every `onClose` handler has run by then.
   ///
   /// > Note: A `Task { }` started inside that outlives the operation finds the scope closed:
-  /// > resolving from it then throws.
+  /// > resolving one of the scope's own modules then throws.
   ///
   /// - Parameters:
   ///   - modules: The scope's own modules.
@@ -104,6 +107,54 @@ extension Dependencies {
     return result
   }
 
+  /// Whether a resolution on this thread finds this container closed: it was closed, and no
+  /// factory it started before the close is still running here. Such a factory runs to its
+  /// end, resolving what it needs as before, so that a close never stops it halfway.
+  var isClosedToThisThread: Bool {
+    isClosed && !ResolutionTrace.isMaking(in: self)
+  }
+
+  /// A resolution from a closed container: a key it registers answers "closed", and so does a
+  /// key that a closed container underneath registers; any other key resolves from the nearest
+  /// open container underneath, so an instance kept from before the close can still read its
+  /// ``Inject`` properties.
+  func valueAfterClose<T>(_ type: T.Type, name: String?, site: SourceSite)
+    throws(ResolutionError) -> T
+  {
+    var layer = self
+    while layer.isClosedToThisThread {
+      if layer.registers(T.self, name: name) {
+        throw closedError(T.self, name: name, closed: layer, site: site)
+      }
+      guard let next = layer.parent else {
+        throw closedError(T.self, name: name, closed: self, site: site)
+      }
+      layer = next
+    }
+    return try layer.value(T.self, name: name, site: site)
+  }
+
+  /// Whether this container's own table answers `T` and `name`, or, for an optional `T`, its
+  /// wrapped type, which a miss of `T` resolves.
+  private func registers<T>(_ type: T.Type, name: String?) -> Bool {
+    if table.registration(for: ObjectIdentifier(T.self), name: name) != nil { return true }
+    guard let optional = T.self as? OptionalMarker.Type else { return false }
+    return table.registration(for: ObjectIdentifier(optional.wrappedType), name: name) != nil
+  }
+
+  /// The first container, from this one down, whose own table registers `type` and `name`,
+  /// open or closed, with what it registers there.
+  func layer(registering type: ObjectIdentifier, name: String?)
+    -> (container: Dependencies, registration: Registration)?
+  {
+    var layer: Dependencies? = self
+    while let current = layer {
+      if let found = current.table.registration(for: type, name: name) { return (current, found) }
+      layer = current.parent
+    }
+    return nil
+  }
+
   /// The closed container that a resolution from here meets first, if any: this one, or one
   /// that misses fall through to.
   var closedContainer: Dependencies? {
@@ -119,10 +170,15 @@ extension Dependencies {
   func closedError<T>(_ type: T.Type, name: String?, closed: Dependencies, site: SourceSite)
     -> ResolutionError
   {
+    closedError(KeyDescription(T.self, name: name), closed: closed, site: site)
+  }
+
+  /// The error for asking this container for `key` once `closed` was closed.
+  func closedError(_ key: KeyDescription, closed: Dependencies, site: SourceSite)
+    -> ResolutionError
+  {
     let which = closed === self ? "" : "a container it falls through to, "
-    return ResolutionError(
-      .closed(container: which + closed.origin), key: KeyDescription(T.self, name: name),
-      site: site)
+    return ResolutionError(.closed(container: which + closed.origin), key: key, site: site)
   }
 
   /// Where the container came from, for messages: `made at File.swift:12`.

@@ -164,13 +164,20 @@ extension Dependencies {
     return parent?.openRegistration(for: type, name: name)
   }
 
-  /// The registration for `type` and `name` here or underneath, unless a closed container
-  /// comes first: a child resolves nothing through a closed parent.
+  /// The registration for `type` and `name` here or underneath, unless the container that
+  /// registers it was closed: a closed layer that does not register the key is passed over.
+  ///
+  /// A loop, not a recursion, so that any number of layers takes no stack.
   @usableFromInline
   func openRegistration(for type: ObjectIdentifier, name: String?) -> Unmanaged<Registration>? {
-    guard !isClosed else { return nil }
-    if let found = table.unretainedRegistration(for: type, name: name) { return found }
-    return parent?.openRegistration(for: type, name: name)
+    var layer = self
+    while true {
+      if let found = layer.table.unretainedRegistration(for: type, name: name) {
+        return layer.isClosedToThisThread ? nil : found
+      }
+      guard let next = layer.parent else { return nil }
+      layer = next
+    }
   }
 
   /// ``current``, unretained, and what this thread's hazard slot held before, which the caller
@@ -234,8 +241,8 @@ extension Dependencies {
   /// factory.
   @usableFromInline
   func slowValue<T>(_ type: T.Type, name: String?, site: SourceSite) throws(ResolutionError) -> T {
-    guard let registration = unretainedRegistration(for: ObjectIdentifier(T.self), name: name),
-      !isClosed
+    guard !isClosedToThisThread,
+      let registration = unretainedRegistration(for: ObjectIdentifier(T.self), name: name)
     else { return try missing(T.self, name: name, site: site) }
     let pending = _shank_is_observing() == 0 ? nil : PendingEvent(for: registration)
     let provider = Unmanaged<Provider<T>>.fromOpaque(registration.toOpaque()).takeUnretainedValue()
@@ -251,10 +258,14 @@ extension Dependencies {
     return instance
   }
 
-  /// The miss path: an optional `T` looks up its wrapped type; anything else is an error.
+  /// The miss path, and a closed container's: an optional `T` looks up its wrapped type; an
+  /// empty list is the list of no contributions; anything else is an error.
   @usableFromInline
   func missing<T>(_ type: T.Type, name: String?, site: SourceSite) throws(ResolutionError) -> T {
-    if let closed = closedContainer {
+    if isClosedToThisThread { return try valueAfterClose(T.self, name: name, site: site) }
+    if let closed = layer(registering: ObjectIdentifier(T.self), name: name)?.container,
+      closed.isClosedToThisThread
+    {
       throw closedError(T.self, name: name, closed: closed, site: site)
     }
     if let optional = T.self as? OptionalMarker.Type {

@@ -26,17 +26,23 @@ extension Dependencies {
   ///   - line: The line that starts, for diagnostics; leave it to its default.
   /// - Returns: What was made, slowest first.
   /// - Throws: The ``ResolutionError`` of the first eager module, in registration order, that
-  ///   could not be made; the others are made all the same.
+  ///   could not be made; the others are made all the same. On a closed container, the error
+  ///   that says so, before anything is made.
   public func start(fileID: StaticString = #fileID, line: UInt = #line)
     async throws(ResolutionError)
     -> StartReport
   {
     let site = SourceSite(fileID: fileID, line: line)
-    let eager = registrations.enumerated().filter { $0.element.isEager }
+    let eager = eagerModules
+    guard !isClosed else {
+      let key =
+        eager.first?.keyDescription ?? KeyDescription(typeName: "its eager modules", name: nil)
+      throw closedError(key, closed: self, site: site)
+    }
     let began = Observers.now
     let outcomes = await withTaskGroup(of: (Int, Result<StartReport.Entry, ResolutionError>).self) {
       group in
-      for (index, registration) in eager {
+      for (index, registration) in eager.enumerated() {
         let module = UncheckedRegistration(registration)
         group.addTask { (index, await self.make(module.registration, at: site)) }
       }
@@ -54,6 +60,13 @@ extension Dependencies {
     return StartReport(
       entries: entries.sorted { $0.durationNanoseconds > $1.durationNanoseconds },
       durationNanoseconds: Observers.now &- began)
+  }
+
+  /// The modules that ``start(fileID:line:)`` makes, in registration order, each once: a module
+  /// registered under several types with `as:` is one instance.
+  private var eagerModules: [Registration] {
+    var seen: Set<ObjectIdentifier> = []
+    return registrations.filter { $0.isEager && seen.insert(ObjectIdentifier($0.keeper)).inserted }
   }
 
   /// Makes `registration` on its isolation, timing it.

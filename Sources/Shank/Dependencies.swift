@@ -132,10 +132,8 @@ public final class Dependencies: Sendable {
   }
 
   /// The registration for `type` and `name`, here or in the containers this one is layered
-  /// over.
-  @inlinable
+  /// over, open or closed.
   func registration(for type: ObjectIdentifier, name: String?) -> Registration? {
-    if let found = table.registration(for: type, name: name) { return found }
-    return parent?.registration(for: type, name: name)
+    layer(registering: type, name: name)?.registration
   }
 }

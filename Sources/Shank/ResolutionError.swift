@@ -36,8 +36,9 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     /// thread's stack had too little room left to start another. `chain` is the keys of the
     /// outermost of them, outermost first: at most the first five.
     case tooDeep(depth: Int, chain: [String])
-    /// The container resolved from, or one it falls through to, was closed (see
-    /// ``Dependencies/close()``). `container` says which, and where it was made.
+    /// The container that registers the key, the one resolved from or one it falls through
+    /// to, was closed (see ``Dependencies/close()``). `container` says which, and where it
+    /// was made.
     case closed(container: String)
   }
 

@@ -167,7 +167,7 @@ import Testing
     #expect(resolutionError { try session.resolveOrThrow(Service?.self) }?.reason == error.reason)
   }
 
-  @Test func aChildOfAClosedContainerResolvesNothingThroughIt() async throws {
+  @Test func aChildOfAClosedContainerSaysItClosedForTheParentsOwnModules() async throws {
     let parent = Dependencies { Module { ServiceImpl() as Service } }
     let parentLine = #line - 1
     let child = Dependencies(over: parent) { Module { OtherServiceImpl() as OtherService } }

@@ -21,6 +21,21 @@ import Testing
     #expect(made.value == 1, "start() made the instance the container keeps")
   }
 
+  @Test func anEagerModuleUnderSeveralTypesIsMadeOnceAndReportedOnce() async throws {
+    let made = Counter()
+    let container = Dependencies {
+      Module(scope: .singleton, eager: true, as: Service.self, OtherService.self) {
+        made.increment()
+        return AliasedServices()
+      }
+    }
+    let report = try await container.start()
+    #expect(made.value == 1)
+    #expect(report.entries.map(\.key) == ["Service"])
+    #expect(container.resolve(Service.self) === container.resolve(OtherService.self))
+    #expect(made.value == 1, "start() made the instance both types share")
+  }
+
   @Test func independentModulesAreMadeAtTheSameTime() async throws {
     // In a process of its own, whose task pool no other test keeps busy: made at the same
     // time means on two of its threads at once.

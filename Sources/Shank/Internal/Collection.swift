@@ -9,9 +9,7 @@ enum Collection {
       var list = Gathering(
         of: Element.self, capacity: contributionCount(of: Element.self, in: container))
       defer { list.free(Element.self) }
-      try collect(
-        Element.self, replacedBy: collection, in: container, from: container, at: site
-      ) {
+      try collect(Element.self, replacedBy: collection, in: container, from: container, at: site) {
         list.append($1)
       }
       return list.array(of: Element.self)
@@ -23,9 +21,7 @@ enum Collection {
     let collection = ObjectIdentifier([String: Element].self)
     return collector(site: site) { site, container throws(ResolutionError) in
       var named: [String: Element] = [:]
-      try collect(
-        Element.self, replacedBy: collection, in: container, from: container, at: site
-      ) {
+      try collect(Element.self, replacedBy: collection, in: container, from: container, at: site) {
         if let name = $0 { named[name] = $1 }
       }
       return named
@@ -49,33 +45,43 @@ enum Collection {
   }
 
   /// Hands `add` the contributions to `Element` that a resolution from `container` sees in
-  /// `layer` and underneath, each made as its scope says: from the bottom layer up, each
+  /// `top` and underneath, each made as its scope says: from the bottom layer up, each
   /// layer's in registration order, starting above the nearest layer that registers the
   /// collection itself (`collection`: `[Element]` or `[String: Element]`), whose value comes
-  /// first.
+  /// first. A closed layer that contributes, or registers the collection, answers "closed";
+  /// one that does neither is passed over.
   ///
   /// Values go straight to `add`, with no array of name and value pairs in between: this runs
-  /// unspecialized, where each such array costs a generic metadata lookup and a key path.
+  /// unspecialized, where each such array costs a generic metadata lookup and a key path. The
+  /// layers are walked in a loop, so that any number of them takes no stack.
   private static func collect<Element>(
-    _ element: Element.Type, replacedBy collection: ObjectIdentifier, in layer: Dependencies,
+    _ element: Element.Type, replacedBy collection: ObjectIdentifier, in top: Dependencies,
     from container: Dependencies, at site: SourceSite, into add: (String?, Element) -> Void
   ) throws(ResolutionError) {
-    if layer.isClosed {
-      throw layer.closedError([Element].self, name: nil, closed: layer, site: site)
+    let key = ObjectIdentifier(Element.self)
+    var contributing: [Dependencies] = []
+    var replacing: Registration?
+    var next: Dependencies? = top
+    while let layer = next, replacing == nil {
+      replacing = layer.table.registration(for: collection, name: nil).flatMap {
+        $0.role == .module ? $0 : nil
+      }
+      let contributes = replacing == nil && layer.table.contributions[key] != nil
+      if replacing != nil || contributes, layer.isClosedToThisThread {
+        throw layer.closedError([Element].self, name: nil, closed: layer, site: site)
+      }
+      if contributes { contributing.append(layer) }
+      next = layer.parent
     }
-    if let replacing = layer.table.registration(for: collection, name: nil),
-      replacing.role == .module
-    {
-      return try replaced(Element.self, by: replacing, from: container, at: site, into: add)
+    if let replacing {
+      try replaced(Element.self, by: replacing, from: container, at: site, into: add)
     }
-    if let parent = layer.parent {
-      try collect(
-        Element.self, replacedBy: collection, in: parent, from: container, at: site, into: add)
-    }
-    for entry in layer.table.contributions[ObjectIdentifier(Element.self)] ?? [] {
-      let provider = Unmanaged<Provider<Element>>.fromOpaque(entry.toOpaque())
-        .takeUnretainedValue()
-      add(provider.name, try provider.anyInstance(at: site, from: container))
+    for layer in contributing.reversed() {
+      for entry in layer.table.contributions[key] ?? [] {
+        let provider = Unmanaged<Provider<Element>>.fromOpaque(entry.toOpaque())
+          .takeUnretainedValue()
+        add(provider.name, try provider.anyInstance(at: site, from: container))
+      }
     }
   }
 

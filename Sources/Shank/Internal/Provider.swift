@@ -249,6 +249,12 @@ final class Provider<Value>: Registration {
       lock.unlock()
       return kept
     }
+    // A resolution that waited for the lock while the owner closed makes nothing: the owner
+    // would dispose of the instance as soon as it was made.
+    if owner.isClosedToThisThread {
+      lock.unlock()
+      throw owner.closedError(Value.self, name: name, closed: owner, site: site)
+    }
     WaitGraph.shared.own(self, by: trace)
     // Made by its owner, which its factory sees as `current`, so an override layer that
     // happened to be active at the first resolution never ends up inside a shared instance.

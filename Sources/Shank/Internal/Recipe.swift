@@ -44,8 +44,8 @@ final class AliasRecipe<Value>: Recipe {
 
   override func register(into registrations: inout RegistrationList) {
     let shared = Provider(
-      name: name, scope: scope, upstream: nil, site: site, isolation: isolation, isEager: false,
-      make: factory, conversion: nil, onClose: onClose, keepsInstances: true)
+      name: name, scope: scope, upstream: nil, site: site, isolation: isolation,
+      isEager: isEager, make: factory, conversion: nil, onClose: onClose, keepsInstances: true)
     for type in types { registrations.append(made: Self.alias(type, of: shared)) }
   }
 

@@ -77,6 +77,16 @@ final class ResolutionTrace {
     return makingContainer(of: raw)
   }
 
+  /// Whether a factory running on this thread makes its instance in `container`, or was
+  /// resolved from it.
+  static func isMaking(in container: Dependencies) -> Bool {
+    guard let raw = _shank_trace() else { return false }
+    let wanted = Unmanaged.passUnretained(container).toOpaque()
+    return Unmanaged<ResolutionTrace>.fromOpaque(raw)._withUnsafeGuaranteedRef { trace in
+      (0..<trace.depth).contains { trace.frames[$0].container.toOpaque() == wanted }
+    }
+  }
+
   /// Whether no factory is running on the thread of the trace at `raw`.
   @inlinable
   static func isIdle(_ raw: UnsafeMutableRawPointer) -> Bool {

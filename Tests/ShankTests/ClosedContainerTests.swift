@@ -1,0 +1,221 @@
+import Dispatch
+import Foundation
+import Shank
+import Testing
+
+/// What resolves from a closed container, from the instances it made, and from factories
+/// that were running when it closed.
+@Suite struct ClosedContainerTests {
+  @Test func aHeldInstanceReadsItsParentsModulesAfterItsContainerClosed() async {
+    let app = Dependencies { Module { HeldAppModule() as HeldAppModuleType } }
+    let session = Dependencies(over: app) {
+      Module(scope: .singleton) { HeldSessionModule() as HeldSessionModuleType }
+    }
+    let held = session.resolve(HeldSessionModuleType.self)
+    await session.close()
+    #expect(held.appName() == "app", "its first @Inject read after the close")
+  }
+
+  @Test func aHeldInstanceMadeForTheNextRootReadsTheAppsModulesOnceTheOldRootClosed() async {
+    // The "session as the root" recipe, without building: the old root is closed once the
+    // next one exists, and a unique module of the app made from it keeps reading the app.
+    let app = Dependencies {
+      Module { HeldAppModule() as HeldAppModuleType }
+      Module { HeldSessionModule() as HeldSessionModuleType }
+    }
+    let oldRoot = Dependencies(over: app) {}
+    let held = oldRoot.resolve(HeldSessionModuleType.self)
+    let nextRoot = Dependencies(over: app) {}
+    await oldRoot.close()
+    #expect(held.appName() == "app")
+    #expect(nextRoot.resolve(HeldAppModuleType.self).name == "app")
+  }
+
+  @Test func aClosedContainerResolvesWhatItDoesNotRegisterFromItsNearestOpenAncestor() async throws
+  {
+    let root = Dependencies {
+      Module { HeldAppModule() as HeldAppModuleType }
+      Module { ServiceImpl() as Service }
+    }
+    let middle = Dependencies(over: root) { Module { OtherServiceImpl() as OtherService } }
+    let middleLine = #line - 1
+    let leaf = Dependencies(over: middle) { Module { ServiceImpl() as Service } }
+    let leafLine = #line - 1
+    await leaf.close()
+    await middle.close()
+    #expect(try leaf.resolveOrThrow(HeldAppModuleType.self).name == "app")
+    #expect(try leaf.resolveOrThrow(HeldAppModuleType?.self)?.name == "app")
+    let own = try #require(resolutionError { try leaf.resolveOrThrow(Service.self) })
+    #expect(
+      own.reason == .closed(container: "made at ShankTests/ClosedContainerTests.swift:\(leafLine)"))
+    let middles = try #require(resolutionError { try leaf.resolveOrThrow(OtherService.self) })
+    #expect(
+      middles.reason
+        == .closed(
+          container:
+            "a container it falls through to, made at ShankTests/ClosedContainerTests.swift:\(middleLine)"
+        ))
+    #expect(
+      resolutionError { try leaf.resolveOrThrow(OtherService?.self) }?.reason == middles.reason)
+  }
+
+  @Test func aHeldInstanceStopsWithTheClosedMessageForAKeyItsContainerRegisters() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let session = Dependencies(over: Dependencies {}) {
+        Module(scope: .singleton) { HeldSessionModule() as HeldSessionModuleType }
+        Module { HeldAppModule() as HeldAppModuleType }
+      }
+      let held = session.resolve(HeldSessionModuleType.self)
+      await session.close()
+      _ = held.appName()
+    }
+    let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(
+      stderr.contains(
+        "Shank cannot resolve HeldAppModuleType: its container was closed (made at ShankTests/ClosedContainerTests.swift:"
+      ), "\(stderr)")
+  }
+
+  @Test func aFactoryRunningWhenItsContainerClosesCompletesItsNestedResolutions() async {
+    let started = DispatchSemaphore(value: 0)
+    let proceed = DispatchSemaphore(value: 0)
+    let disposed = Counter()
+    let nested = Collector<String>()
+    let app = Dependencies { Module { HeldAppModule() as HeldAppModuleType } }
+    let session = Dependencies(over: app) {
+      Module { OtherServiceImpl() as OtherService }
+      Module(scope: .singleton, onClose: { _ in disposed.increment() }) { () -> Service in
+        started.signal()
+        proceed.wait()
+        do throws(ResolutionError) {
+          nested.append(try Dependencies.resolveOrThrow(HeldAppModuleType.self).name)
+          _ = try Dependencies.resolveOrThrow(OtherService.self)
+          nested.append("own")
+        } catch {
+          nested.append(error.description)
+        }
+        return ServiceImpl()
+      }
+    }
+    let made = Collector<Bool>()
+    Thread { made.append((try? session.resolveOrThrow(Service.self)) != nil) }.start()
+    started.wait()
+    await session.close()
+    proceed.signal()
+    await eventually { !made.all.isEmpty && disposed.value == 1 }
+    #expect(nested.all == ["app", "own"], "the parent's key and the container's own resolve")
+    #expect(made.all == [true], "the resolution completes")
+    #expect(disposed.value == 1, "the instance made after the close is disposed of at once")
+  }
+
+  @Test func resolutionsRacingACloseCompleteOrSayItClosedAndDisposeOfEachInstanceOnce() async {
+    let runs = Counter()
+    let disposed = Counter()
+    let handedOut = Counter()
+    let failures = Collector<String>()
+    for _ in 0..<50 {
+      let factoryStarted = DispatchSemaphore(value: 0)
+      let app = Dependencies { Module { HeldAppModule() as HeldAppModuleType } }
+      let session = Dependencies(over: app) {
+        Module(scope: .singleton, onClose: { _ in disposed.increment() }) { () -> Service in
+          runs.increment()
+          factoryStarted.signal()
+          usleep(2_000)
+          // The log-out recipe racing a screen: the factory reads a module of the parent.
+          do throws(ResolutionError) {
+            _ = try Dependencies.resolveOrThrow(HeldAppModuleType.self)
+          } catch {
+            failures.append("nested: \(error.reason)")
+          }
+          return ServiceImpl()
+        }
+      }
+      async let closing: Void = {
+        await waiting(for: factoryStarted)
+        await session.close()
+      }()
+      let finished = await onThreads(3) { _ in
+        do throws(ResolutionError) {
+          _ = try session.resolveOrThrow(Service.self)
+          handedOut.increment()
+        } catch {
+          guard case .closed = error.reason else { return failures.append(error.description) }
+        }
+      }
+      await closing
+      #expect(finished)
+    }
+    await eventually { disposed.value == runs.value }
+    #expect(failures.all.isEmpty)
+    #expect(disposed.value == runs.value, "every instance made was disposed of once")
+    #expect(runs.value <= 50, "no thread that waited for the lock made a second instance")
+    #expect(handedOut.value >= runs.value, "every instance made was handed out")
+  }
+
+  @Test func startOnAClosedContainerThrowsAndMakesNothing() async throws {
+    let made = Counter()
+    let container = Dependencies {
+      Module(scope: .singleton, eager: true) { () -> Service in
+        made.increment()
+        return ServiceImpl()
+      }
+    }
+    let line = #line - 6
+    await container.close()
+    do {
+      _ = try await container.start()
+      Issue.record("start() returned a report for a closed container")
+    } catch {
+      #expect(
+        error.reason == .closed(container: "made at ShankTests/ClosedContainerTests.swift:\(line)"))
+      #expect(error.typeName == "Service")
+    }
+    #expect(made.value == 0)
+  }
+
+  @Test func resolvingThroughThousandsOfLayersTakesNoStackPerLayer() async {
+    // A debug build's 512 KiB thread overflowed at 800 layers for a list and 3,200 for a
+    // module when each layer was a recursion.
+    let outcome = await onThread(stackSize: DepthTests.smallStack) { () -> [Int] in
+      var container = Dependencies {
+        Module { ServiceImpl() as Service }
+        Module.contribution { Sink("bottom") as SinkType }
+      }
+      for _ in 0..<5_000 { container = Dependencies(over: container) {} }
+      let top = Dependencies(over: container) { Module.contribution { Sink("top") as SinkType } }
+      let named = top.resolve([String: SinkType].self)
+      return [
+        top.resolve(Service?.self) == nil ? 0 : 1, top.resolve([SinkType].self).count, named.count,
+      ]
+    }
+    #expect(outcome == [1, 2, 0])
+  }
+}
+
+/// Waits, without blocking a thread of the cooperative pool, until `semaphore` is signalled.
+private func waiting(for semaphore: DispatchSemaphore) async {
+  await withCheckedContinuation { continuation in
+    Thread {
+      semaphore.wait()
+      continuation.resume()
+    }.start()
+  }
+}
+
+protocol HeldAppModuleType {
+  var name: String { get }
+}
+
+struct HeldAppModule: HeldAppModuleType {
+  let name = "app"
+}
+
+protocol HeldSessionModuleType: AnyObject {
+  func appName() -> String
+}
+
+final class HeldSessionModule: HeldSessionModuleType {
+  @Inject private var app: HeldAppModuleType
+
+  func appName() -> String { app.name }
+}
