@@ -149,9 +149,10 @@ def main():
     blocks = [b for f in files for b in blocks_of(f)]
 
     # The modules the snippets import: Shank, ShankTesting, and the sample app for the README's
-    # test. A no-op when CI has just built them.
-    build = run(["swift", "build", "--target", "ShankTesting"])
-    build = build if build.returncode else run(["swift", "build", "--target", "WidgetApp"])
+    # test. With CI's flags, so that this is a no-op after its build, not a rebuild.
+    flags = ["-Xswiftc", "-warnings-as-errors"]
+    build = run(["swift", "build", "--target", "ShankTesting"] + flags)
+    build = build if build.returncode else run(["swift", "build", "--target", "WidgetApp"] + flags)
     if build.returncode:
         sys.exit(build.stdout + build.stderr + "\nerror: swift build failed")
     bin_path = run(["swift", "build", "--show-bin-path"]).stdout.strip()
