@@ -545,6 +545,26 @@ func residentBytes() -> Int {
     #expect(closed.value == 2)
   }
 
+  @Test func verifyAndGraphRunTheFactoriesAgainAndDisposeOfWhatTheyMade() async throws {
+    let made = Counter()
+    let closed = Counter()
+    let container = Dependencies {
+      Module(scope: .singleton, eager: true, onClose: { _ in closed.increment() }) {
+        () -> Service in
+        made.increment()
+        return ServiceImpl()
+      }
+    }
+    _ = try await container.start()
+    try container.verify()
+    _ = container.graph()
+    #expect(made.value == 3, "start(), verify() and graph() each ran the factory")
+    await eventually { closed.value == 2 }
+    #expect(closed.value == 2, "verify() and graph() disposed of the instances they made")
+    await container.close()
+    #expect(closed.value == 3)
+  }
+
   @Test func verifyReportsAnOnCloseThatNeverRuns() throws {
     let container = Dependencies {
       Module(onClose: { _ in }) { ServiceImpl() as Service }
