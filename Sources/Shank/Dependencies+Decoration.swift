@@ -8,11 +8,12 @@ extension Dependencies {
 
   /// `value`, which `owner` underneath keeps and made as `registration` says, wrapped by the
   /// decorators of `Value` from this container down to `owner`, not `owner`'s own, which
-  /// wrapped it as it was made. Decorated once for each instance underneath, and kept by the
-  /// topmost layer with such decorators, so that the layers over it share its decoration.
+  /// wrapped it as it was made. Decorated once for each instance underneath (for a `.cached`
+  /// value type, once for each `generation`), and kept by the topmost layer with such
+  /// decorators, so that the layers over it share its decoration.
   func decorated<Value>(
-    _ value: Value, keptBy registration: Registration, in owner: Dependencies,
-    at site: SourceSite
+    _ value: Value, keptBy registration: Registration, generation: UInt?,
+    in owner: Dependencies, at site: SourceSite
   ) throws(ResolutionError) -> Value {
     let type = ObjectIdentifier(Value.self)
     // The keeper is the topmost layer with decorators for the type; the layer list is only
@@ -24,10 +25,13 @@ extension Dependencies {
     guard let keeper = current, keeper !== owner, let keeping = keeper.keptDecorations else {
       return value
     }
-    if let kept = keeping.decorated(of: value, madeBy: registration) { return kept as! Value }
+    if let kept = keeping.decorated(of: value, madeBy: registration, generation: generation) {
+      return kept as! Value
+    }
     let layers = keeper.layers(downTo: owner).filter { $0.table.decorators[type] != nil }
     let decorated = try decorated(value, by: layers, at: site)
-    return keeping.keep(decorated, of: value, madeBy: registration) as! Value
+    return keeping.keep(decorated, of: value, madeBy: registration, generation: generation)
+      as! Value
   }
 
   /// This container and those underneath, down to `bottom` and without it.

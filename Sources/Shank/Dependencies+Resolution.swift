@@ -170,12 +170,20 @@ extension Dependencies {
   /// A loop, not a recursion, so that any number of layers takes no stack.
   @usableFromInline
   func openRegistration(for type: ObjectIdentifier, name: String?) -> Unmanaged<Registration>? {
-    var layer = self
+    // Unretained: each layer keeps the one under it alive, and a retain per layer would make
+    // threads contend for the parent's reference count.
+    var layer = Unmanaged.passUnretained(self)
     while true {
-      if let found = layer.table.unretainedRegistration(for: type, name: name) {
-        return layer.isClosedToThisThread ? nil : found
+      let (found, next) = layer._withUnsafeGuaranteedRef { layer in
+        (
+          layer.table.unretainedRegistration(for: type, name: name),
+          layer.parent.map(Unmanaged.passUnretained)
+        )
       }
-      guard let next = layer.parent else { return nil }
+      if let found {
+        return layer._withUnsafeGuaranteedRef { $0.isClosedToThisThread } ? nil : found
+      }
+      guard let next else { return nil }
       layer = next
     }
   }

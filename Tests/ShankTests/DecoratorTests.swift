@@ -322,7 +322,7 @@ import Testing
     #expect(decorations.value == 1)
   }
 
-  @Test func aCachedValueTypeIsDecoratedAtEveryResolutionThroughAChild() {
+  @Test func aCachedValueTypeIsDecoratedOnceThroughAChildUntilItsScopeIsReset() async {
     let decorations = Counter()
     let root = Dependencies {
       Module(scope: .cached("s")) { Plain(word: "value") as WordType }
@@ -335,7 +335,28 @@ import Testing
     }
     #expect(child.resolve(WordType.self).word == "value!")
     #expect(child.resolve(WordType.self).word == "value!")
+    #expect(decorations.value == 1)
+    await root.reset(.cached("s"))
+    #expect(child.resolve(WordType.self).word == "value!")
+    #expect(decorations.value == 2, "the instance made after the reset is decorated anew")
+    #expect(child.resolve(WordType.self).word == "value!")
     #expect(decorations.value == 2)
+  }
+
+  /// A decorator of `[P]` wraps the list whether a module registers it or contributions
+  /// gather it; each contribution is decorated as `P` first.
+  @Test(arguments: [false, true])
+  func aDecoratorOfAListWrapsTheListHoweverItIsMade(registeredAsAList: Bool) {
+    let container = Dependencies {
+      if registeredAsAList {
+        Module { [Greeter("a"), Greeter("b")] as [GreeterType] }
+      } else {
+        Module.contribution { Greeter("a") as GreeterType }
+        Module.contribution { Greeter("b") as GreeterType }
+      }
+      Module.decorating([GreeterType].self) { $0 + [Greeter("added")] }
+    }
+    #expect(container.resolve([GreeterType].self).map(\.greeting) == ["a", "b", "added"])
   }
 
   @Test func contributionsThroughAChildAreEachDecoratedOnceAndKept() {

@@ -76,6 +76,29 @@ import Testing
         """)
   }
 
+  @Test func aMissLabelsContributionsAndDecoratorsAndPointsAContributionToItsList() throws {
+    let dependencies = Dependencies {
+      Module { SampleModule(value: "x") as SampleModuleType }
+      Module.decorating(SampleModuleType.self) { $0 }
+      Module.contribution("remote") { Sink("a") as SinkType }
+    }
+    let line = #line + 1
+    let error = try #require(resolutionError { try dependencies.resolveOrThrow(SinkType.self) })
+    #expect(
+      error.description == """
+        Shank cannot resolve SinkType
+          asked for at \(fileID):\(line)
+          near misses:
+            SinkType named "remote": a contribution; resolve [SinkType] for every one
+          registered (5):
+            SampleModuleType
+            SampleModuleType: a decorator
+            SinkType named "remote": a contribution to [SinkType]
+            [SinkType]
+            [String: SinkType]
+        """)
+  }
+
   @Test func anUnnamedRequestHasNoNearMissesAmongOtherTypes() throws {
     let dependencies = Dependencies {
       Module { ServiceImpl() as Service }

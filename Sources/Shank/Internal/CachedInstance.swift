@@ -21,6 +21,11 @@ final class CachedInstance<Value> {
     lock.withLock { (kept?.pointee, resets) }
   }
 
+  /// How many resets came before the kept instance, or the next one made.
+  var generation: UInt {
+    lock.withLock { resets }
+  }
+
   /// Keeps `value`, unless a reset came after `generation` was read; when it keeps it, records
   /// the disposal that `dispose` adds, under the same lock, so that no reset can come between.
   func keep(_ value: Value, madeIn generation: UInt, dispose: () -> UInt?) {

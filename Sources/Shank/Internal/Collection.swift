@@ -58,31 +58,62 @@ enum Collection {
     _ element: Element.Type, replacedBy collection: ObjectIdentifier, in top: Dependencies,
     from container: Dependencies, at site: SourceSite, into add: (String?, Element) -> Void
   ) throws(ResolutionError) {
-    let key = ObjectIdentifier(Element.self)
-    var contributing: [Dependencies] = []
-    var replacing: Registration?
-    var next: Dependencies? = top
-    while let layer = next, replacing == nil {
-      replacing = layer.table.registration(for: collection, name: nil).flatMap {
-        $0.role == .module ? $0 : nil
-      }
-      let contributes = replacing == nil && layer.table.contributions[key] != nil
-      if replacing != nil || contributes, layer.isClosedToThisThread {
-        throw layer.closedError([Element].self, name: nil, closed: layer, site: site)
-      }
-      if contributes { contributing.append(layer) }
-      next = layer.parent
-    }
+    let (count, replacing) = try contributingLayers(
+      to: Element.self, replacedBy: collection, from: top, at: site)
     if let replacing {
       try replaced(Element.self, by: replacing, from: container, at: site, into: add)
     }
-    for layer in contributing.reversed() {
-      for entry in layer.table.contributions[key] ?? [] {
+    // The bottom layer's first. Each is found again from the top: this frame stays on the
+    // stack while the contributions resolve, so it keeps no array of layers, and a list may
+    // come through thousands of layers, which a recursion per layer could not.
+    for index in stride(from: count - 1, through: 0, by: -1) {
+      let entries = contributions(to: Element.self, inContributingLayer: index, from: top)
+      for entry in entries {
         let provider = Unmanaged<Provider<Element>>.fromOpaque(entry.toOpaque())
           .takeUnretainedValue()
         add(provider.name, try provider.anyInstance(at: site, from: container))
       }
     }
+  }
+
+  /// How many layers from `top` down contribute to `Element` above the nearest one that
+  /// registers the collection itself, and that registration. A closed layer that contributes,
+  /// or registers the collection, answers "closed"; one that does neither is passed over.
+  private static func contributingLayers<Element>(
+    to element: Element.Type, replacedBy collection: ObjectIdentifier, from top: Dependencies,
+    at site: SourceSite
+  ) throws(ResolutionError) -> (count: Int, replacing: Registration?) {
+    var count = 0
+    var next: Dependencies? = top
+    while let layer = next {
+      let replacing = layer.table.registration(for: collection, name: nil).flatMap {
+        $0.role == .module ? $0 : nil
+      }
+      let contributes = layer.table.contributions[ObjectIdentifier(Element.self)] != nil
+      if replacing != nil || contributes, layer.isClosedToThisThread {
+        throw layer.closedError([Element].self, name: nil, closed: layer, site: site)
+      }
+      if replacing != nil { return (count, replacing) }
+      if contributes { count += 1 }
+      next = layer.parent
+    }
+    return (count, nil)
+  }
+
+  /// The contributions to `Element` of the `index`th contributing layer from `top` down.
+  private static func contributions<Element>(
+    to element: Element.Type, inContributingLayer index: Int, from top: Dependencies
+  ) -> [Unmanaged<Registration>] {
+    var remaining = index
+    var next: Dependencies? = top
+    while let layer = next {
+      if let entries = layer.table.contributions[ObjectIdentifier(Element.self)] {
+        if remaining == 0 { return entries }
+        remaining -= 1
+      }
+      next = layer.parent
+    }
+    preconditionFailure("fewer layers contribute than contributingLayers counted")
   }
 
   /// How many contributions to `Element` `layer` and those underneath hold, whether or not a

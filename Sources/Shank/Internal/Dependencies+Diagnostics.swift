@@ -17,10 +17,14 @@ extension Dependencies {
     forEachVisibleRegistration { registration, _ in
       registeredCount += 1
       let type = ObjectIdentifier(registration.type)
-      let described = KeyDescription(
-        typeName: typeNames.name(of: registration.type), name: registration.name)
-      listed.offer(described)
-      if type == requested {
+      let typeName = typeNames.name(of: registration.type)
+      let described = KeyDescription(typeName: typeName, name: registration.name)
+      listed.offer(described, labelled: Self.label(of: registration, typeName: typeName))
+      if registration.role == .decorator { return }
+      if registration.role == .contribution {
+        guard type == requested else { return }
+        nearMisses.append(NearMiss(key: described, closeness: .contribution(list: "[\(typeName)]")))
+      } else if type == requested {
         let closeness: NearMiss.Closeness =
           registration.name == nil ? .sameTypeWithNoName : .sameTypeUnderAnotherName
         nearMisses.append(NearMiss(key: described, closeness: closeness))
@@ -35,7 +39,17 @@ extension Dependencies {
     return ResolutionError(
       .notRegistered, key: KeyDescription(T.self, name: name), site: site,
       noContainerBuilt: isBuiltOnNothing, nearMisses: nearMisses,
-      registered: listed.keys.map(\.description), registeredCount: registeredCount)
+      registered: listed.keys.map { $0.key.description(followedBy: $0.label) },
+      registeredCount: registeredCount)
+  }
+
+  /// What a registration that no resolution of its own key gives is, in the registered list.
+  private static func label(of registration: Registration, typeName: String) -> String {
+    switch registration.role {
+    case .contribution: ": a contribution to [\(typeName)]"
+    case .decorator: ": a decorator"
+    case .module, .collector: ""
+    }
   }
 
   /// Every registration resolution can reach from here: the layer's own win over its parent's.
@@ -101,23 +115,23 @@ private struct LastTypeName {
   }
 }
 
-/// The first `limit` keys in sorted order, kept as they are offered: one comparison for most
-/// keys, rather than a sort of all of them.
+/// The first `limit` keys in sorted order, each with the label that follows it, kept as they
+/// are offered: one comparison for most keys, rather than a sort of all of them.
 private struct FirstKeys {
   let limit: Int
-  /// Sorted, at most `limit`.
-  private(set) var keys: [KeyDescription] = []
+  /// Sorted by key, at most `limit`.
+  private(set) var keys: [(key: KeyDescription, label: String)] = []
 
   init(limit: Int) {
     self.limit = limit
   }
 
-  mutating func offer(_ key: KeyDescription) {
+  mutating func offer(_ key: KeyDescription, labelled label: String) {
     if keys.count == limit {
-      guard let last = keys.last, key < last else { return }
+      guard let last = keys.last, key < last.key else { return }
       keys.removeLast()
     }
-    let index = keys.firstIndex { key < $0 } ?? keys.endIndex
-    keys.insert(key, at: index)
+    let index = keys.firstIndex { key < $0.key } ?? keys.endIndex
+    keys.insert((key, label), at: index)
   }
 }

@@ -4,21 +4,23 @@
 ///
 /// An entry remembers the instance it wraps, weakly: when the container underneath drops that
 /// instance (a reset, or a `.weak` one released) and makes another, the new one is decorated
-/// anew. A value type has no identity to tell a new instance by, so only a `.singleton` one,
-/// which never changes, is kept.
+/// anew. A value type has no identity to tell a new instance by: a `.singleton` one never
+/// changes, and a `.cached` one is told by its generation, the resets that came before it.
 final class KeptDecorations {
   private struct Entry {
     /// The class instance underneath that the entry wraps; `nil` for a value type.
     weak var underlying: AnyObject?
-    /// Whether the entry wraps a `.singleton` value type, which no identity tells apart.
+    /// Whether the entry wraps a value type, which no identity tells apart.
     let wrapsValue: Bool
+    /// For a `.cached` value type, the generation of the instance the entry wraps.
+    let generation: UInt?
     /// The decorated instance; `nil` when kept weakly, as for a `.weak` module.
     let decorated: Any?
     /// The decorated instance of a `.weak` module, which only its holders keep alive.
     weak var weaklyDecorated: AnyObject?
 
-    func wraps(_ object: AnyObject?) -> Bool {
-      guard let object else { return wrapsValue }
+    func wraps(_ object: AnyObject?, generation: UInt?) -> Bool {
+      guard let object else { return wrapsValue && self.generation == generation }
       return underlying === object
     }
 
@@ -31,10 +33,14 @@ final class KeptDecorations {
   private var isClosed = false
 
   /// What was kept for `underlying`, which `registration` made underneath, if anything.
-  func decorated(of underlying: Any, madeBy registration: Registration) -> Any? {
+  func decorated(of underlying: Any, madeBy registration: Registration, generation: UInt?)
+    -> Any?
+  {
     let object = Self.identity(of: underlying)
     return lock.withLock {
-      guard let entry = entries[ObjectIdentifier(registration)], entry.wraps(object) else {
+      guard let entry = entries[ObjectIdentifier(registration)],
+        entry.wraps(object, generation: generation)
+      else {
         return nil
       }
       return entry.value
@@ -43,28 +49,32 @@ final class KeptDecorations {
 
   /// Keeps `decorated` for `underlying`, unless another thread kept one for it first; returns
   /// the one kept, or `decorated` when its kind cannot be kept.
-  func keep(_ decorated: Any, of underlying: Any, madeBy registration: Registration) -> Any {
+  func keep(
+    _ decorated: Any, of underlying: Any, madeBy registration: Registration, generation: UInt?
+  ) -> Any {
     let object = Self.identity(of: underlying)
     var isWeak = false
-    var isSingleton = false
+    var keepsValues = false
     switch registration.scope.kind {
     case .weak: isWeak = true
-    case .singleton: isSingleton = true
-    case .unique, .cached: break
+    case .singleton, .cached: keepsValues = true
+    case .unique: break
     }
-    guard object != nil || isSingleton else { return decorated }
+    guard object != nil || keepsValues else { return decorated }
     let weakly = isWeak ? Self.identity(of: decorated) : nil
     guard !isWeak || weakly != nil else { return decorated }
     let (kept, replaced): (Any, Entry?) = lock.withLock {
       guard !isClosed else { return (decorated, nil) }
       let key = ObjectIdentifier(registration)
-      if let entry = entries[key], entry.wraps(object), let kept = entry.value {
+      if let entry = entries[key], entry.wraps(object, generation: generation),
+        let kept = entry.value
+      {
         return (kept, nil)
       }
       let replaced = entries.updateValue(
         Entry(
-          underlying: object, wrapsValue: object == nil, decorated: isWeak ? nil : decorated,
-          weaklyDecorated: weakly),
+          underlying: object, wrapsValue: object == nil, generation: generation,
+          decorated: isWeak ? nil : decorated, weaklyDecorated: weakly),
         forKey: key)
       return (decorated, replaced)
     }

@@ -9,6 +9,8 @@ struct NearMiss: Sendable, CustomStringConvertible {
     /// The type registered as an `Optional`; `wanted` is the key to register instead.
     case registeredAsOptional(wanted: KeyDescription)
     case sameNameAnotherType
+    /// A contribution to the type's list, which `list` resolves; the type alone does not.
+    case contribution(list: String)
   }
 
   let key: KeyDescription
@@ -22,6 +24,8 @@ struct NearMiss: Sendable, CustomStringConvertible {
     case .registeredAsOptional(let wanted):
       "\(key): the type registered as an Optional; register it as \(wanted)"
     case .sameNameAnotherType: key.description(followedBy: ": the same name, another type")
+    case .contribution(let list):
+      key.description(followedBy: ": a contribution; resolve \(list) for every one")
     }
   }
 }

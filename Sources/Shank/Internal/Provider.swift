@@ -218,13 +218,17 @@ final class Provider<Value>: Registration {
     throws(ResolutionError) -> Value
   {
     let owner = owner.unsafelyUnwrapped
+    // Read before the instance: a reset in between then only makes the decoration kept for
+    // an older generation, which the next resolution decorates anew.
+    let generation = cachedGeneration
     let value = try produce(at: site, from: owner)
     // On the trace, so that a decorator resolving what it decorates is a cycle, not a
     // recursion until the stack runs out.
     let trace = ResolutionTrace.unretainedCurrent
     try trace.enter(self, from: container, at: site)
     defer { trace.leave() }
-    return try container.decorated(value, keptBy: self, in: owner, at: site)
+    return try container.decorated(
+      value, keptBy: self, generation: generation, in: owner, at: site)
   }
 
   /// Checks the isolation, then gives what needs no making: an alias's value, or the kept
@@ -296,6 +300,8 @@ final class Provider<Value>: Registration {
 
   override var keeper: Registration { upstream?.keeper ?? self }
 
+  override var cachedGeneration: UInt? { cached?.generation }
+
   override var hasOnClose: Bool { onClose != nil || upstream?.hasOnClose == true }
 
   override func adopt(by container: Dependencies) {
@@ -326,7 +332,7 @@ final class Provider<Value>: Registration {
     defer { trace.leave() }
     let value =
       make != nil ? try callFactory(at: site) : try conversion.unsafelyUnwrapped(site, container)
-    guard container.decorates, role != .collector else { return value }
+    guard container.decorates else { return value }
     return try container.decorated(value, at: site)
   }
 

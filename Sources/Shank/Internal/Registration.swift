@@ -52,6 +52,10 @@ class Registration: Recipe, CustomStringConvertible {
   /// an alias, or the list of a type's contributions.
   var runsFactory: Bool { role != .collector && keeper === self }
 
+  /// How many resets of its `.cached` scope came before the instance it keeps now; `nil` for
+  /// any other scope, whose kept instance never changes or has an identity of its own.
+  var cachedGeneration: UInt? { nil }
+
   /// Whether the module has an `onClose` handler.
   var hasOnClose: Bool { false }
 
