@@ -63,6 +63,29 @@ import Testing
       ])
   }
 
+  /// An unnamed `[P]` or `[String: P]` that nothing contributes to resolves to an empty
+  /// collection, so neither form of verify() reports it missing.
+  @Test func listsNothingContributesToAreNotMissing() throws {
+    let container = Dependencies { Module { SinkListsReader() } }
+    #expect(container.resolve(SinkListsReader.self).counts == [0, 0])
+    try container.verify()
+    try Dependencies {}.verify(consumers: SinkListsReader())
+  }
+
+  /// Under a name, a list that nothing registers does not resolve, and verify() says so.
+  @Test func namedListNothingRegistersIsMissing() throws {
+    let error = try #require(throws: VerificationError.self) {
+      try Dependencies {}.verify(consumers: NamedSinkListReader())
+    }
+    #expect(
+      error.problems == [
+        .missing(
+          module: "NamedSinkListReader", property: "sinks",
+          requirement: "[SinkType] named \"audit\"",
+          declaredAt: "ShankTests/VerificationTests.swift:\(NamedSinkListReader.line)")
+      ])
+  }
+
   @Test func verifiesOverrideLayersAgainstWhatTheyLayerOver() throws {
     try Dependencies.withOverrides {
       shopModules()
@@ -397,4 +420,18 @@ struct LeafNode: NodeModuleType {}
       #expect(total == "12 USD")
     }
   }
+}
+
+/// A module that injects both collections of `SinkType`, read only when asked.
+struct SinkListsReader {
+  @Inject private var sinks: [SinkType]
+  @Inject private var byName: [String: SinkType]
+
+  var counts: [Int] { [sinks.count, byName.count] }
+}
+
+/// A consumer that injects a named list of `SinkType`.
+struct NamedSinkListReader {
+  static let line = #line + 1
+  @Inject("audit") private var sinks: [SinkType]
 }

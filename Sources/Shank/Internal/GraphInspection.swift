@@ -59,7 +59,7 @@ struct GraphInspection {
       for (property, requirement) in injections {
         if let target = dependencies.registration(for: requirement.key) {
           edges.append(Edge(from: registration, to: target, property: property))
-        } else if !requirement.isOptional {
+        } else if !requirement.resolvesUnregistered {
           problems.append(.missing(requirement, property: property, of: module))
         }
       }
@@ -72,7 +72,8 @@ struct GraphInspection {
   ) -> [VerificationError.Problem] {
     let name = KeyDescription.typeName(of: type(of: consumer))
     return injectionPoints(of: consumer).compactMap { property, requirement in
-      guard !requirement.isOptional, dependencies.registration(for: requirement.key) == nil
+      guard !requirement.resolvesUnregistered,
+        dependencies.registration(for: requirement.key) == nil
       else { return nil }
       return .missing(requirement, property: property, of: name)
     }
