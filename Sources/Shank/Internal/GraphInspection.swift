@@ -107,28 +107,36 @@ struct GraphInspection {
     }
     var found: [[String]] = []
     var seen: Set<[Int]> = []
-    var state = Array(repeating: 0, count: registrations.count)  // 0 new, 1 on path, 2 done
-    var path: [Int] = []
-
-    func visit(_ node: Int) {
-      state[node] = 1
-      path.append(node)
-      for target in next[node] {
-        if state[target] == 1, let start = path.firstIndex(of: target) {
-          var cycle = Array(path[start...])
+    var onPath = Array(repeating: false, count: registrations.count)
+    var done = Array(repeating: false, count: registrations.count)
+    // The path from the root, each node with how many of its targets it has walked: a stack
+    // of its own, so that a chain as long as the graph needs none of the thread's.
+    var path: [(node: Int, walked: Int)] = []
+    for root in registrations.indices where !done[root] {
+      path.append((root, 0))
+      onPath[root] = true
+      while let (node, walked) = path.last {
+        guard walked < next[node].count else {
+          path.removeLast()
+          onPath[node] = false
+          done[node] = true
+          continue
+        }
+        path[path.count - 1].walked += 1
+        let target = next[node][walked]
+        if onPath[target], let start = path.firstIndex(where: { $0.node == target }) {
+          var cycle = path[start...].map(\.node)
           let rotation = cycle.firstIndex(of: cycle.min()!)!
           cycle = Array(cycle[rotation...] + cycle[..<rotation])
           if seen.insert(cycle).inserted {
             found.append((cycle + [cycle[0]]).map { registrations[$0].description })
           }
-        } else if state[target] == 0 {
-          visit(target)
+        } else if !onPath[target], !done[target] {
+          path.append((target, 0))
+          onPath[target] = true
         }
       }
-      path.removeLast()
-      state[node] = 2
     }
-    for node in registrations.indices where state[node] == 0 { visit(node) }
     return found
   }
 }
