@@ -14,6 +14,11 @@ struct GraphInspection {
   private(set) var layers: [Int] = []
   private(set) var edges: [Edge] = []
   private(set) var problems: [VerificationError.Problem] = []
+  /// The cycles met while making the modules, each once, as first met.
+  private var cycles: [[String]] = []
+  /// Each of `cycles` from its least key round, so that the same cycle met from another of
+  /// its modules is not reported again.
+  private var seenCycles: Set<[String]> = []
 
   init(_ dependencies: Dependencies) {
     registrations = dependencies.visibleRegistrations()
@@ -25,7 +30,7 @@ struct GraphInspection {
     for (registration, outcome) in zip(registrations, outcomes) {
       inspect(registration, outcome, in: dependencies)
     }
-    problems += Self.cycles(among: registrations, edges: edges).map { .cycle(path: $0) }
+    problems += cycles.map { .cycle(path: $0) }
   }
 
   private mutating func inspect(
@@ -34,7 +39,13 @@ struct GraphInspection {
     let module = registration.keyDescription.description
     switch outcome {
     case .failed(let error):
-      problems.append(Self.problem(error, making: registration))
+      // An `@Inject` is resolved when first read, so a cycle is only what making a module
+      // meets, never a loop of `@Inject` edges.
+      if case .cycle(let path) = error.reason {
+        record(cycle: path)
+      } else {
+        problems.append(Self.problem(error, making: registration))
+      }
     case .stopped(let message):
       problems.append(.unresolvable(module: module, message: message))
     case .made(let valueType, let injections):
@@ -66,6 +77,15 @@ struct GraphInspection {
     }
   }
 
+  /// Notes `path`, a cycle met while making a module, unless another of its modules met it.
+  private mutating func record(cycle path: [String]) {
+    let loop = path.dropLast()
+    let least = loop.indices.min { loop[$0] < loop[$1] } ?? loop.startIndex
+    if seenCycles.insert(Array(loop[least...] + loop[..<least])).inserted {
+      cycles.append(path)
+    }
+  }
+
   /// The problems of `consumer`'s `@Inject` properties that nothing in `dependencies` answers.
   static func missingInjections(
     of consumer: Any, in dependencies: Dependencies
@@ -92,52 +112,6 @@ struct GraphInspection {
         registeredAt: registration.site.description)
     }
     return .unresolvable(module: module.description, message: error.description)
-  }
-
-  /// Every cycle of module injections, each once, starting from its earliest registration.
-  private static func cycles(among registrations: [Registration], edges: [Edge]) -> [[String]] {
-    let index = Dictionary(
-      registrations.enumerated().map { (ObjectIdentifier($0.element), $0.offset) },
-      uniquingKeysWith: { first, _ in first })
-    var next = Array(repeating: [Int](), count: registrations.count)
-    for edge in edges {
-      guard let from = index[ObjectIdentifier(edge.from)], let to = index[ObjectIdentifier(edge.to)]
-      else { continue }
-      if !next[from].contains(to) { next[from].append(to) }
-    }
-    var found: [[String]] = []
-    var seen: Set<[Int]> = []
-    var onPath = Array(repeating: false, count: registrations.count)
-    var done = Array(repeating: false, count: registrations.count)
-    // The path from the root, each node with how many of its targets it has walked: a stack
-    // of its own, so that a chain as long as the graph needs none of the thread's.
-    var path: [(node: Int, walked: Int)] = []
-    for root in registrations.indices where !done[root] {
-      path.append((root, 0))
-      onPath[root] = true
-      while let (node, walked) = path.last {
-        guard walked < next[node].count else {
-          path.removeLast()
-          onPath[node] = false
-          done[node] = true
-          continue
-        }
-        path[path.count - 1].walked += 1
-        let target = next[node][walked]
-        if onPath[target], let start = path.firstIndex(where: { $0.node == target }) {
-          var cycle = path[start...].map(\.node)
-          let rotation = cycle.firstIndex(of: cycle.min()!)!
-          cycle = Array(cycle[rotation...] + cycle[..<rotation])
-          if seen.insert(cycle).inserted {
-            found.append((cycle + [cycle[0]]).map { registrations[$0].description })
-          }
-        } else if !onPath[target], !done[target] {
-          path.append((target, 0))
-          onPath[target] = true
-        }
-      }
-    }
-    return found
   }
 }
 
