@@ -33,6 +33,11 @@ extension Dependencies {
   /// > `verify()` does not call `component()` functions, so it does not see `resolve()` calls
   /// > inside them, nor the `@Inject` properties of what they make.
   ///
+  /// > Note: A factory that fails through ``resolve(_:name:fileID:line:)-swift.type.method`` or
+  /// > an `@Inject` read cannot return: its thread stays parked until the program ends, one
+  /// > thread for each such module at each call. One that fails through `resolveOrThrow`
+  /// > returns the error, and keeps nothing.
+  ///
   /// > Note: A factory that has not returned after 60 seconds is reported as unresolvable, and
   /// > verification goes on with the next module: one that waits for the main queue while
   /// > `verify()` holds the main actor would otherwise never return.

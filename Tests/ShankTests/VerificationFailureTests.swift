@@ -245,8 +245,8 @@ import Testing
   // MARK: Threads left parked
 
   /// A factory that fails through `resolve()` cannot return, so its thread stays parked until
-  /// the program ends, one for each such module; one that fails through `resolveOrThrow`
-  /// returns the error, and its thread goes on to the next module.
+  /// the program ends, one for each such module at each call; one that fails through
+  /// `resolveOrThrow` returns the error, and its thread goes on to the next module.
   @Test(.enabled(if: threadCount() != nil, "counts the threads in /proc/self/task"))
   func aFactoryThatFailsThroughResolveKeepsAThreadAndOneThatThrowsDoesNot() async {
     await #expect(processExitsWith: .success) {
@@ -277,8 +277,10 @@ import Testing
       }
       let leftByThrowing = threadsLeftByVerifying(throwing, expecting: 0)
       let leftByParking = threadsLeftByVerifying(parking, expecting: 20)
+      let leftByParkingAgain = threadsLeftByVerifying(parking, expecting: 20)
       precondition(leftByThrowing <= 0, "\(leftByThrowing) threads left by throwing factories")
       precondition(leftByParking == 20, "\(leftByParking) threads left by parked factories")
+      precondition(leftByParkingAgain == 20, "\(leftByParkingAgain) threads left the second time")
     }
   }
 
