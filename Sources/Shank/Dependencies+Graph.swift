@@ -15,9 +15,9 @@ extension Dependencies {
   public func graph() -> DependencyGraph {
     let inspection = GraphInspection(self)
     var ids: [ObjectIdentifier: String] = [:]
-    var used: Set<String> = []
+    var identifiers = NodeIdentifiers()
     let nodes = zip(inspection.registrations, inspection.layers).map { registration, layer in
-      let id = DependencyGraph.Node.identifier(for: registration.keyDescription, avoiding: &used)
+      let id = identifiers.identifier(for: registration.keyDescription)
       ids[ObjectIdentifier(registration)] = id
       return DependencyGraph.Node(
         id: id, typeName: registration.keyDescription.typeName, name: registration.name,

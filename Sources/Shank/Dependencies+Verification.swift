@@ -12,10 +12,12 @@ extension Dependencies {
   /// }
   /// ```
   ///
-  /// It reports missing keys (which module, which property, which type and name), cycles of
-  /// modules that inject each other, factories that fail (a missing key or a cycle met through
+  /// It reports missing keys (which module, which property, which type and name), cycles that
+  /// making a module meets (factories, or `@Inject` properties read while modules are made,
+  /// that need the module being made), factories that fail (a missing key met through
   /// `resolve()` inside one, or an error it throws), `as:` types the value does not conform
-  /// to, and ``Scope/weak`` on a value type. An optional `@Inject` that finds nothing is not a
+  /// to, and ``Scope/weak`` on a value type. Modules that inject each other and read those
+  /// properties later are no cycle: each resolves. An optional `@Inject` that finds nothing is not a
   /// problem. To check the `@Inject` properties of view controllers and view models too, pass
   /// them to ``verify(consumers:)``.
   ///
@@ -30,6 +32,11 @@ extension Dependencies {
   /// > main actor such a module is reported as unresolvable, as is one bound to another actor.
   /// > `verify()` does not call `component()` functions, so it does not see `resolve()` calls
   /// > inside them, nor the `@Inject` properties of what they make.
+  ///
+  /// > Note: A factory that fails through ``resolve(_:name:fileID:line:)-swift.type.method`` or
+  /// > an `@Inject` read cannot return: its thread stays parked until the program ends, one
+  /// > thread for each such module at each call. One that fails through `resolveOrThrow`
+  /// > returns the error, and keeps nothing.
   ///
   /// > Note: A factory that has not returned after 60 seconds is reported as unresolvable, and
   /// > verification goes on with the next module: one that waits for the main queue while

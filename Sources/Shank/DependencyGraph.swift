@@ -58,26 +58,6 @@ public struct DependencyGraph: Sendable, Hashable {
       /// A decorator of its type, from ``Module/decorating(_:isolation:fileID:line:_:)``.
       case decorator
     }
-
-    static func identifier(for key: KeyDescription, avoiding used: inout Set<String>) -> String {
-      let raw = key.name.map { "\(key.typeName)_\($0)" } ?? key.typeName
-      var base = String(raw.map { $0.isASCII && ($0.isLetter || $0.isNumber) ? $0 : "_" })
-      // Mermaid's keywords (`end`, `class`, `style`, …) are lower-case and read as such even
-      // at the start of a longer word; DOT's (`node`, `graph`, …) are whole words in any case.
-      if base.first.map({ !($0.isASCII && $0.isUppercase) }) ?? true { base = "N_" + base }
-      if dotKeywords.contains(base.lowercased()) { base += "_" }
-      var id = base
-      var suffix = 2
-      while !used.insert(id).inserted {
-        id = "\(base)_\(suffix)"
-        suffix += 1
-      }
-      return id
-    }
-
-    private static let dotKeywords: Set<String> = [
-      "node", "edge", "graph", "digraph", "subgraph", "strict",
-    ]
   }
 
   /// A module that injects another, through one of its `@Inject` properties.

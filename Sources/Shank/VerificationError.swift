@@ -14,7 +14,8 @@ public struct VerificationError: Error, CustomStringConvertible, Sendable {
     /// `module`'s `@Inject` property `property`, declared at `declaredAt`, asks for
     /// `requirement` (a type and name), which nothing registers.
     case missing(module: String, property: String, requirement: String, declaredAt: String)
-    /// Modules that inject each other in a loop; the path starts and ends with the same one.
+    /// Making a module needs the module being made, through factories or `@Inject`
+    /// properties read while modules are made; the path starts and ends with the same one.
     case cycle(path: [String])
     /// `module` was registered with `as:`, but its value, a `valueType`, does not conform.
     case notConforming(module: String, valueType: String, registeredAt: String)

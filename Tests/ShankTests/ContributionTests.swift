@@ -192,4 +192,11 @@ final class NeedyModule: SinkType {
         "SinkReader -sinks-> N__SinkType_"
       ])
   }
+
+  /// A list that nothing contributes to resolves empty and has no node: no edge leads to it.
+  @Test func theGraphDrawsNoEdgeToAListNothingContributesTo() {
+    let graph = Dependencies { Module { SinkReader() as SinkReader } }.graph()
+    #expect(graph.nodes.map(\.label) == ["SinkReader"])
+    #expect(graph.edges.isEmpty)
+  }
 }

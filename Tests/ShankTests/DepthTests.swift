@@ -206,6 +206,27 @@ import Testing
     try expectTooDeepMessage(in: stderr, askedForAt: injectedChainLinkLine)
   }
 
+  /// `verify()` and `graph()` walk a chain of 5,000 modules, each injecting the next, on a
+  /// 512 KiB thread: their traversals keep their own stack, not the thread's.
+  @Test func verifyAndGraphWalkALongChainOfInjectionsOnA512KiBThread() async throws {
+    let result = try await #require(processExitsWith: .success, observing: [\.standardErrorContent])
+    {
+      let (problems, edges) = await onThread(stackSize: DepthTests.smallStack) {
+        let container = Dependencies { lazyChainModules(length: 5_000) }
+        var problems: [String] = []
+        do throws(VerificationError) {
+          try container.verify()
+        } catch {
+          problems = error.problems.map(\.description)
+        }
+        return (problems, container.graph().edges.count)
+      }
+      precondition(problems.isEmpty, "\(problems.prefix(3))")
+      precondition(edges == 4_999, "\(edges) edges")
+    }
+    #expect(result.standardErrorContent.isEmpty)
+  }
+
   /// An outermost resolution that starts inside the stack's reserve takes the out-of-line
   /// path and throws `.tooDeep` rather than running the factory.
   @Test(
@@ -445,6 +466,27 @@ final class InjectedChainLink: ChainLink {
   }
 }
 let injectedChainLinkLine = #line - 4  // the `Inject(nextName)` call
+
+/// A link that injects the next one and reads it only when asked, as modules do.
+final class LazyChainLink: ChainLink {
+  @Inject private var injected: ChainLink
+
+  var next: ChainLink? { injected }
+
+  init(nextName: String) { _injected = Inject(nextName) }
+}
+
+/// The modules of a chain of `length` links named "0" to "`length - 1`", each a
+/// ``LazyChainLink`` to the next but the last.
+@ModuleBuilder
+func lazyChainModules(length: Int) -> [Module] {
+  for index in 0..<length {
+    let next = String(index + 1)
+    Module(String(index)) { () -> ChainLink in
+      index + 1 < length ? LazyChainLink(nextName: next) : ChainLinkImpl(next: nil)
+    }
+  }
+}
 
 /// How a link's factory asks for the next link.
 enum ChainStep: Codable {

@@ -63,6 +63,31 @@ import Testing
     #expect(graph.nodes.map(\.id) == ["LedgerModuleType_a_b", "LedgerModuleType_a_b_2"])
   }
 
+  /// A suffix that another key's identifier took is skipped, as the next one free.
+  @Test func identifiersSkipSuffixesOtherNamesTook() {
+    let graph = Dependencies {
+      Module("a b") { LedgerModule() as LedgerModuleType }
+      Module("a_b_2") { LedgerModule() as LedgerModuleType }
+      Module("a-b") { LedgerModule() as LedgerModuleType }
+      Module("a.b") { LedgerModule() as LedgerModuleType }
+    }.graph()
+    #expect(
+      graph.nodes.map(\.id) == [
+        "LedgerModuleType_a_b", "LedgerModuleType_a_b_2", "LedgerModuleType_a_b_3",
+        "LedgerModuleType_a_b_4",
+      ])
+  }
+
+  /// Each of 16,000 contributions of one type gets the next suffix of that type's identifier.
+  @Test func manyNodesOfOneTypeAreNumberedInOrder() {
+    let count = 16_000
+    let graph = Dependencies {
+      for index in 0..<count { Module.contribution { Sink("\(index)") as SinkType } }
+    }.graph()
+    let contributions = graph.nodes.filter { $0.kind == .contribution }.map(\.id)
+    #expect(contributions == ["SinkType"] + (2...count).map { "SinkType_\($0)" })
+  }
+
   @Test(.enabled(if: Graphviz.path != nil, "Graphviz's dot is not installed"))
   func graphvizRendersTheDotText() throws {
     let svg = try Graphviz.render(graph.dot)

@@ -34,20 +34,26 @@ struct LedgerModule: LedgerModuleType {}
 
 struct PromotionsModule: PromotionsModuleType {}
 
-/// A ledger that audits, and an audit that reads the ledger back: a cycle of injections.
+/// A ledger that reads its audit while it is made, and an audit that reads the ledger back
+/// while it is made: a cycle that making either meets.
 struct AuditedLedgerModule: LedgerModuleType {
   @Inject private var audit: AuditModuleType
+
+  init() { _ = audit }
 }
 
 struct AuditModule: AuditModuleType {
   @Inject("primary") private var ledger: LedgerModuleType
+
+  init() { _ = ledger }
 }
 
 /// Conforms to none of the shop's module protocols.
 final class StrayModule {}
 
 /// A node of a generated graph: up to three optional injections and one required, all
-/// `NodeModuleType` under names chosen at run time.
+/// `NodeModuleType` under names chosen at run time, the required one read while it is made
+/// when `readingRequired`.
 protocol NodeModuleType {}
 
 struct NodeModule: NodeModuleType {
@@ -56,12 +62,13 @@ struct NodeModule: NodeModuleType {
   @Inject private var third: NodeModuleType?
   @Inject private var required: NodeModuleType
 
-  init(optional: [String], required: String) {
+  init(optional: [String], required: String, readingRequired: Bool = false) {
     let names = optional + Array(repeating: "unregistered", count: 3 - optional.count)
     _first = Inject(names[0])
     _second = Inject(names[1])
     _third = Inject(names[2])
     _required = Inject(required)
+    if readingRequired { _ = self.required }
   }
 }
 

@@ -63,6 +63,61 @@ import Testing
       ])
   }
 
+  /// An `@Inject` is resolved when first read, not when its module is made: two modules that
+  /// inject each other and read it later resolve, so they are no cycle.
+  @Test func modulesThatInjectEachOtherLazilyAreNotACycle() throws {
+    let container = Dependencies {
+      Module { PingModule() as PingModuleType }
+      Module { PongModule() as PongModuleType }
+    }
+    #expect(container.resolve(PingModuleType.self).peer() == "pong")
+    try container.verify()
+    #expect(
+      container.graph().edges.map { "\($0.from) -\($0.property)-> \($0.to)" } == [
+        "PingModuleType -pong-> PongModuleType", "PongModuleType -ping-> PingModuleType",
+      ])
+  }
+
+  /// Modules that read each other's `@Inject` while they are made meet a cycle when made:
+  /// one problem, its path starting from the module made first.
+  @Test func modulesThatReadEachOtherWhileMadeAreOneCycle() throws {
+    let container = Dependencies {
+      Module { PingModule(readingPeer: true) as PingModuleType }
+      Module { PongModule(readingPeer: true) as PongModuleType }
+    }
+    let error = try #require(throws: VerificationError.self) { try container.verify() }
+    #expect(
+      error.problems == [.cycle(path: ["PingModuleType", "PongModuleType", "PingModuleType"])])
+    #expect(
+      error.description == """
+        Shank found 1 problem in the dependency graph:
+          - cycle: PingModuleType → PongModuleType → PingModuleType
+        """)
+  }
+
+  /// An unnamed `[P]` or `[String: P]` that nothing contributes to resolves to an empty
+  /// collection, so neither form of verify() reports it missing.
+  @Test func listsNothingContributesToAreNotMissing() throws {
+    let container = Dependencies { Module { SinkListsReader() } }
+    #expect(container.resolve(SinkListsReader.self).counts == [0, 0])
+    try container.verify()
+    try Dependencies {}.verify(consumers: SinkListsReader())
+  }
+
+  /// Under a name, a list that nothing registers does not resolve, and verify() says so.
+  @Test func namedListNothingRegistersIsMissing() throws {
+    let error = try #require(throws: VerificationError.self) {
+      try Dependencies {}.verify(consumers: NamedSinkListReader())
+    }
+    #expect(
+      error.problems == [
+        .missing(
+          module: "NamedSinkListReader", property: "sinks",
+          requirement: "[SinkType] named \"audit\"",
+          declaredAt: "ShankTests/VerificationTests.swift:\(NamedSinkListReader.line)")
+      ])
+  }
+
   @Test func verifiesOverrideLayersAgainstWhatTheyLayerOver() throws {
     try Dependencies.withOverrides {
       shopModules()
@@ -277,8 +332,9 @@ nonisolated func nonisolatedSingletonNeedingTheMainActorModule() -> Module {
   }
 }
 
-/// A random module graph of `NodeModule`s: a DAG, plus planted cycles among extra nodes and
-/// planted required injections of names that are not registered.
+/// A random module graph of `NodeModule`s: a DAG, plus planted cycles among extra nodes, each
+/// reading the next while it is made, and planted required injections of names that are not
+/// registered.
 struct GeneratedGraph {
   let dependencies: Dependencies
   let expectedProblems: Set<VerificationError.Problem>
@@ -305,7 +361,7 @@ struct GeneratedGraph {
           .missing(
             module: "NodeModuleType named \"n\(index)\"", property: "required",
             requirement: "NodeModuleType named \"absent\(index)\"",
-            declaredAt: "ShankTests/ShopFixtures.swift:64"))
+            declaredAt: "ShankTests/ShopFixtures.swift:70"))
       }
     }
     modules.append(
@@ -319,7 +375,9 @@ struct GeneratedGraph {
         let next = names[(position + 1) % length]
         let down = "n\(Int.random(in: 0..<nodes, using: &generator))"
         modules.append(
-          Module(name) { NodeModule(optional: [down], required: next) as NodeModuleType })
+          Module(name) {
+            NodeModule(optional: [down], required: next, readingRequired: true) as NodeModuleType
+          })
       }
       problems.insert(.cycle(path: (names + [names[0]]).map { "NodeModuleType named \"\($0)\"" }))
     }
@@ -397,4 +455,50 @@ struct LeafNode: NodeModuleType {}
       #expect(total == "12 USD")
     }
   }
+}
+
+/// A module that injects both collections of `SinkType`, read only when asked.
+struct SinkListsReader {
+  @Inject private var sinks: [SinkType]
+  @Inject private var byName: [String: SinkType]
+
+  var counts: [Int] { [sinks.count, byName.count] }
+}
+
+/// A consumer that injects a named list of `SinkType`.
+struct NamedSinkListReader {
+  static let line = #line + 1
+  @Inject("audit") private var sinks: [SinkType]
+}
+
+protocol PingModuleType: AnyObject {
+  func name() -> String
+  func peer() -> String
+}
+
+protocol PongModuleType: AnyObject {
+  func name() -> String
+}
+
+/// Injects the pong module, read when asked, or while made when `readingPeer`.
+final class PingModule: PingModuleType {
+  @Inject private var pong: PongModuleType
+
+  init(readingPeer: Bool = false) {
+    if readingPeer { _ = pong }
+  }
+
+  func name() -> String { "ping" }
+  func peer() -> String { pong.name() }
+}
+
+/// Injects the ping module, read when asked, or while made when `readingPeer`.
+final class PongModule: PongModuleType {
+  @Inject private var ping: PingModuleType
+
+  init(readingPeer: Bool = false) {
+    if readingPeer { _ = ping }
+  }
+
+  func name() -> String { "pong" }
 }

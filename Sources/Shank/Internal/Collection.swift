@@ -28,10 +28,13 @@ enum Collection {
     }
   }
 
-  /// What `[Element]` or `[String: Element]` gives where nothing answers it: an empty
-  /// collection, for a `T` that is one.
-  static func empty<T>(_ type: T.Type) -> T? {
-    (T.self as? EmptyCollection.Type)?.empty as? T
+  /// What a resolution of `type` under `name` gives where nothing answers it: an empty
+  /// collection, for an unnamed `[Element]` or `[String: Element]`.
+  ///
+  /// Resolution answers a miss with it, and ``Dependencies/verify()`` does not report one.
+  static func empty(_ type: Any.Type, name: String?) -> Any? {
+    guard name == nil else { return nil }
+    return (type as? EmptyCollection.Type)?.empty
   }
 
   private static func collector<Value>(

@@ -14,6 +14,11 @@ struct GraphInspection {
   private(set) var layers: [Int] = []
   private(set) var edges: [Edge] = []
   private(set) var problems: [VerificationError.Problem] = []
+  /// The cycles met while making the modules, each once, as first met.
+  private var cycles: [[String]] = []
+  /// Each of `cycles` from its least key round, so that the same cycle met from another of
+  /// its modules is not reported again.
+  private var seenCycles: Set<[String]> = []
 
   init(_ dependencies: Dependencies) {
     registrations = dependencies.visibleRegistrations()
@@ -25,7 +30,7 @@ struct GraphInspection {
     for (registration, outcome) in zip(registrations, outcomes) {
       inspect(registration, outcome, in: dependencies)
     }
-    problems += Self.cycles(among: registrations, edges: edges).map { .cycle(path: $0) }
+    problems += cycles.map { .cycle(path: $0) }
   }
 
   private mutating func inspect(
@@ -34,7 +39,13 @@ struct GraphInspection {
     let module = registration.keyDescription.description
     switch outcome {
     case .failed(let error):
-      problems.append(Self.problem(error, making: registration))
+      // An `@Inject` is resolved when first read, so a cycle is only what making a module
+      // meets, never a loop of `@Inject` edges.
+      if case .cycle(let path) = error.reason {
+        record(cycle: path)
+      } else {
+        problems.append(Self.problem(error, making: registration))
+      }
     case .stopped(let message):
       problems.append(.unresolvable(module: module, message: message))
     case .made(let valueType, let injections):
@@ -59,10 +70,19 @@ struct GraphInspection {
       for (property, requirement) in injections {
         if let target = dependencies.registration(for: requirement.key) {
           edges.append(Edge(from: registration, to: target, property: property))
-        } else if !requirement.isOptional {
+        } else if !requirement.resolvesUnregistered {
           problems.append(.missing(requirement, property: property, of: module))
         }
       }
+    }
+  }
+
+  /// Notes `path`, a cycle met while making a module, unless another of its modules met it.
+  private mutating func record(cycle path: [String]) {
+    let loop = path.dropLast()
+    let least = loop.indices.min { loop[$0] < loop[$1] } ?? loop.startIndex
+    if seenCycles.insert(Array(loop[least...] + loop[..<least])).inserted {
+      cycles.append(path)
     }
   }
 
@@ -72,7 +92,8 @@ struct GraphInspection {
   ) -> [VerificationError.Problem] {
     let name = KeyDescription.typeName(of: type(of: consumer))
     return injectionPoints(of: consumer).compactMap { property, requirement in
-      guard !requirement.isOptional, dependencies.registration(for: requirement.key) == nil
+      guard !requirement.resolvesUnregistered,
+        dependencies.registration(for: requirement.key) == nil
       else { return nil }
       return .missing(requirement, property: property, of: name)
     }
@@ -91,44 +112,6 @@ struct GraphInspection {
         registeredAt: registration.site.description)
     }
     return .unresolvable(module: module.description, message: error.description)
-  }
-
-  /// Every cycle of module injections, each once, starting from its earliest registration.
-  private static func cycles(among registrations: [Registration], edges: [Edge]) -> [[String]] {
-    let index = Dictionary(
-      registrations.enumerated().map { (ObjectIdentifier($0.element), $0.offset) },
-      uniquingKeysWith: { first, _ in first })
-    var next = Array(repeating: [Int](), count: registrations.count)
-    for edge in edges {
-      guard let from = index[ObjectIdentifier(edge.from)], let to = index[ObjectIdentifier(edge.to)]
-      else { continue }
-      if !next[from].contains(to) { next[from].append(to) }
-    }
-    var found: [[String]] = []
-    var seen: Set<[Int]> = []
-    var state = Array(repeating: 0, count: registrations.count)  // 0 new, 1 on path, 2 done
-    var path: [Int] = []
-
-    func visit(_ node: Int) {
-      state[node] = 1
-      path.append(node)
-      for target in next[node] {
-        if state[target] == 1, let start = path.firstIndex(of: target) {
-          var cycle = Array(path[start...])
-          let rotation = cycle.firstIndex(of: cycle.min()!)!
-          cycle = Array(cycle[rotation...] + cycle[..<rotation])
-          if seen.insert(cycle).inserted {
-            found.append((cycle + [cycle[0]]).map { registrations[$0].description })
-          }
-        } else if state[target] == 0 {
-          visit(target)
-        }
-      }
-      path.removeLast()
-      state[node] = 2
-    }
-    for node in registrations.indices where state[node] == 0 { visit(node) }
-    return found
   }
 }
 

@@ -7,6 +7,12 @@ struct Requirement {
   let site: SourceSite
 
   var key: Key { Key(type, name: name) }
+
+  /// Whether resolving it succeeds where nothing registers it: an optional is `nil`, and an
+  /// unnamed list or dictionary is empty.
+  var resolvesUnregistered: Bool {
+    isOptional || Collection.empty(type, name: name) != nil
+  }
 }
 
 /// A property wrapper that ``Dependencies/verify()`` and ``Dependencies/graph()`` can see.
