@@ -76,6 +76,44 @@ import Testing
     #expect(finished.value == 1)
   }
 
+  @Test(arguments: 1...20)
+  func containersWhoseHandlersCloseEachOtherCloseWhenClosedFromTwoTasksAtOnce(round: Int) async {
+    let entered = Counter()
+    let finished = Collector<String>()
+    let returned = Collector<String>()
+    let first = ClosingContainerBox()
+    let second = ClosingContainerBox()
+    func closing(_ other: ClosingContainerBox, named name: String) -> Dependencies {
+      Dependencies {
+        Module(
+          scope: .singleton,
+          onClose: { _ in
+            entered.increment()
+            // Both runs have begun before either closes the other.
+            await eventually { entered.value == 2 }
+            await other.value?.close()
+            finished.append(name)
+          }
+        ) { ServiceImpl() as Service }
+      }
+    }
+    first.value = closing(second, named: "first")
+    second.value = closing(first, named: "second")
+    _ = first.value?.resolve(Service.self)
+    _ = second.value?.resolve(Service.self)
+    // Watched rather than awaited: closes that waited for each other would hang the suite.
+    for (name, box) in [("first", first), ("second", second)] {
+      Task {
+        await box.value?.close()
+        returned.append("\(name): handler finished \(finished.all.contains(name))")
+      }
+    }
+    await eventually { returned.all.count == 2 }
+    #expect(
+      Set(returned.all) == ["first: handler finished true", "second: handler finished true"],
+      "round \(round): each close returns, after its own handler ran")
+  }
+
   @Test func aHandlerRunsToItsEndWhenTheClosingTaskIsCancelled() async {
     let sawCancellation = Collector<Bool>()
     let task = Task {
