@@ -4,7 +4,9 @@
 /// kept after that, by a factory that was already running, is disposed of at once.
 final class Disposals {
   private let lock = Lock()
-  private var entries: [(id: UInt, disposal: Disposal)] = []
+  /// By id, which grows with every addition: a reset takes any entry out in constant time,
+  /// and sealing sorts them back into order, once.
+  private var entries: [UInt: Disposal] = [:]
   private var nextID: UInt = 0
   private var isSealed = false
   /// The task running the handlers taken by the first ``close()``, which later calls await.
@@ -15,17 +17,14 @@ final class Disposals {
     lock.withLock {
       guard !isSealed else { return nil }
       nextID &+= 1
-      entries.append((nextID, disposal))
+      entries[nextID] = disposal
       return nextID
     }
   }
 
   /// Takes out the disposal added as `id`, if it is still here.
   func remove(_ id: UInt) -> Disposal? {
-    lock.withLock {
-      guard let index = entries.firstIndex(where: { $0.id == id }) else { return nil }
-      return entries.remove(at: index).disposal
-    }
+    lock.withLock { entries.removeValue(forKey: id) }
   }
 
   /// Seals the list and runs every handler, newest first, on a task of their own, and returns
@@ -79,8 +78,8 @@ final class Disposals {
   /// Seals the list and takes every disposal, newest first. Called under `lock`.
   private func takeAll() -> [Disposal] {
     isSealed = true
-    defer { entries = [] }
-    return entries.reversed().map(\.disposal)
+    defer { entries = [:] }
+    return entries.sorted { $0.key > $1.key }.map(\.value)
   }
 }
 
