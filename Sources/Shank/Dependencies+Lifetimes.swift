@@ -41,8 +41,10 @@ extension Dependencies {
   ///
   /// The handlers run on a task of their own, so that each runs to its end even when the task
   /// that closes the container is cancelled, and so that no override or scope of the caller is
-  /// current in them. A handler that closes this container again, directly or through the
-  /// handlers of other containers it closes, does not wait for itself.
+  /// current in them. A `close()` called from a handler does not wait where waiting would
+  /// never end: for its own container, or for a container whose handlers wait, directly or
+  /// through other containers' handlers, for the handler's own. So two containers whose
+  /// handlers close each other both close, even when two tasks close them at the same time.
   ///
   /// > Note: A container dropped without `close()` still runs its handlers when it is freed,
   /// > on a task of their own. An instance that a factory, already running when `close()` was
@@ -54,7 +56,7 @@ extension Dependencies {
     guard !isUnbuilt else { return }
     table.setState(RegistrationTable.closedBit)
     keptDecorations?.removeAll()
-    await disposals.close()?.value
+    await disposals.close()
   }
 
   /// Whether ``close()`` was called on this container.

@@ -76,6 +76,45 @@ import Testing
     #expect(finished.value == 1)
   }
 
+  /// A ring of containers, each of whose handlers closes the next, every one closed by a task
+  /// of its own at the same time: two that close each other, and three in a ring.
+  @Test(arguments: [2, 3], 1...10)
+  func containersWhoseHandlersCloseEachOtherCloseWhenClosedByTasksAtOnce(count: Int, round: Int)
+    async
+  {
+    let entered = Counter()
+    let finished = Collector<Int>()
+    let returned = Collector<String>()
+    let ring = (0..<count).map { _ in ClosingContainerBox() }
+    for (index, box) in ring.enumerated() {
+      let next = ring[(index + 1) % count]
+      box.value = Dependencies {
+        Module(
+          scope: .singleton,
+          onClose: { _ in
+            entered.increment()
+            // Every run has begun before any handler closes the next container.
+            await eventually { entered.value == count }
+            await next.value?.close()
+            finished.append(index)
+          }
+        ) { ServiceImpl() as Service }
+      }
+      _ = box.value?.resolve(Service.self)
+    }
+    // Watched rather than awaited: closes that waited for each other would hang the suite.
+    for (index, box) in ring.enumerated() {
+      Task {
+        await box.value?.close()
+        returned.append("\(index): handler finished \(finished.all.contains(index))")
+      }
+    }
+    await eventually { returned.all.count == count }
+    #expect(
+      Set(returned.all) == Set((0..<count).map { "\($0): handler finished true" }),
+      "\(count) containers, round \(round): each close returns, after its own handler ran")
+  }
+
   @Test func aHandlerRunsToItsEndWhenTheClosingTaskIsCancelled() async {
     let sawCancellation = Collector<Bool>()
     let task = Task {

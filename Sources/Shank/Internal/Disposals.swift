@@ -4,58 +4,71 @@
 /// kept after that, by a factory that was already running, is disposed of at once.
 final class Disposals {
   private let lock = Lock()
-  private var entries: [(id: UInt, disposal: Disposal)] = []
+  /// By id, which grows with every addition: a reset takes any entry out in constant time,
+  /// and sealing sorts them back into order, once.
+  private var entries: [UInt: Disposal] = [:]
   private var nextID: UInt = 0
   private var isSealed = false
   /// The task running the handlers taken by the first ``close()``, which later calls await.
-  private var closing: Task<Void, Never>?
+  private var run: Task<Void, Never>?
 
   /// Adds `disposal`, returning the id that ``remove(_:)`` takes, or `nil` once sealed.
   func add(_ disposal: Disposal) -> UInt? {
     lock.withLock {
       guard !isSealed else { return nil }
       nextID &+= 1
-      entries.append((nextID, disposal))
+      entries[nextID] = disposal
       return nextID
     }
   }
 
   /// Takes out the disposal added as `id`, if it is still here.
   func remove(_ id: UInt) -> Disposal? {
-    lock.withLock {
-      guard let index = entries.firstIndex(where: { $0.id == id }) else { return nil }
-      return entries.remove(at: index).disposal
-    }
+    lock.withLock { entries.removeValue(forKey: id) }
   }
 
-  /// Seals the list and runs every handler, newest first, on a task that every call returns:
-  /// the first call starts it, later ones wait for the same run; `nil` when there is nothing
-  /// to wait for.
+  /// Seals the list and runs every handler, newest first, on a task of their own, and returns
+  /// once they have run: the first call starts the task, later ones wait for the same run.
   ///
   /// A detached task, so that a handler runs to its end even when the task that closes the
-  /// container was cancelled, and sees no override or scope of whoever closed it. A handler
-  /// that closes this container again, itself or through another container's handlers, gets
-  /// `nil`: waiting for the run it is part of would never end.
-  func close() -> Task<Void, Never>? {
-    let chain = Self.closing
-    let me = ObjectIdentifier(self)
-    if chain.contains(me) { return nil }
-    return lock.withLock {
-      if let closing { return closing }
+  /// container was cancelled, and sees no override or scope of whoever closed it.
+  ///
+  /// A call from inside a handler does not wait when this run waits for that handler's run,
+  /// directly or through the runs of other containers (see ``CloseWaitGraph``): a handler that
+  /// closes its own container, or two containers whose handlers close each other, however
+  /// their closes began. Waiting would never end.
+  func close() async {
+    let waiter = Self.running
+    guard let run = start(waitedForBy: waiter) else { return }
+    await run.value
+    if let waiter { CloseWaitGraph.shared.stopWaiting(waiter, for: self) }
+  }
+
+  /// The run for ``close()`` to wait for, started by the first call, its wait recorded; `nil`
+  /// when there is nothing to run or waiting would never end.
+  private func start(waitedForBy waiter: Disposals?) -> Task<Void, Never>? {
+    lock.withLock {
+      if let run {
+        guard let waiter else { return run }
+        return CloseWaitGraph.shared.wait(waiter, for: self) ? run : nil
+      }
       let disposals = takeAll()
       // Nothing to run: no task to start and await, for the scopes that keep nothing.
       guard !disposals.isEmpty else { return nil }
-      let task = Task.detached {
-        await Self.$closing.withValue(chain.union([me])) { await Disposal.runAll(disposals) }
+      // Recorded before the run starts, so that its handlers see it. A run that has not
+      // started waits for nothing, so this always records.
+      if let waiter { _ = CloseWaitGraph.shared.wait(waiter, for: self) }
+      let run = Task.detached {
+        await Self.$running.withValue(self) { await Disposal.runAll(disposals) }
       }
-      closing = task
-      return task
+      self.run = run
+      return run
     }
   }
 
-  /// The lists whose handlers the current task is running, for ``close()`` to tell a handler
-  /// that closes its own container.
-  @TaskLocal private static var closing: Set<ObjectIdentifier> = []
+  /// The list whose handlers the current task is running, for ``close()`` to tell which run
+  /// a handler's close would make wait.
+  @TaskLocal private static var running: Disposals?
 
   /// Seals the list and takes every disposal, newest first.
   func seal() -> [Disposal] {
@@ -65,10 +78,10 @@ final class Disposals {
   /// Seals the list and takes every disposal, newest first. Called under `lock`.
   private func takeAll() -> [Disposal] {
     isSealed = true
-    defer { entries = [] }
-    return entries.reversed().map(\.disposal)
+    defer { entries = [:] }
+    return entries.sorted { $0.key > $1.key }.map(\.value)
   }
 }
 
-// `entries`, `nextID`, `isSealed` and `closing` are only touched under `lock`.
+// `entries`, `nextID`, `isSealed` and `run` are only touched under `lock`.
 extension Disposals: @unchecked Sendable {}
