@@ -61,7 +61,7 @@ enum Collection {
     _ element: Element.Type, replacedBy collection: ObjectIdentifier, in top: Dependencies,
     from container: Dependencies, at site: SourceSite, into add: (String?, Element) -> Void
   ) throws(ResolutionError) {
-    let (count, replacing) = try contributingLayers(
+    let (count, nearest, replacing) = try contributingLayers(
       to: Element.self, replacedBy: collection, from: top, at: site)
     if let replacing {
       try replaced(Element.self, by: replacing, from: container, at: site, into: add)
@@ -70,7 +70,9 @@ enum Collection {
     // stack while the contributions resolve, so it keeps no array of layers, and a list may
     // come through thousands of layers, which a recursion per layer could not.
     for index in stride(from: count - 1, through: 0, by: -1) {
-      let entries = contributions(to: Element.self, inContributingLayer: index, from: top)
+      let entries =
+        index == 0
+        ? nearest : contributions(to: Element.self, inContributingLayer: index, from: top)
       for entry in entries {
         let provider = Unmanaged<Provider<Element>>.fromOpaque(entry.toOpaque())
           .takeUnretainedValue()
@@ -80,27 +82,35 @@ enum Collection {
   }
 
   /// How many layers from `top` down contribute to `Element` above the nearest one that
-  /// registers the collection itself, and that registration. A closed layer that contributes,
-  /// or registers the collection, answers "closed"; one that does neither is passed over.
+  /// registers the collection itself, the topmost one's contributions (most lists have one
+  /// layer, which then is looked up once), and that registration. A closed layer that
+  /// contributes, or registers the collection, answers "closed"; one that does neither is
+  /// passed over.
   private static func contributingLayers<Element>(
     to element: Element.Type, replacedBy collection: ObjectIdentifier, from top: Dependencies,
     at site: SourceSite
-  ) throws(ResolutionError) -> (count: Int, replacing: Registration?) {
+  ) throws(ResolutionError) -> (
+    count: Int, nearest: [Unmanaged<Registration>], replacing: Registration?
+  ) {
     var count = 0
+    var nearest: [Unmanaged<Registration>] = []
     var next: Dependencies? = top
     while let layer = next {
       let replacing = layer.table.registration(for: collection, name: nil).flatMap {
         $0.role == .module ? $0 : nil
       }
-      let contributes = layer.table.contributions[ObjectIdentifier(Element.self)] != nil
-      if replacing != nil || contributes, layer.isClosedToThisThread {
+      let contributions = layer.table.contributions[ObjectIdentifier(Element.self)]
+      if replacing != nil || contributions != nil, layer.isClosedToThisThread {
         throw layer.closedError([Element].self, name: nil, closed: layer, site: site)
       }
-      if replacing != nil { return (count, replacing) }
-      if contributes { count += 1 }
+      if replacing != nil { return (count, nearest, replacing) }
+      if let contributions {
+        if count == 0 { nearest = contributions }
+        count += 1
+      }
       next = layer.parent
     }
-    return (count, nil)
+    return (count, nearest, nil)
   }
 
   /// The contributions to `Element` of the `index`th contributing layer from `top` down.
