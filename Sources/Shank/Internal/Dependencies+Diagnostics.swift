@@ -34,7 +34,8 @@ extension Dependencies {
     }
     return ResolutionError(
       .notRegistered, key: KeyDescription(T.self, name: name), site: site,
-      noContainerBuilt: isBuiltOnNothing, nearMisses: nearMisses,
+      noContainerBuilt: isBuiltOnNothing, inBareTest: isUnbuilt && TestRun.isRunning,
+      nearMisses: nearMisses,
       registered: listed.keys.map(\.description), registeredCount: registeredCount)
   }
 
