@@ -33,4 +33,33 @@ import Testing
     }
     #expect(analytics.events == ["widgets loaded: 1"])
   }
+
+  /// The article's preview: the model loads inside the overrides, and keeps what it read.
+  @Test func aModelLoadedInsideOverridesKeepsTheirModules() {
+    let model = Dependencies.withOverrides {
+      AppDependencies.modules
+      Module { PreviewCatalog() as CatalogModuleType }
+    } operation: {
+      let model = WidgetListModel()
+      model.load()
+      return model
+    }
+    model.load()
+    #expect(model.titles == ["Preview"])
+  }
+
+  /// The article's warning: a model that first reads its modules after the overrides ended
+  /// finds none, here where no root is built.
+  @Test func aModelLoadedAfterTheOverridesEndedDoesNotSeeThem() async {
+    await #expect(processExitsWith: .failure) {
+      let model = await MainActor.run {
+        Dependencies.withOverrides {
+          Module { PreviewCatalog() as CatalogModuleType }
+        } operation: {
+          WidgetListModel()
+        }
+      }
+      await model.load()
+    }
+  }
 }
