@@ -20,6 +20,8 @@ let package = Package(
       dependencies: ["Shank", "ShankTesting"],
       swiftSettings: [.defaultIsolation(MainActor.self)]
     ),
+    // An app's view models: their files import Observation beside Shank and ShankTesting.
+    .testTarget(name: "ViewModelTests", dependencies: ["Shank", "ShankTesting"]),
     // The sample is built as a new app target would be: default main-actor isolation.
     .executableTarget(
       name: "WidgetApp",

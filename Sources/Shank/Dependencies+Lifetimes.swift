@@ -184,5 +184,10 @@ extension Dependencies {
   }
 
   /// Where the container came from, for messages: `made at File.swift:12`.
-  var origin: String { site.map { "made at \($0)" } ?? "an override layer" }
+  var origin: String { Self.origin(of: site) }
+
+  /// Where a container made at `site` came from, for messages; `nil` is an override layer.
+  static func origin(of site: SourceSite?) -> String {
+    site.map { "made at \($0)" } ?? "an override layer"
+  }
 }

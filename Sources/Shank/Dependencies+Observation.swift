@@ -1,6 +1,6 @@
 extension Dependencies {
   /// Installs `handler`, which sees every resolution of a registered module from then on, in
-  /// every container, until the returned ``Observation`` is cancelled.
+  /// every container, until the returned ``ResolutionObservation`` is cancelled.
   ///
   /// ```swift
   /// let observation = Dependencies.observe { event in
@@ -22,10 +22,10 @@ extension Dependencies {
   ///
   /// - Parameter handler: Called with each ``ResolutionEvent``; keep it short, it runs inside
   ///   the resolution's caller.
-  /// - Returns: The observation, which ``Observation/cancel()`` removes.
+  /// - Returns: The observation, which ``ResolutionObservation/cancel()`` removes.
   public static func observe(_ handler: @escaping @Sendable (ResolutionEvent) -> Void)
-    -> Observation
+    -> ResolutionObservation
   {
-    Observation(id: Root.shared.observers.add(handler))
+    ResolutionObservation(id: Root.shared.observers.add(handler))
   }
 }

@@ -25,6 +25,8 @@ public final class Dependencies: Sendable {
   /// Where the container was made, for the message of a resolution after ``close()``; `nil`
   /// for an override layer.
   let site: SourceSite?
+  /// How the ``Inject`` properties that this container's factories declare hold it.
+  let handle: ContainerHandle
   /// The `onClose` handlers of the instances this container keeps.
   let disposals = Disposals()
   /// Whether this container or one underneath registers a decorator, which instances made
@@ -59,9 +61,11 @@ public final class Dependencies: Sendable {
     self.parent = parent
     self.isUnbuilt = isUnbuilt
     self.site = site
+    handle = ContainerHandle(site: site)
     keptDecorations = table.decorators.isEmpty ? nil : KeptDecorations()
     decorates = !table.decorators.isEmpty || parent?.decorates == true
     if decorates { table.setState(RegistrationTable.decoratesBit) }
+    handle.container = self
     for registration in table.order {
       registration._withUnsafeGuaranteedRef { $0.adopt(by: self) }
     }

@@ -13,12 +13,16 @@
 /// it runs in; later reads return the kept value after one atomic load, with no lock. A module
 /// made by a container (its factory declares the module's `@Inject` properties) resolves them
 /// from that same container, so `dependencies.resolve(…)` on a container that was never built
-/// works all the way down. When several threads read first at once, they all get the same
+/// works all the way down; if that container was released before the first read, the read
+/// stops with a message that says so and where it was made. When several threads read first at once, they all get the same
 /// instance. A module struct `@Inject`s the modules it
 /// needs the same way, and its `component()` functions read them.
 ///
 /// When nothing is registered, the first read stops the program with a message that names
 /// the type, the name and this property's file and line; an optional property type gives `nil`.
+/// In a test run with no root built and no override applied, the message names the
+/// `.dependencies { }` trait and ``Dependencies/withOverrides(_:operation:)`` instead of
+/// ``Dependencies/build()``.
 ///
 /// > Note: Assigning to the property replaces the kept value for that property only.
 @propertyWrapper

@@ -40,6 +40,10 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     /// to, was closed (see ``Dependencies/close()``). `container` says which, and where it
     /// was made.
     case closed(container: String)
+    /// The instance whose ``Inject`` property asked was made by a container that has since
+    /// been released, so nothing is left to resolve from in its graph. `container` says where
+    /// that container was made.
+    case released(container: String)
   }
 
   /// What went wrong.
@@ -68,14 +72,30 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
   /// made a nested resolution cost kilobytes of stack, one word keeps it small.
   private let storage: Storage
 
+  // The signature every resolution's error paths call: a parameter more here is stack that
+  // each level of a deep chain reserves for the call in a debug build (see DepthTests).
   init(
     _ reason: Reason, key: KeyDescription, site: SourceSite, noContainerBuilt: Bool = false,
     nearMisses: [NearMiss] = [], registered: [String] = [], registeredCount: Int = 0
   ) {
+    self.init(
+      reason, key: key, site: site, noContainerBuilt: noContainerBuilt,
+      inBareTest: false, nearMisses: nearMisses, registered: registered,
+      registeredCount: registeredCount)
+  }
+
+  /// `inBareTest`: the resolution ran in a test run, with no container built and no override
+  /// applied, where the message points at the test's ways to give modules rather than at
+  /// ``Dependencies/build()``.
+  init(
+    _ reason: Reason, key: KeyDescription, site: SourceSite,
+    noContainerBuilt: Bool, inBareTest: Bool, nearMisses: [NearMiss], registered: [String],
+    registeredCount: Int
+  ) {
     storage = Storage(
       reason: reason, typeName: key.typeName, name: key.name, fileID: site.fileID.description,
-      line: Int(site.line), noContainerBuilt: noContainerBuilt, nearMisses: nearMisses,
-      registered: registered, registeredCount: registeredCount)
+      line: Int(site.line), noContainerBuilt: noContainerBuilt, inBareTest: inBareTest,
+      nearMisses: nearMisses, registered: registered, registeredCount: registeredCount)
   }
 
   /// What an error says, made once and never changed.
@@ -86,6 +106,7 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     let fileID: String
     let line: Int
     let noContainerBuilt: Bool
+    let inBareTest: Bool
     /// Written only when shown: a miss among 100,000 keys would spend most of its time writing
     /// near misses its message leaves out.
     let nearMisses: [NearMiss]
@@ -94,7 +115,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
 
     init(
       reason: Reason, typeName: String, name: String?, fileID: String, line: Int,
-      noContainerBuilt: Bool, nearMisses: [NearMiss], registered: [String], registeredCount: Int
+      noContainerBuilt: Bool, inBareTest: Bool, nearMisses: [NearMiss], registered: [String],
+      registeredCount: Int
     ) {
       self.reason = reason
       self.typeName = typeName
@@ -102,6 +124,7 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
       self.fileID = fileID
       self.line = line
       self.noContainerBuilt = noContainerBuilt
+      self.inBareTest = inBareTest
       self.nearMisses = nearMisses
       self.registered = registered
       self.registeredCount = registeredCount
@@ -116,7 +139,11 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     switch reason {
     case .notRegistered:
       lines = ["Shank cannot resolve \(key)", "  asked for at \(fileID):\(line)"]
-      if noContainerBuilt {
+      if storage.inBareTest {
+        lines.append(
+          "  no container was built and no override applies: give this test its modules with the .dependencies { } trait of ShankTesting, or run it inside Dependencies.withOverrides { } operation: { }"
+        )
+      } else if noContainerBuilt {
         lines.append(
           "  no container was built: did you call build() on your Dependencies at launch?")
       }
@@ -179,6 +206,12 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         "Shank cannot resolve \(key): its container was closed (\(container))",
         "  asked for at \(fileID):\(line)",
         "  resolve from a container that is still open; an instance kept from before it closed stays usable",
+      ]
+    case .released(let container):
+      lines = [
+        "Shank cannot resolve \(key): the container that made the instance holding it was released (\(container))",
+        "  asked for at \(fileID):\(line)",
+        "  keep that container for as long as what it made is in use, or read the property while it is",
       ]
     case .tooDeep(let depth, let chain):
       let more = depth > chain.count ? " → …" : ""

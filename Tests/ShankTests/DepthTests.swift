@@ -793,7 +793,7 @@ enum ComposedChainPath: String, CaseIterable, Codable, Sendable {
 let identityChainDecorator = Module.decorating(ChainLink.self) { $0 }
 
 func chainLength(_ length: Int, path: ComposedChainPath, recorder: StackRecorder? = nil) -> Int {
-  var observation: Observation?
+  var observation: ResolutionObservation?
   defer { observation?.cancel() }
   switch path {
   case .injectObserved, .injectObservedDecoratedSingleton, .aliasSingletonDecoratedObserved,
@@ -878,7 +878,7 @@ func chainLength(_ length: Int, path: ComposedChainPath, recorder: StackRecorder
 
 /// As `chainLength` with `resolveOrThrow`, twice: the errors of both attempts.
 func throwingChainErrors(_ length: Int, path: ComposedChainPath) -> [ResolutionError?] {
-  var observation: Observation?
+  var observation: ResolutionObservation?
   defer { observation?.cancel() }
   let scope: Scope
   switch path {

@@ -1,10 +1,26 @@
 import Foundation
-import Shank
 import Testing
+
+@testable import Shank
 
 /// What `ResolutionError` says, field by field and verbatim, on local containers.
 @Suite struct ResolutionErrorTests {
   private let fileID = "ShankTests/DiagnosticsTests.swift"
+
+  /// Outside a test the same miss asks about `build()`; a test's process cannot be outside one,
+  /// so the error is made as a miss in an app's process makes it.
+  @Test func neverBuiltOutsideATestAsksWhetherBuildWasCalled() {
+    let error = ResolutionError(
+      .notRegistered, key: KeyDescription(Service.self, name: nil),
+      site: SourceSite(fileID: "App/WidgetList.swift", line: 12), noContainerBuilt: true,
+      inBareTest: false, nearMisses: [], registered: [], registeredCount: 0)
+    #expect(
+      error.description == """
+        Shank cannot resolve Service
+          asked for at App/WidgetList.swift:12
+          no container was built: did you call build() on your Dependencies at launch?
+        """)
+  }
 
   @Test func notRegisteredListsEveryKindOfNearMiss() throws {
     let dependencies = Dependencies {
@@ -433,7 +449,7 @@ import Testing
     #expect(!stderr.contains("did you call build()"), "\(stderr)")
   }
 
-  @Test func neverBuiltAsksWhetherBuildWasCalled() async throws {
+  @Test func neverBuiltInATestNamesTheTraitAndWithOverrides() async throws {
     let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
     {
       resolveServiceWithNoRoot()
@@ -444,11 +460,11 @@ import Testing
         """
         Shank cannot resolve Service
           asked for at \(fileID):\(resolveServiceWithNoRootLine)
-          no container was built: did you call build() on your Dependencies at launch?
+          no container was built and no override applies: give this test its modules with the .dependencies { } trait of ShankTesting, or run it inside Dependencies.withOverrides { } operation: { }
         """), "\(stderr)")
   }
 
-  @Test func neverBuiltInjectAsksWhetherBuildWasCalled() async throws {
+  @Test func neverBuiltInjectInATestNamesTheTraitAndWithOverrides() async throws {
     let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
     {
       _ = MissingInjectHolder().missing
@@ -459,11 +475,11 @@ import Testing
         """
         Shank cannot resolve NeverRegistered named "nowhere"
           asked for at \(fileID):\(missingInjectLine)
-          no container was built: did you call build() on your Dependencies at launch?
+          no container was built and no override applies: give this test its modules with the .dependencies { } trait of ShankTesting, or run it inside Dependencies.withOverrides { } operation: { }
         """), "\(stderr)")
   }
 
-  @Test func neverBuiltIsReportedByResolveOrThrow() async {
+  @Test func neverBuiltInATestIsReportedByResolveOrThrow() async {
     await #expect(processExitsWith: .success) {
       guard let error = resolveOrThrowService() else {
         preconditionFailure("resolved with no root")
@@ -475,7 +491,7 @@ import Testing
         error.description == """
           Shank cannot resolve Service
             asked for at ShankTests/DiagnosticsTests.swift:\(resolveOrThrowServiceLine)
-            no container was built: did you call build() on your Dependencies at launch?
+            no container was built and no override applies: give this test its modules with the .dependencies { } trait of ShankTesting, or run it inside Dependencies.withOverrides { } operation: { }
           """, error.description)
     }
   }

@@ -359,6 +359,43 @@ import Testing
   }
 }
 
+/// An instance whose making container is gone.
+@Suite struct ReleasedContainerTests {
+  @Test func anInjectReadAfterItsContainerWasReleasedSaysWhereThatContainerWasMade() async throws {
+    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
+    {
+      // The root could answer; the instance's own container, whose graph it belongs to, cannot.
+      Dependencies { Module { ServiceImpl() as Service } }.build()
+      _ = holderFromAReleasedContainer().service
+    }
+    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    let fileID = "ShankTests/LifetimeTests.swift"
+    #expect(
+      stderr.contains(
+        """
+        Shank cannot resolve Service: the container that made the instance holding it was released (made at \(fileID):\(releasedContainerLine))
+          asked for at \(fileID):\(lazyServiceLine)
+          keep that container for as long as what it made is in use, or read the property while it is
+        """), "\(stderr)")
+  }
+}
+
+/// Reads its service only when asked.
+final class LazyServiceHolder {
+  @Inject var service: Service
+}
+let lazyServiceLine = #line - 2
+
+/// A holder made by a container that nothing holds once this returns.
+func holderFromAReleasedContainer() -> LazyServiceHolder {
+  let container = Dependencies {
+    Module { ServiceImpl() as Service }
+    Module { LazyServiceHolder() }
+  }
+  return container.resolve()
+}
+let releasedContainerLine = #line - 6
+
 /// Replacing the root, each test in a child process so that no other test sees its roots.
 @Suite struct RootReplacementTests {
   @Test func rebuildingTheRootTenThousandTimesKeepsFilesAndMemoryFlat() async {

@@ -376,7 +376,7 @@ import Testing
     }
     let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
     #expect(stderr.contains("Shank cannot resolve ContainerLabel\n"), "\(stderr)")
-    #expect(stderr.contains("  no container was built: "), "\(stderr)")
+    #expect(stderr.contains("  no container was built and no override applies: "), "\(stderr)")
   }
 
   /// A factory that fails is parked where it failed, for good: nothing after the failure runs,

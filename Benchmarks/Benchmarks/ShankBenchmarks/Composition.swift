@@ -100,7 +100,7 @@ extension ShankFixtures {
   }
 
   /// S15's observer, installed by its setup and cancelled by its teardown.
-  nonisolated(unsafe) static var observation: Observation?
+  nonisolated(unsafe) static var observation: ResolutionObservation?
 
   static func buildObserved() {
     buildTenModules()

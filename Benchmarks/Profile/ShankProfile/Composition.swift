@@ -92,7 +92,7 @@ nonisolated func prepareComposition(for scenario: String) -> Bool {
   }
   return true
 }
-nonisolated(unsafe) var observation: Observation?
+nonisolated(unsafe) var observation: ResolutionObservation?
 
 /// S13: resolving `[PlugInType]`, ten contributions; by hand, ten closures' results in an array.
 @MainActor @inline(never) func runS13(_ count: Int) {

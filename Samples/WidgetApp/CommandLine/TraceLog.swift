@@ -7,7 +7,7 @@ import Shank
 /// prints it once the command has run.
 final class TraceLog: Sendable {
   private let lines = Mutex()
-  private let observation: Observation
+  private let observation: ResolutionObservation
 
   /// Starts observing.
   init() {

@@ -38,7 +38,8 @@ extension Dependencies {
     }
     return ResolutionError(
       .notRegistered, key: KeyDescription(T.self, name: name), site: site,
-      noContainerBuilt: isBuiltOnNothing, nearMisses: nearMisses,
+      noContainerBuilt: isBuiltOnNothing, inBareTest: isUnbuilt && TestRun.isRunning,
+      nearMisses: nearMisses,
       registered: listed.keys.map { $0.key.description(followedBy: $0.label) },
       registeredCount: registeredCount)
   }

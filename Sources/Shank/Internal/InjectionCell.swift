@@ -17,8 +17,8 @@ import _ShankAtomics
 final class InjectionCell<Value>: ManagedBuffer<InjectedProperty, InjectionSlot<Value>> {
   /// A cell that resolves on its first read.
   static func make(name: String?, site: SourceSite) -> InjectionCell {
-    let container = ResolutionTrace.unretainedMakingContainer?.takeUnretainedValue()
-    return make(InjectedProperty(name: name, site: site, container: container), OnceFlag.empty)
+    let maker = ResolutionTrace.unretainedMakingContainer?.takeUnretainedValue().handle
+    return make(InjectedProperty(name: name, site: site, maker: maker), OnceFlag.empty)
   }
 
   private static func make(_ property: InjectedProperty, _ state: UInt) -> InjectionCell {
@@ -78,7 +78,7 @@ final class InjectionCell<Value>: ManagedBuffer<InjectedProperty, InjectionSlot<
     let property = header
     let resolved: Value
     do {
-      resolved = try (property.container ?? Dependencies.current)
+      resolved = try property.container(resolving: Value.self)
         .value(Value.self, name: property.name, site: property.site)
     } catch {
       Dependencies.stop(error, at: property.site)
@@ -101,9 +101,29 @@ final class InjectionCell<Value>: ManagedBuffer<InjectedProperty, InjectionSlot<
 struct InjectedProperty {
   let name: String?
   let site: SourceSite
-  /// The container whose factory was running when the property was declared, if any. Weak,
-  /// because a shared module holding it would otherwise keep its own container alive.
-  weak var container: Dependencies?
+  /// The container whose factory was running when the property was declared, if any, which
+  /// holds it weakly and says where it was made once it is released. One word, as the weak
+  /// reference it replaced: a deep chain of first reads copies this header at every level.
+  let maker: ContainerHandle?
+
+  /// The container to resolve from: the one that made the instance, else, for a property
+  /// declared outside any factory, ``Dependencies/current``.
+  ///
+  /// A function of its own, so that its frame is gone before the resolution it starts: a
+  /// chain of first reads nests one `resolve()` frame a level, not this one too.
+  ///
+  /// A making container released since stops the read: the instance belongs to that
+  /// container's graph, and ``Dependencies/current`` may be another graph altogether (a root
+  /// built since, a test's overrides), whose module it would be handed without a word.
+  @inline(never)
+  func container<Value>(resolving: Value.Type) -> Dependencies {
+    guard let maker else { return Dependencies.current }
+    if let container = maker.container { return container }
+    let error = ResolutionError(
+      .released(container: Dependencies.origin(of: maker.site)),
+      key: KeyDescription(Value.self, name: name), site: site)
+    Dependencies.stop(error, at: site)
+  }
 }
 
 /// An ``InjectionCell``'s element, which gives it its size and alignment: a ``OnceFlag``

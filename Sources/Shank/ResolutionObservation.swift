@@ -1,7 +1,7 @@
 /// An observer installed with ``Dependencies/observe(_:)``; ``cancel()`` removes it.
 ///
 /// The observer stays installed until it is cancelled, whether or not this value is kept.
-public final class Observation: Sendable {
+public final class ResolutionObservation: Sendable {
   let id: UInt
 
   init(id: UInt) {

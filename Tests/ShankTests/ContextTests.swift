@@ -1,0 +1,144 @@
+import Testing
+
+@testable import Shank
+
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#endif
+
+/// `Module.Context` and `Module.when(_:)`: which modules a container registers where.
+@Suite struct ContextTests {
+  @Test func testingHoldsUnderSwiftTest() {
+    #expect(Module.Context.testing.isActive)
+  }
+
+  @Test func testingHoldsInAnExitTestsChildProcess() async {
+    await #expect(processExitsWith: .success) {
+      precondition(Module.Context.testing.isActive)
+    }
+  }
+
+  /// What each runner gives its test process, and two processes that run no tests.
+  @Test(arguments: [
+    (["/pkg/.build/debug/ShankPackageTests.xctest"], [], true),
+    (
+      ["/pkg/.build/debug/ShankPackageTests.xctest", "--testing-library", "swift-testing"], [], true
+    ),
+    (["/Applications/Xcode.app/Contents/Developer/usr/bin/xctest", "/pkg/Shank.xctest"], [], true),
+    (["/usr/bin/swiftpm-testing-helper", "--test-bundle-path", "/pkg/Shank.xctest"], [], true),
+    (["/Users/me/Library/Developer/MyApp.app/MyApp"], ["XCTestConfigurationFilePath"], true),
+    (["/Users/me/Library/Developer/MyApp.app/MyApp"], ["XCTestBundlePath"], true),
+    (["/Users/me/Library/Developer/MyApp.app/MyApp"], ["XCTestSessionIdentifier"], true),
+    (["/Users/me/Library/Developer/MyApp.app/MyApp", "-stubAPI"], [], false),
+    (["/usr/local/bin/widget-app", "--store", "old.xctest"], [], false),
+  ])
+  func testRunIsToldByArgumentsAndEnvironment(
+    arguments: [String], environment: [String], isTestRun: Bool
+  ) {
+    #expect(TestRun.isRunning(arguments: arguments) { environment.contains($0) } == isTestRun)
+  }
+
+  @Test func previewsHoldWhenXcodeSetsItsVariableToOne() async {
+    #expect(!Module.Context.previews.isActive)
+    await #expect(processExitsWith: .success) {
+      setenv("XCODE_RUNNING_FOR_PREVIEWS", "0", 1)
+      precondition(!Module.Context.previews.isActive)
+      setenv("XCODE_RUNNING_FOR_PREVIEWS", "1", 1)
+      precondition(Module.Context.previews.isActive)
+    }
+  }
+
+  @Test func debugHoldsInTheBuildsConfiguration() {
+    #if DEBUG
+      #expect(Module.Context.debug.isActive)
+    #else
+      #expect(!Module.Context.debug.isActive)
+    #endif
+  }
+
+  @Test func aLaunchArgumentHoldsWhenTheProcessWasGivenIt() throws {
+    let arguments = CommandLine.arguments
+    try #require(arguments.count > 1, "swift test passes its test process arguments")
+    for argument in arguments.dropFirst() {
+      #expect(Module.Context.launchArgument(argument).isActive, "\(argument)")
+    }
+    #expect(!Module.Context.launchArgument(arguments[0]).isActive, "the executable's path")
+    #expect(!Module.Context.launchArgument("-shankNeverPassedThis").isActive)
+  }
+
+  @Test(
+    arguments: [
+      (nil, false), ("", false), ("0", false), ("false", false), ("FALSE", false),
+      ("False", false), ("1", true), ("true", true), ("YES", true), ("00", true),
+    ] as [(String?, Bool)])
+  func anEnvironmentVariableIsOnWhenSetAndNotOff(value: String?, isOn: Bool) {
+    #expect(Module.Context.isOn(value) == isOn)
+  }
+
+  @Test func anEnvironmentVariableHoldsAsTheEnvironmentSays() async {
+    await #expect(processExitsWith: .success) {
+      let context = Module.Context.environmentVariable("SHANK_CONTEXT_TESTS_STUB")
+      precondition(!context.isActive)
+      setenv("SHANK_CONTEXT_TESTS_STUB", "false", 1)
+      precondition(!context.isActive)
+      setenv("SHANK_CONTEXT_TESTS_STUB", "yes", 1)
+      precondition(context.isActive)
+    }
+  }
+
+  @Test func aModuleIsRegisteredWhenAnyOfItsContextsHolds() {
+    let dependencies = Dependencies {
+      Module { ServiceImpl() as Service }.when(.previews, .testing)
+      Module { OtherServiceImpl() as OtherService }.when(.previews, .launchArgument("-shankNo"))
+      Module { SampleModule(value: "none given") as SampleModuleType }.when()
+    }
+    #expect(dependencies.graph().nodes.map(\.typeName) == ["Service"])
+    #expect((dependencies.resolve() as OtherService?) == nil)
+    #expect((dependencies.resolve() as SampleModuleType?) == nil)
+  }
+
+  @Test func aModuleLeftOutDoesNotReplaceTheOneBeforeIt() {
+    let dependencies = Dependencies {
+      Module { SampleModule(value: "live") as SampleModuleType }
+      Module { SampleModule(value: "preview") as SampleModuleType }.when(.previews)
+      Module("test") { SampleModule(value: "live") as SampleModuleType }
+      Module("test") { SampleModule(value: "test") as SampleModuleType }.when(.testing)
+    }
+    #expect((dependencies.resolve() as SampleModuleType).test() == "SampleModule.test()live")
+    #expect(
+      (dependencies.resolve(name: "test") as SampleModuleType).test() == "SampleModule.test()test")
+  }
+
+  @Test func isActiveChoosesModulesInTheBuildersIf() {
+    let dependencies = Dependencies {
+      if Module.Context.testing.isActive {
+        Module { ServiceImpl() as Service }
+      } else {
+        Module { OtherServiceImpl() as OtherService }
+      }
+    }
+    #expect(dependencies.graph().nodes.map(\.typeName) == ["Service"])
+  }
+
+  @Test func verifyChecksOnlyTheModulesRegistered() throws {
+    let dependencies = Dependencies {
+      Module { ServiceImpl() as Service }
+      // Its @Inject would be a missing key, if it were registered.
+      Module { NeedsMissingModule() as NeedsMissingModuleType }.when(.previews)
+    }
+    try dependencies.verify()
+    #expect(dependencies.graph().nodes.map(\.typeName) == ["Service"])
+    let registered = Dependencies {
+      Module { NeedsMissingModule() as NeedsMissingModuleType }.when(.testing)
+    }
+    #expect(throws: VerificationError.self) { try registered.verify() }
+  }
+}
+
+private protocol NeedsMissingModuleType {}
+
+private struct NeedsMissingModule: NeedsMissingModuleType {
+  @Inject var missing: NeverRegistered
+}
