@@ -279,7 +279,7 @@ extension Dependencies {
     if let optional = T.self as? OptionalMarker.Type {
       return try optional.resolveWrapped(in: self, name: name, site: site) as! T
     }
-    if let empty = Collection.empty(T.self, name: name) { return empty as! T }
+    if let empty = ContributedCollection.empty(T.self, name: name) { return empty as! T }
     throw notRegistered(T.self, name: name, site: site)
   }
 }

@@ -39,7 +39,7 @@ extension Dependencies {
         eager.first?.keyDescription ?? KeyDescription(typeName: "its eager modules", name: nil)
       throw closedError(key, closed: self, site: site)
     }
-    let began = Observers.now
+    let began = MonotonicClock.now
     let outcomes = await withTaskGroup(of: (Int, Result<StartReport.Entry, ResolutionError>).self) {
       group in
       for (index, registration) in eager.enumerated() {
@@ -59,7 +59,7 @@ extension Dependencies {
     }
     return StartReport(
       entries: entries.sorted { $0.durationNanoseconds > $1.durationNanoseconds },
-      durationNanoseconds: Observers.now &- began)
+      durationNanoseconds: MonotonicClock.now &- began)
   }
 
   /// The modules that ``start(fileID:line:)`` makes, in registration order, each once: a module
@@ -82,7 +82,7 @@ extension Dependencies {
   private func timed(_ registration: Registration, at site: SourceSite)
     -> Result<StartReport.Entry, ResolutionError>
   {
-    let started = Observers.now
+    let started = MonotonicClock.now
     do throws(ResolutionError) {
       _ = try registration.inspectedInstance(at: site, from: self)
     } catch {
@@ -91,7 +91,8 @@ extension Dependencies {
     return .success(
       StartReport.Entry(
         key: registration.description, scope: registration.scope,
-        durationNanoseconds: Observers.now &- started, ranOn: Self.place(registration.isolation)))
+        durationNanoseconds: MonotonicClock.now &- started,
+        ranOn: Self.place(registration.isolation)))
   }
 
   /// Where a factory bound to `isolation` runs, in a report's words.

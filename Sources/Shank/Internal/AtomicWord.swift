@@ -24,26 +24,9 @@ struct AtomicWord {
     storage.withUnsafeMutablePointerToElements { _shank_load_acquiring($0) }
   }
 
-  /// The value, ordered with nothing else.
-  @inlinable var relaxed: UInt {
-    storage.withUnsafeMutablePointerToElements { _shank_load_relaxed($0) }
-  }
-
   /// Stores `value` after everything written before it.
   func storeReleasing(_ value: UInt) {
     storage.withUnsafeMutablePointerToElements { _shank_store_releasing($0, value) }
-  }
-
-  /// Stores `value`, ordered with nothing else.
-  func storeRelaxed(_ value: UInt) {
-    storage.withUnsafeMutablePointerToElements { _shank_store_relaxed($0, value) }
-  }
-
-  /// Replaces `expected` with `desired`; returns whether the word held `expected`.
-  func compareExchangeAcquiring(expected: UInt, desired: UInt) -> Bool {
-    storage.withUnsafeMutablePointerToElements {
-      _shank_compare_exchange_acquiring($0, expected, desired)
-    }
   }
 }
 

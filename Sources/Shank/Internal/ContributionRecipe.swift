@@ -13,8 +13,8 @@ final class ContributionRecipe<Value>: Recipe {
 
   override func register(into registrations: inout RegistrationList) {
     provider.register(into: &registrations)
-    registrations.append(made: Collection.list(of: Value.self, site: site))
-    registrations.append(made: Collection.named(Value.self, site: site))
+    registrations.append(made: ContributedCollection.list(of: Value.self, site: site))
+    registrations.append(made: ContributedCollection.named(Value.self, site: site))
   }
 }
 

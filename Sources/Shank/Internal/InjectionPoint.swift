@@ -11,7 +11,7 @@ struct Requirement {
   /// Whether resolving it succeeds where nothing registers it: an optional is `nil`, and an
   /// unnamed list or dictionary is empty.
   var resolvesUnregistered: Bool {
-    isOptional || Collection.empty(type, name: name) != nil
+    isOptional || ContributedCollection.empty(type, name: name) != nil
   }
 }
 

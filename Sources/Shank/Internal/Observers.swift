@@ -1,13 +1,5 @@
 import _ShankAtomics
 
-#if canImport(Darwin)
-  import Darwin
-#elseif canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
-
 /// The observers installed with ``Dependencies/observe(_:)``.
 ///
 /// Resolution looks at `_shank_observing` alone, one relaxed load, and takes the slow path only
@@ -38,13 +30,6 @@ final class Observers {
   /// Hands `event` to every observer, on this thread, outside the lock.
   func deliver(_ event: ResolutionEvent) {
     for entry in lock.withLock({ handlers }) { entry.handler(event) }
-  }
-
-  /// Nanoseconds on a clock that never goes back.
-  static var now: UInt64 {
-    var time = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &time)
-    return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
   }
 }
 

@@ -1,11 +1,3 @@
-#if canImport(Darwin)
-  import Darwin
-#elseif canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
-
 /// A value's publication: empty, then claimed by one writer, then published for good.
 ///
 /// A reader that sees it published may read the value the writer stored before publishing;
@@ -27,18 +19,8 @@ struct OnceFlag: Sendable {
     state.acquiring == Self.published
   }
 
-  /// Makes the caller the one writer; returns false if another thread already is.
-  func claim() -> Bool {
-    state.compareExchangeAcquiring(expected: Self.empty, desired: Self.claimed)
-  }
-
   /// Publishes what the writer stored before this call.
   @usableFromInline func publish() {
     state.storeReleasing(Self.published)
-  }
-
-  /// Waits for the writer that claimed the flag to publish.
-  func waitUntilPublished() {
-    while !isSet { sched_yield() }
   }
 }

@@ -18,7 +18,7 @@ final class Provider<Value>: Registration {
   /// lock, after one atomic load. Only singletons have one.
   @usableFromInline let made: OnceFlag?
   /// A made singleton that may be read from any thread with no check: nonisolated.
-  @usableFromInline let isFreeSingleton: Bool
+  @usableFromInline let isNonisolatedSingleton: Bool
   /// A unique module's own factory: nothing to keep or read through.
   @usableFromInline let isPlain: Bool
   /// Whether the factory is bound to an actor, so every resolution checks it is on it.
@@ -37,7 +37,7 @@ final class Provider<Value>: Registration {
   private let upstream: Registration?
   /// The scope this provider keeps instances by: an alias keeps none of its own, it reads
   /// through to the provider it aliases.
-  private var storage: Scope { upstream == nil ? scope : .unique }
+  private var keepingScope: Scope { upstream == nil ? scope : .unique }
 
   /// A module's provider, which ``Module`` keeps as its recipe.
   ///
@@ -90,7 +90,7 @@ final class Provider<Value>: Registration {
     self.onClose = onClose
     self.upstream = upstream
     self.made = keepsInstances && isSingleton ? OnceFlag() : nil
-    self.isFreeSingleton = isSingleton && isolation == nil
+    self.isNonisolatedSingleton = isSingleton && isolation == nil
     self.isPlain = keepsNothing && upstream == nil && make != nil
     self.isIsolated = isolation != nil
     self.lock = keepsInstances && !keepsNothing ? Lock() : nil
@@ -105,7 +105,9 @@ final class Provider<Value>: Registration {
   @inlinable
   func instance(at site: SourceSite, from container: Dependencies) throws(ResolutionError) -> Value
   {
-    if isFreeSingleton, made.unsafelyUnwrapped.isSet { return kept.unsafelyUnwrapped.pointee }
+    if isNonisolatedSingleton, made.unsafelyUnwrapped.isSet {
+      return kept.unsafelyUnwrapped.pointee
+    }
     guard isPlain else { return try produce(at: site, from: container) }
     return try makePlain(at: site, from: container)
   }
@@ -192,7 +194,9 @@ final class Provider<Value>: Registration {
   @usableFromInline
   func produce(at site: SourceSite, from container: Dependencies) throws(ResolutionError) -> Value {
     if isKeptUnder(decorating: container) { return try decorated(at: site, over: container) }
-    if isFreeSingleton, made.unsafelyUnwrapped.isSet { return kept.unsafelyUnwrapped.pointee }
+    if isNonisolatedSingleton, made.unsafelyUnwrapped.isSet {
+      return kept.unsafelyUnwrapped.pointee
+    }
     // An alias or a list keeps nothing and takes no lock: read through from here, since
     // `claim`'s frame, large for what it does, would stay on the stack through what it reads.
     if lock == nil { return try readThrough(at: site, from: container) }
@@ -352,7 +356,7 @@ final class Provider<Value>: Registration {
   }
 
   private func keptInstance() -> Value? {
-    switch storage.kind {
+    switch keepingScope.kind {
     case .weak: weakStored?.object.flatMap { $0 as? Value }
     case .unique, .singleton, .cached: kept?.pointee
     }
@@ -387,7 +391,7 @@ final class Provider<Value>: Registration {
   }
 
   private func keep(_ value: Value) {
-    switch storage.kind {
+    switch keepingScope.kind {
     case .unique: break
     case .weak:
       // A value type has no identity to share: `.weak` then makes one per resolution.

@@ -22,11 +22,6 @@ _shank_store_releasing(uintptr_t *word, uintptr_t value) {
   __atomic_store_n(word, value, __ATOMIC_RELEASE);
 }
 
-static inline __attribute__((always_inline)) void
-_shank_store_relaxed(uintptr_t *word, uintptr_t value) {
-  __atomic_store_n(word, value, __ATOMIC_RELAXED);
-}
-
 static inline __attribute__((always_inline)) bool
 _shank_compare_exchange_acquiring(uintptr_t *word, uintptr_t expected, uintptr_t desired) {
   return __atomic_compare_exchange_n(

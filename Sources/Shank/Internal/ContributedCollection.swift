@@ -1,5 +1,5 @@
 /// What `[P]` and `[String: P]` resolve to: the contributions to `P`, lower layers first.
-enum Collection {
+enum ContributedCollection {
   /// The collector of `[Element]` for a container with contributions to `Element`.
   static func list<Element>(of element: Element.Type, site: SourceSite) -> Registration {
     // Looked up once here: in the unspecialized collector, each lookup of an `[Element]`
