@@ -313,17 +313,17 @@ import Testing
         if attempts.increment() == 1 { throw ConfigurationMissing(key: "cached") }
         return ServiceAndOther()
       }
-      Module(scope: .weak, as: AttackAlpha.self, AttackBeta.self) { () throws -> AttackAlphaBeta in
+      Module(scope: .weak, as: AliasAlpha.self, AliasBeta.self) { () throws -> AliasAlphaBeta in
         if attempts.increment() == 3 { throw ConfigurationMissing(key: "weak") }
-        return AttackAlphaBeta()
+        return AliasAlphaBeta()
       }
     }
     #expect(throws: ResolutionError.self) { try dependencies.resolveOrThrow(OtherService.self) }
     let service = try dependencies.resolveOrThrow(Service.self)
     #expect(try dependencies.resolveOrThrow(OtherService.self).serial == service.serial)
-    #expect(throws: ResolutionError.self) { try dependencies.resolveOrThrow(AttackBeta.self) }
-    let alpha = try dependencies.resolveOrThrow(AttackAlpha.self)
-    #expect(try dependencies.resolveOrThrow(AttackBeta.self) === (alpha as AnyObject))
+    #expect(throws: ResolutionError.self) { try dependencies.resolveOrThrow(AliasBeta.self) }
+    let alpha = try dependencies.resolveOrThrow(AliasAlpha.self)
+    #expect(try dependencies.resolveOrThrow(AliasBeta.self) === (alpha as AnyObject))
   }
 }
 

@@ -357,6 +357,77 @@ import Testing
       closed.all == ["second", "first", "first", "kept"],
       "a reset instance is not disposed of twice")
   }
+
+  @Test func aHandlerThatClosesItsOwnContainerDoesNotWaitForItself() async {
+    let finished = Counter()
+    let container = ClosingContainerBox()
+    container.value = Dependencies {
+      Module(
+        scope: .singleton,
+        onClose: { _ in
+          await container.value?.close()
+          finished.increment()
+        }
+      ) { ServiceImpl() as Service }
+    }
+    _ = container.value?.resolve(Service.self)
+    // Watched rather than awaited: a close that waited for itself would hang the suite.
+    Task { await container.value?.close() }
+    await eventually { finished.value == 1 }
+    #expect(finished.value == 1)
+  }
+
+  @Test func containersWhoseHandlersCloseEachOtherBothClose() async {
+    let finished = Counter()
+    let first = ClosingContainerBox()
+    let second = ClosingContainerBox()
+    func closing(_ other: ClosingContainerBox) -> Dependencies {
+      Dependencies {
+        Module(
+          scope: .singleton,
+          onClose: { _ in
+            await other.value?.close()
+            finished.increment()
+          }
+        ) { ServiceImpl() as Service }
+      }
+    }
+    first.value = closing(second)
+    second.value = closing(first)
+    _ = first.value?.resolve(Service.self)
+    _ = second.value?.resolve(Service.self)
+    Task { await first.value?.close() }
+    await eventually { finished.value == 2 }
+    #expect(finished.value == 2)
+  }
+
+  @Test func aHandlerSeesNoScopeOrOverrideOfWhoeverDroppedItsInstance() async {
+    let seen = Collector<String>()
+    await Dependencies.withScope {
+      Module { SampleModule(value: "scope") as SampleModuleType }
+    } operation: {
+      let screen = Dependencies {
+        Module(
+          scope: .cached("screen"),
+          onClose: { _ in
+            try? await Task.sleep(nanoseconds: 20_000_000)
+            seen.append(Dependencies.resolve(SampleModuleType?.self)?.test() ?? "nothing")
+          }
+        ) { ServiceImpl() as Service }
+      }
+      _ = screen.resolve(Service.self)
+      resetWithoutWaiting(screen, .cached("screen"))
+    }
+    await eventually { !seen.all.isEmpty }
+    #expect(seen.all == ["nothing"], "the closed scope is not current in the handler")
+  }
+
+  @Test func closingTheStandInBeforeAnythingIsBuiltDoesNothing() async {
+    await #expect(processExitsWith: .success) {
+      await Dependencies.current.close()
+      precondition(Dependencies.resolve(Service?.self) == nil)
+    }
+  }
 }
 
 /// Replacing the root, each test in a child process so that no other test sees its roots.
@@ -471,6 +542,33 @@ import Testing
       _ = try? Dependencies.resolveOrThrow(NeverRegistered.self)
       Dependencies {}.build()
       precondition(weakRoot == nil, "the replaced root was not freed")
+    }
+  }
+
+  @Test func aReplacedRootIsFreedOnceItsLastReaderIsDoneWithoutAnotherResolution() async {
+    await #expect(processExitsWith: .success) {
+      let inFactory = DispatchSemaphore(value: 0)
+      let proceed = DispatchSemaphore(value: 0)
+      weak var replaced: Dependencies?
+      do {
+        let first = Dependencies {
+          Module("slow") { () -> Service in
+            inFactory.signal()
+            proceed.wait()
+            return ServiceImpl()
+          }
+        }
+        first.build()
+        replaced = first
+      }
+      let reader = Thread { _ = Dependencies.resolve(Service.self, name: "slow") }
+      reader.start()
+      inFactory.wait()
+      Dependencies {}.build()
+      precondition(replaced != nil, "still read by the factory")
+      proceed.signal()
+      await eventually { replaced == nil }
+      precondition(replaced == nil, "freed once the reader finished, with no resolution after")
     }
   }
 }
@@ -688,107 +786,6 @@ func verificationError(_ body: () throws -> Void) -> VerificationError? {
     return nil
   } catch {
     return error as? VerificationError
-  }
-}
-
-/// What an adversarial review of lifetimes found, each now held.
-@Suite struct LifetimeReviewTests {
-  @Test func aHandlerThatClosesItsOwnContainerDoesNotWaitForItself() async {
-    let finished = Counter()
-    let container = ClosingContainerBox()
-    container.value = Dependencies {
-      Module(
-        scope: .singleton,
-        onClose: { _ in
-          await container.value?.close()
-          finished.increment()
-        }
-      ) { ServiceImpl() as Service }
-    }
-    _ = container.value?.resolve(Service.self)
-    // Watched rather than awaited: a close that waited for itself would hang the suite.
-    Task { await container.value?.close() }
-    await eventually { finished.value == 1 }
-    #expect(finished.value == 1)
-  }
-
-  @Test func containersWhoseHandlersCloseEachOtherBothClose() async {
-    let finished = Counter()
-    let first = ClosingContainerBox()
-    let second = ClosingContainerBox()
-    func closing(_ other: ClosingContainerBox) -> Dependencies {
-      Dependencies {
-        Module(
-          scope: .singleton,
-          onClose: { _ in
-            await other.value?.close()
-            finished.increment()
-          }
-        ) { ServiceImpl() as Service }
-      }
-    }
-    first.value = closing(second)
-    second.value = closing(first)
-    _ = first.value?.resolve(Service.self)
-    _ = second.value?.resolve(Service.self)
-    Task { await first.value?.close() }
-    await eventually { finished.value == 2 }
-    #expect(finished.value == 2)
-  }
-
-  @Test func aHandlerSeesNoScopeOrOverrideOfWhoeverDroppedItsInstance() async {
-    let seen = Collector<String>()
-    await Dependencies.withScope {
-      Module { SampleModule(value: "scope") as SampleModuleType }
-    } operation: {
-      let screen = Dependencies {
-        Module(
-          scope: .cached("screen"),
-          onClose: { _ in
-            try? await Task.sleep(nanoseconds: 20_000_000)
-            seen.append(Dependencies.resolve(SampleModuleType?.self)?.test() ?? "nothing")
-          }
-        ) { ServiceImpl() as Service }
-      }
-      _ = screen.resolve(Service.self)
-      resetWithoutWaiting(screen, .cached("screen"))
-    }
-    await eventually { !seen.all.isEmpty }
-    #expect(seen.all == ["nothing"], "the closed scope is not current in the handler")
-  }
-
-  @Test func closingTheStandInBeforeAnythingIsBuiltDoesNothing() async {
-    await #expect(processExitsWith: .success) {
-      await Dependencies.current.close()
-      precondition(Dependencies.resolve(Service?.self) == nil)
-    }
-  }
-
-  @Test func aReplacedRootIsFreedOnceItsLastReaderIsDoneWithoutAnotherResolution() async {
-    await #expect(processExitsWith: .success) {
-      let inFactory = DispatchSemaphore(value: 0)
-      let proceed = DispatchSemaphore(value: 0)
-      weak var replaced: Dependencies?
-      do {
-        let first = Dependencies {
-          Module("slow") { () -> Service in
-            inFactory.signal()
-            proceed.wait()
-            return ServiceImpl()
-          }
-        }
-        first.build()
-        replaced = first
-      }
-      let reader = Thread { _ = Dependencies.resolve(Service.self, name: "slow") }
-      reader.start()
-      inFactory.wait()
-      Dependencies {}.build()
-      precondition(replaced != nil, "still read by the factory")
-      proceed.signal()
-      await eventually { replaced == nil }
-      precondition(replaced == nil, "freed once the reader finished, with no resolution after")
-    }
   }
 }
 

@@ -279,7 +279,7 @@ import Testing
 
   @Test func resetRacingResolutionOfCachedAliasesNeitherHangsNorRaces() async {
     let dependencies = Dependencies {
-      Module(scope: .cached("s"), as: AttackAlpha.self, AttackBeta.self) { AttackAlphaBeta() }
+      Module(scope: .cached("s"), as: AliasAlpha.self, AliasBeta.self) { AliasAlphaBeta() }
       Module(scope: .cached("s")) { ServiceImpl() as Service }
     }
     let finished = await onThreads(4) { index in
@@ -287,7 +287,7 @@ import Testing
         if index == 0 {
           dependencies.reset(.cached("s"))
         } else {
-          let alpha = dependencies.resolve(AttackAlpha.self)
+          let alpha = dependencies.resolve(AliasAlpha.self)
           let service = dependencies.resolve(Service.self)
           _ = (alpha, service)
         }

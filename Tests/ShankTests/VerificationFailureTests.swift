@@ -229,7 +229,7 @@ import Testing
         DispatchQueue.main.sync {}
         return ServiceImpl()
       }
-      Module { HPLeaf() }
+      Module { LeafModule() }
     }
     let error = try #require(throws: VerificationError.self) {
       try Dependencies.$verificationPatience.withValue(.seconds(5)) {
