@@ -115,7 +115,7 @@ import Testing
     ) { [path] in
       _ = await onThread(stackSize: DepthTests.smallStack) { chainLength(20_000, path: path) }
     }
-    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    let stderr = standardError(of: result)
     try expectTooDeepMessage(in: stderr, askedForAt: chainResolveLine)
   }
 
@@ -181,7 +181,7 @@ import Testing
         }
       }
     }
-    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    let stderr = standardError(of: result)
     try expectTooDeepMessage(in: stderr, askedForAt: chainResolveLine)
   }
 
@@ -202,7 +202,7 @@ import Testing
         }
       }
     }
-    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    let stderr = standardError(of: result)
     try expectTooDeepMessage(in: stderr, askedForAt: injectedChainLinkLine)
   }
 
@@ -351,7 +351,7 @@ import Testing
         chainLength(path.tooDeepLength, path: path)
       }
     }
-    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    let stderr = standardError(of: result)
     let pattern =
       /Shank cannot resolve (.+): (\d+) factories are running, each resolving the next, and this thread's stack is nearly full/
     let match = try #require(
@@ -368,7 +368,7 @@ import Testing
     ) {
       _ = await MainActor.run { mainActorChain(100_000, observedAndDecorated: true) }
     }
-    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    let stderr = standardError(of: result)
     let pattern =
       /factories are running, each resolving the next, and this thread's stack is nearly full/
     #expect(stderr.contains(pattern), "no Shank message: \(stderr.suffix(2_000))")

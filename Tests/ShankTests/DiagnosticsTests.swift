@@ -392,7 +392,7 @@ import Testing
       Dependencies { Module { ServiceImpl() as Service } }.build()
       _ = MissingInjectHolder().missing
     }
-    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    let stderr = standardError(of: result)
     #expect(
       stderr.contains(
         """
@@ -409,7 +409,7 @@ import Testing
       Dependencies { Module("abc") { ServiceImpl() as Service } }.build()
       resolveMissingService()
     }
-    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    let stderr = standardError(of: result)
     #expect(
       stderr.contains(
         """
@@ -427,7 +427,7 @@ import Testing
     {
       _ = Dependencies {}.resolve(Service.self)
     }
-    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    let stderr = standardError(of: result)
     #expect(stderr.contains("Shank cannot resolve Service\n  asked for at \(fileID):"), "\(stderr)")
     #expect(stderr.contains("  nothing is registered"), "\(stderr)")
     #expect(!stderr.contains("did you call build()"), "\(stderr)")
@@ -438,7 +438,7 @@ import Testing
     {
       resolveServiceWithNoRoot()
     }
-    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    let stderr = standardError(of: result)
     #expect(
       stderr.contains(
         """
@@ -453,7 +453,7 @@ import Testing
     {
       _ = MissingInjectHolder().missing
     }
-    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    let stderr = standardError(of: result)
     #expect(
       stderr.contains(
         """
@@ -523,7 +523,7 @@ import Testing
       }.build()
       _ = Dependencies.resolve(TrapCycleA.self)
     }
-    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    let stderr = standardError(of: result)
     #expect(
       stderr.contains(
         """
@@ -541,7 +541,7 @@ import Testing
       }.build()
       _ = Dependencies.resolve(SelfCycle.self)
     }
-    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    let stderr = standardError(of: result)
     #expect(
       stderr.contains(
         """
@@ -556,7 +556,7 @@ import Testing
     {
       runCrossThreadCycle()
     }
-    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    let stderr = standardError(of: result)
     // Which thread closes the cycle depends on which of the two asks last.
     let closedByY = """
       Shank found a dependency cycle resolving CrossX
@@ -577,7 +577,7 @@ import Testing
     {
       resolveNonConformingAlias()
     }
-    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    let stderr = standardError(of: result)
     #expect(
       stderr.contains(
         """
@@ -592,7 +592,7 @@ import Testing
     {
       Dependencies { Module(scope: .singleton) { ServiceImpl() as Service } }.reset(.singleton)
     }
-    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    let stderr = standardError(of: result)
     #expect(
       stderr.contains(
         "Shank: reset(_:) takes a .cached(name) scope, not .singleton; only cached instances can be dropped"
@@ -605,7 +605,7 @@ import Testing
     {
       Dependencies {}.reset(.unique)
     }
-    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    let stderr = standardError(of: result)
     #expect(
       stderr.contains(
         "Shank: reset(_:) takes a .cached(name) scope, not .unique; only cached instances can be dropped"
@@ -618,7 +618,7 @@ import Testing
     {
       resetScope(.singleton)
     }
-    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    let stderr = standardError(of: result)
     #expect(
       stderr.contains(
         "\(fileID):\(resetScopeLine): Fatal error: Shank: reset(_:) takes a .cached(name) scope, not .singleton; only cached instances can be dropped"
@@ -631,7 +631,7 @@ import Testing
     {
       resetScope(.weak)
     }
-    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    let stderr = standardError(of: result)
     #expect(
       stderr.contains(
         "\(fileID):\(resetScopeLine): Fatal error: Shank: reset(_:) takes a .cached(name) scope, not .weak; only cached instances can be dropped"
@@ -644,7 +644,7 @@ import Testing
     {
       resetScope(.unique)
     }
-    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    let stderr = standardError(of: result)
     #expect(
       stderr.contains(
         "\(fileID):\(resetScopeLine): Fatal error: Shank: reset(_:) takes a .cached(name) scope, not .unique; only cached instances can be dropped"
@@ -657,7 +657,7 @@ import Testing
     {
       resetMisspelledSession()
     }
-    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    let stderr = standardError(of: result)
     let site = "\(fileID):\(resetMisspelledSessionLine)"
     #expect(
       stderr.contains(
@@ -671,7 +671,7 @@ import Testing
     {
       resetScope(.cached("sesion"))
     }
-    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    let stderr = standardError(of: result)
     let site = "\(fileID):\(resetScopeLine)"
     #expect(
       stderr.contains(
@@ -685,7 +685,7 @@ import Testing
     {
       resetAmongTwentyFiveCachedScopes()
     }
-    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    let stderr = standardError(of: result)
     let site = "\(fileID):\(resetAmongTwentyFiveCachedScopesLine)"
     let firstTwenty = (0..<20).map { String(format: #".cached("s%02d")"#, $0) }
     #expect(
@@ -700,7 +700,7 @@ import Testing
     {
       resetInAnEmptyContainer()
     }
-    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    let stderr = standardError(of: result)
     let site = "\(fileID):\(resetInAnEmptyContainerLine)"
     #expect(
       stderr.contains(

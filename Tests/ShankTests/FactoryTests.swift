@@ -267,7 +267,7 @@ import Testing
       }
       _ = dependencies.resolve(Service.self, line: 3)
     }
-    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    let stderr = standardError(of: result)
     #expect(
       stderr.contains(
         "ShankTests/FactoryTests.swift:3: Fatal error: Shank cannot resolve Service: its factory threw ConfigurationMissing(key: \"API_URL\")"

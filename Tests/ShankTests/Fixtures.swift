@@ -232,6 +232,12 @@ func resolutionError<T>(_ body: () throws -> T) -> ResolutionError? {
   }
 }
 
+/// What an exit test's child process wrote to standard error, as text: empty when the exit
+/// expectation failed and gave no result.
+func standardError(of result: ExitTest.Result?) -> String {
+  String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+}
+
 /// Spins until `condition` holds, or `timeout` seconds pass.
 func waitUntil(timeout: Double = 2, _ condition: () -> Bool) {
   let deadline = DispatchTime.now() + timeout

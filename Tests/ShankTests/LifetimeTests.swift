@@ -472,7 +472,7 @@ import Testing
       precondition(
         openFileCount() <= files + 1, "open files grew from \(files) to \(openFileCount())")
     }
-    let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    let stderr = standardError(of: result)
     #expect(stderr.isEmpty)
   }
 
@@ -516,7 +516,7 @@ import Testing
       await eventually(timeout: 20) { closed.value == made.value }
       precondition(closed.value == made.value, "made \(made.value), disposed of \(closed.value)")
     }
-    let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    let stderr = standardError(of: result)
     #expect(stderr.isEmpty)
   }
 

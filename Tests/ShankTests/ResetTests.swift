@@ -201,7 +201,7 @@ import Testing
       }
       dependencies.reset(.cached("sign\nout"))
     }
-    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    let stderr = standardError(of: result)
     #expect(
       stderr.contains(
         #"Shank: reset(.cached("sign\nout")) at ShankTests/ResetTests.swift:"#),

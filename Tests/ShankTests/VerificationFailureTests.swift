@@ -308,7 +308,7 @@ import Testing
         FileHandle.standardError.write(Data("verify() returned\n".utf8))
       }
     }
-    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    let stderr = standardError(of: result)
     #expect(stderr.hasPrefix("making MainActorModule\n"), "\(stderr)")
     #expect(!stderr.contains("verify() returned"), "\(stderr)")
     #expect(!stderr.contains("Shank"), "\(stderr)")
@@ -374,7 +374,7 @@ import Testing
       }
       _ = try? dependencies.verify()
     }
-    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    let stderr = standardError(of: result)
     #expect(stderr.contains("Shank cannot resolve ContainerLabel\n"), "\(stderr)")
     #expect(stderr.contains("  no container was built: "), "\(stderr)")
   }
