@@ -334,7 +334,7 @@ import Testing
         #expect(deinits.value == made.value - 1, "each loser's instance released, the kept one not")
       }
       // The threads' closure, which holds the holder, may outlive them for a moment.
-      waitUntil { deinits.value == made.value }
+      await eventually { deinits.value == made.value }
       #expect(deinits.value == made.value, "the kept instance released with the cell")
     }
   }

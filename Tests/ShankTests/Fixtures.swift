@@ -238,7 +238,19 @@ func standardError(of result: ExitTest.Result?) -> String {
   String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
 }
 
-/// Spins until `condition` holds, or `timeout` seconds pass.
+/// Waits, without blocking a thread, until `condition` holds or `timeout` seconds pass.
+///
+/// Long by default: what it waits for often runs on a task of its own, which the whole suite's
+/// heaviest tests, holding both threads of a two-core machine's pool, can delay for a while.
+func eventually(timeout: Double = 120, _ condition: () -> Bool) async {
+  let deadline = DispatchTime.now() + timeout
+  while !condition(), DispatchTime.now() < deadline {
+    try? await Task.sleep(nanoseconds: 1_000_000)
+  }
+}
+
+/// Spins until `condition` holds, or `timeout` seconds pass: the form for a factory or a thread,
+/// which cannot suspend; a test that can suspend uses ``eventually(timeout:_:)``.
 func waitUntil(timeout: Double = 2, _ condition: () -> Bool) {
   let deadline = DispatchTime.now() + timeout
   while !condition(), DispatchTime.now() < deadline { usleep(50) }

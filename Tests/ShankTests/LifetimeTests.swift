@@ -621,17 +621,6 @@ func resetWithoutWaiting(_ container: Dependencies, _ scope: Scope) {
   container.reset(scope)
 }
 
-/// Waits, without blocking a thread, until `condition` holds or `timeout` seconds pass.
-///
-/// Long by default: what it waits for often runs on a task of its own, which the whole suite's
-/// heaviest tests, holding both threads of a two-core machine's pool, can delay for a while.
-func eventually(timeout: Double = 120, _ condition: () -> Bool) async {
-  let deadline = DispatchTime.now() + timeout
-  while !condition(), DispatchTime.now() < deadline {
-    try? await Task.sleep(nanoseconds: 1_000_000)
-  }
-}
-
 /// How many file descriptors this process has open.
 func openFileCount() -> Int {
   (0..<4096).filter { fcntl(Int32($0), F_GETFD) != -1 }.count
