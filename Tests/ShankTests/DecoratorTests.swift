@@ -723,69 +723,6 @@ import Testing
 
   // MARK: Cycles
 
-  /// The same decorator in the container that keeps the singleton: a cycle, reported.
-  @Test func anOwnersDecoratorResolvingItsOwnTypeIsACycle() async {
-    await #expect(processExitsWith: .success) {
-      let box = WeakBox()
-      let root = Dependencies {
-        Module(scope: .singleton) { Greeter("root") as GreeterType }
-        Module.decorating(GreeterType.self) { greeter in
-          _ = try box.container!.resolveOrThrow(GreeterType.self)
-          return Loud(greeter)
-        }
-      }
-      box.container = root
-      do throws(ResolutionError) {
-        _ = try root.resolveOrThrow(GreeterType.self)
-        preconditionFailure("resolved")
-      } catch {
-        guard case .cycle = error.reason else { preconditionFailure("\(error)") }
-      }
-    }
-  }
-
-  /// A child's decorator that resolves the type it decorates, through the child: a cycle, as
-  /// in the container that keeps the instance.
-  @Test func aChildDecoratorResolvingItsOwnTypeIsACycle() async {
-    await #expect(processExitsWith: .success) {
-      let box = WeakBox()
-      let root = Dependencies { Module(scope: .singleton) { Greeter("root") as GreeterType } }
-      let child = Dependencies(over: root) {
-        Module.decorating(GreeterType.self) { greeter in
-          _ = try box.container!.resolveOrThrow(GreeterType.self)
-          return Loud(greeter)
-        }
-      }
-      box.container = child
-      do throws(ResolutionError) {
-        _ = try child.resolveOrThrow(GreeterType.self)
-        preconditionFailure("resolved")
-      } catch {
-        guard case .cycle = error.reason else { preconditionFailure("\(error)") }
-      }
-    }
-  }
-
-  /// So is a child's decorator resolving its own type when the module underneath is unique:
-  /// the child decorates it inside the module's frame.
-  @Test func aChildDecoratorResolvingItsOwnUniqueTypeIsACycle() async {
-    await #expect(processExitsWith: .success) {
-      let box = ContainerBox()
-      let root = Dependencies { Module { Greeter("root") as GreeterType } }
-      let child = Dependencies(over: root) {
-        Module.decorating(GreeterType.self) { greeter in
-          _ = try box.dependencies!.resolveOrThrow(GreeterType.self)
-          return Loud(greeter)
-        }
-      }
-      box.dependencies = child
-      let error = resolutionError { try child.resolveOrThrow(GreeterType.self) }
-      guard case .cycle = error?.reason else {
-        fatalError("not a cycle: \(String(describing: error))")
-      }
-    }
-  }
-
   @Test
   func anOverrideDecoratorResolvingItsOwnTypeIsACycle() async {
     await #expect(processExitsWith: .success) {
@@ -984,36 +921,45 @@ import Testing
     #expect(decorations.value == 1)
   }
 
-  /// A decorator that resolves what it decorates is a cycle, for each shared scope, in the
-  /// owner or in a child: never a recursion until the stack runs out, never a deadlock.
+  /// A decorator that resolves what it decorates is a cycle, for every scope, in the owner or
+  /// in a child, whether it asks the resolving container or the one it decorates in by name:
+  /// never a recursion until the stack runs out, never a deadlock.
   @Test(arguments: ScopeCase.allCases, [false, true])
   func aDecoratorResolvingWhatItDecoratesIsACycle(scope: ScopeCase, inChild: Bool) async {
     await #expect(processExitsWith: .success) { [scope, inChild] in
       exitIfStillRunning(after: 20)
-      let decorator = Module.decorating(TextType.self) { greeter in
-        _ = try Dependencies.resolveOrThrow(TextType.self)
-        return TaggedText(greeter, "d")
+      for asksItsContainer in [false, true] {
+        let box = WeakBox()
+        let decorator = Module.decorating(TextType.self) { greeter in
+          if asksItsContainer {
+            _ = try box.container!.resolveOrThrow(TextType.self)
+          } else {
+            _ = try Dependencies.resolveOrThrow(TextType.self)
+          }
+          return TaggedText(greeter, "d")
+        }
+        let module = Module(scope: scope.scope) { PlainText("s") as TextType }
+        let container =
+          inChild
+          ? Dependencies(over: Dependencies { module }) { decorator }
+          : Dependencies {
+            module
+            decorator
+          }
+        box.container = container
+        // Held, so that a `.weak` instance kept underneath stays the same.
+        var holder: [Any] = []
+        for _ in 0..<2 {
+          let error = resolutionError {
+            holder.append(try container.resolveOrThrow(TextType.self))
+          }
+          guard case .cycle(let path) = error?.reason else {
+            fatalError("not a cycle: \(String(describing: error))")
+          }
+          precondition(path.first == "TextType" && path.last == "TextType", "\(path)")
+        }
+        withExtendedLifetime(holder) {}
       }
-      let module = Module(scope: scope.scope) { PlainText("s") as TextType }
-      let container =
-        inChild
-        ? Dependencies(over: Dependencies { module }) { decorator }
-        : Dependencies {
-          module
-          decorator
-        }
-      // Held, so that a `.weak` instance kept underneath stays the same.
-      var holder: [Any] = []
-      for _ in 0..<2 {
-        let error = resolutionError {
-          holder.append(try container.resolveOrThrow(TextType.self))
-        }
-        guard case .cycle(let path) = error?.reason else {
-          fatalError("not a cycle: \(String(describing: error))")
-        }
-        precondition(path.first == "TextType" && path.last == "TextType", "\(path)")
-      }
-      withExtendedLifetime(holder) {}
     }
   }
 

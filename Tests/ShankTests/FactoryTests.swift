@@ -32,33 +32,19 @@ import Testing
     #expect(try dependencies.resolveOrThrow(Router.self).service is ServiceImpl)
   }
 
-  @Test func aSharedFactorySeesItsOwnerEvenWhenFirstResolvedThroughAnOverrideLayer() throws {
+  /// The Designing Modules article's rule for every shared scope: a `.singleton`, `.cached` or
+  /// `.weak` factory reads the container that owns it, even when first resolved through an
+  /// override layer that replaces what it reads.
+  @Test(arguments: [Scope.singleton, .cached("session"), .weak])
+  func aSharedFactorySeesItsOwnerEvenWhenFirstResolvedThroughAnOverrideLayer(scope: Scope) throws {
     let root = Dependencies {
-      Module(scope: .singleton) { Router(service: Dependencies.resolve()) as Router }
+      Module(scope: scope) { Router(service: Dependencies.resolve()) as Router }
       Module { ServiceImpl() as Service }
     }
     let fromLayer = Dependencies.withOverrides {
       Module { MockService() as Service }
     } operation: { () -> Router in
       // Resolved through the override, but made by `root`: the mock must not end up inside.
-      root.resolve(Router.self)
-    }
-    #expect(fromLayer.service is ServiceImpl)
-    #expect(try root.resolveOrThrow(Router.self) === fromLayer)
-  }
-
-  /// The Designing Modules article's rule for every shared scope, not only `.singleton`: a
-  /// `.cached` or `.weak` factory reads the container that owns it, even when first resolved
-  /// through an override layer that replaces what it reads.
-  @Test(arguments: [Scope.cached("session"), .weak])
-  func aCachedOrWeakFactorySeesItsOwnerWhenResolvedThroughAnOverride(scope: Scope) throws {
-    let root = Dependencies {
-      Module(scope: scope) { Router(service: Dependencies.resolve()) }
-      Module { ServiceImpl() as Service }
-    }
-    let fromLayer = Dependencies.withOverrides {
-      Module { MockService() as Service }
-    } operation: { () -> Router in
       root.resolve(Router.self)
     }
     #expect(fromLayer.service is ServiceImpl)
