@@ -328,36 +328,6 @@ import Testing
     }
   }
 
-  @Test func resetDisposesOfTheDroppedInstancesAndItsAsyncFormWaits() async {
-    let closed = Collector<String>()
-    let container = Dependencies {
-      Module("first", scope: .cached("session"), onClose: { _ in closed.append("first") }) {
-        ServiceImpl() as Service
-      }
-      Module("second", scope: .cached("session"), onClose: { _ in closed.append("second") }) {
-        ServiceImpl() as Service
-      }
-      Module("kept", scope: .cached("other"), onClose: { _ in closed.append("kept") }) {
-        ServiceImpl() as Service
-      }
-    }
-    _ = container.resolve(Service.self, name: "first")
-    _ = container.resolve(Service.self, name: "second")
-    _ = container.resolve(Service.self, name: "kept")
-    await container.reset(.cached("session"))
-    #expect(closed.all == ["second", "first"])
-
-    _ = container.resolve(Service.self, name: "first")
-    resetWithoutWaiting(container, .cached("session"))
-    await eventually { closed.all.count == 3 }
-    #expect(closed.all == ["second", "first", "first"])
-
-    await container.close()
-    #expect(
-      closed.all == ["second", "first", "first", "kept"],
-      "a reset instance is not disposed of twice")
-  }
-
   @Test func aHandlerThatClosesItsOwnContainerDoesNotWaitForItself() async {
     let finished = Counter()
     let container = ClosingContainerBox()
