@@ -922,69 +922,47 @@ import Testing
   }
 
   /// A decorator that resolves what it decorates is a cycle, for every scope, in the owner or
-  /// in a child, whether it asks the resolving container or the one it decorates in by name:
-  /// never a recursion until the stack runs out, never a deadlock.
+  /// in a child, whether it asks the resolving container or the one it decorates in by name,
+  /// observed or not: never a recursion until the stack runs out, never a deadlock.
   @Test(arguments: ScopeCase.allCases, [false, true])
   func aDecoratorResolvingWhatItDecoratesIsACycle(scope: ScopeCase, inChild: Bool) async {
     await #expect(processExitsWith: .success) { [scope, inChild] in
       exitIfStillRunning(after: 20)
       for asksItsContainer in [false, true] {
-        let box = WeakBox()
-        let decorator = Module.decorating(TextType.self) { greeter in
-          if asksItsContainer {
-            _ = try box.container!.resolveOrThrow(TextType.self)
-          } else {
-            _ = try Dependencies.resolveOrThrow(TextType.self)
+        for observed in [false, true] {
+          let observation = observed ? Dependencies.observe { _ in } : nil
+          defer { observation?.cancel() }
+          let box = WeakBox()
+          let decorator = Module.decorating(TextType.self) { greeter in
+            if asksItsContainer {
+              _ = try box.container!.resolveOrThrow(TextType.self)
+            } else {
+              _ = try Dependencies.resolveOrThrow(TextType.self)
+            }
+            return TaggedText(greeter, "d")
           }
-          return TaggedText(greeter, "d")
+          let module = Module(scope: scope.scope) { PlainText("s") as TextType }
+          let container =
+            inChild
+            ? Dependencies(over: Dependencies { module }) { decorator }
+            : Dependencies {
+              module
+              decorator
+            }
+          box.container = container
+          // Held, so that a `.weak` instance kept underneath stays the same.
+          var holder: [Any] = []
+          for _ in 0..<2 {
+            let error = resolutionError {
+              holder.append(try container.resolveOrThrow(TextType.self))
+            }
+            guard case .cycle(let path) = error?.reason else {
+              fatalError("not a cycle: \(String(describing: error))")
+            }
+            precondition(path.first == "TextType" && path.last == "TextType", "\(path)")
+          }
+          withExtendedLifetime(holder) {}
         }
-        let module = Module(scope: scope.scope) { PlainText("s") as TextType }
-        let container =
-          inChild
-          ? Dependencies(over: Dependencies { module }) { decorator }
-          : Dependencies {
-            module
-            decorator
-          }
-        box.container = container
-        // Held, so that a `.weak` instance kept underneath stays the same.
-        var holder: [Any] = []
-        for _ in 0..<2 {
-          let error = resolutionError {
-            holder.append(try container.resolveOrThrow(TextType.self))
-          }
-          guard case .cycle(let path) = error?.reason else {
-            fatalError("not a cycle: \(String(describing: error))")
-          }
-          precondition(path.first == "TextType" && path.last == "TextType", "\(path)")
-        }
-        withExtendedLifetime(holder) {}
-      }
-    }
-  }
-
-  /// The same with an observer installed: observing must not turn the cycle into a deadlock.
-  @Test(arguments: ScopeCase.allCases, [false, true])
-  func anObservedDecoratorResolvingWhatItDecoratesIsACycle(scope: ScopeCase, inChild: Bool) async {
-    await #expect(processExitsWith: .success) { [scope, inChild] in
-      exitIfStillRunning(after: 20)
-      let observation = Dependencies.observe { _ in }
-      defer { observation.cancel() }
-      let decorator = Module.decorating(TextType.self) { greeter in
-        _ = try Dependencies.resolveOrThrow(TextType.self)
-        return TaggedText(greeter, "d")
-      }
-      let module = Module(scope: scope.scope) { PlainText("s") as TextType }
-      let container =
-        inChild
-        ? Dependencies(over: Dependencies { module }) { decorator }
-        : Dependencies {
-          module
-          decorator
-        }
-      let error = resolutionError { try container.resolveOrThrow(TextType.self) }
-      guard case .cycle = error?.reason else {
-        fatalError("not a cycle: \(String(describing: error))")
       }
     }
   }
