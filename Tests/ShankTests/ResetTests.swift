@@ -407,41 +407,16 @@ import Testing
       "\(stderr)")
   }
 
-  @Test func resettingTheSingletonScopeNamesTheCallersLine() async throws {
+  @Test(arguments: [ScopeCase.singleton, .weak, .unique])
+  func resettingAScopeThatIsNotCachedNamesTheCallersLine(scope: ScopeCase) async throws {
     let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
-    {
-      resetScope(.singleton)
+    { [scope] in
+      resetScope(scope.scope)
     }
     let stderr = standardError(of: result)
     #expect(
       stderr.contains(
-        "\(fileID):\(resetScopeLine): Fatal error: Shank: reset(_:) takes a .cached(name) scope, not .singleton; only cached instances can be dropped"
-      ),
-      "\(stderr)")
-  }
-
-  @Test func resettingTheWeakScopeNamesTheCallersLine() async throws {
-    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
-    {
-      resetScope(.weak)
-    }
-    let stderr = standardError(of: result)
-    #expect(
-      stderr.contains(
-        "\(fileID):\(resetScopeLine): Fatal error: Shank: reset(_:) takes a .cached(name) scope, not .weak; only cached instances can be dropped"
-      ),
-      "\(stderr)")
-  }
-
-  @Test func resettingTheUniqueScopeNamesTheCallersLine() async throws {
-    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
-    {
-      resetScope(.unique)
-    }
-    let stderr = standardError(of: result)
-    #expect(
-      stderr.contains(
-        "\(fileID):\(resetScopeLine): Fatal error: Shank: reset(_:) takes a .cached(name) scope, not .unique; only cached instances can be dropped"
+        "\(fileID):\(resetScopeLine): Fatal error: Shank: reset(_:) takes a .cached(name) scope, not .\(scope.rawValue); only cached instances can be dropped"
       ),
       "\(stderr)")
   }
