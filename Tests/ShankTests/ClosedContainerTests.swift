@@ -69,7 +69,7 @@ import Testing
       await session.close()
       _ = held.appName()
     }
-    let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    let stderr = standardError(of: result)
     #expect(
       stderr.contains(
         "Shank cannot resolve HeldAppModuleType: its container was closed (made at ShankTests/ClosedContainerTests.swift:"

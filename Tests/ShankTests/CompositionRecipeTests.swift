@@ -8,66 +8,66 @@ import Testing
 /// do not already show.
 ///
 /// Observers see every resolution in the process, so each observing test keeps only the events
-/// of `Recipe15` keys that only it resolves.
+/// of `Composition` keys that only it resolves.
 @Suite struct CompositionRecipeTests {
   // MARK: Plug-ins and analytics sinks
 
   @Test func everyAnalyticsSinkReceivesEachEventInRegistrationOrder() throws {
     let received = Collector<String>()
     let container = Dependencies {
-      Module.contribution { Recipe15ConsoleSink(received) as Recipe15AnalyticsSink }
+      Module.contribution { CompositionConsoleSink(received) as CompositionAnalyticsSink }
       Module.contribution("remote", scope: .singleton) {
-        Recipe15RemoteSink(received) as Recipe15AnalyticsSink
+        CompositionRemoteSink(received) as CompositionAnalyticsSink
       }
-      Module { Recipe15Tracker() as Recipe15TrackerType }
+      Module { CompositionTracker() as CompositionTrackerType }
     }
-    container.resolve(Recipe15TrackerType.self).track("launched")
+    container.resolve(CompositionTrackerType.self).track("launched")
     #expect(received.all == ["console: launched", "remote: launched"])
-    let named = container.resolve([String: Recipe15AnalyticsSink].self)
+    let named = container.resolve([String: CompositionAnalyticsSink].self)
     #expect(named.keys.sorted() == ["remote"])
-    #expect(named["remote"] is Recipe15RemoteSink)
+    #expect(named["remote"] is CompositionRemoteSink)
     let error = try #require(
-      resolutionError { try container.resolveOrThrow(Recipe15AnalyticsSink.self) })
+      resolutionError { try container.resolveOrThrow(CompositionAnalyticsSink.self) })
     #expect(error.reason == .notRegistered, "a contribution is never resolved alone")
   }
 
   @Test func aFeatureContainerAddsItsPlugInsAfterTheApps() {
     let app = Dependencies {
-      Module.contribution { Recipe15PlugIn("search") as Recipe15PlugInType }
-      Module.contribution { Recipe15PlugIn("share") as Recipe15PlugInType }
+      Module.contribution { CompositionPlugIn("search") as CompositionPlugInType }
+      Module.contribution { CompositionPlugIn("share") as CompositionPlugInType }
     }
     let editor = Dependencies(over: app) {
-      Module.contribution { Recipe15PlugIn("spell-check") as Recipe15PlugInType }
+      Module.contribution { CompositionPlugIn("spell-check") as CompositionPlugInType }
     }
-    #expect(app.resolve([Recipe15PlugInType].self).map(\.id) == ["search", "share"])
+    #expect(app.resolve([CompositionPlugInType].self).map(\.id) == ["search", "share"])
     #expect(
-      editor.resolve([Recipe15PlugInType].self).map(\.id) == ["search", "share", "spell-check"])
+      editor.resolve([CompositionPlugInType].self).map(\.id) == ["search", "share", "spell-check"])
     let none = Dependencies {}
-    #expect(none.resolve([Recipe15PlugInType].self).isEmpty)
-    #expect(none.resolve([String: Recipe15PlugInType].self).isEmpty)
+    #expect(none.resolve([CompositionPlugInType].self).isEmpty)
+    #expect(none.resolve([String: CompositionPlugInType].self).isEmpty)
   }
 
   @Test func aTestSwapsTheListInAnOverride() {
     let received = Collector<String>()
-    let spy = Recipe15SpySink()
+    let spy = CompositionSpySink()
     Dependencies.withOverrides {
-      Module.contribution { Recipe15ConsoleSink(received) as Recipe15AnalyticsSink }
-      Module.contribution("remote") { Recipe15RemoteSink(received) as Recipe15AnalyticsSink }
-      Module { Recipe15Tracker() as Recipe15TrackerType }
+      Module.contribution { CompositionConsoleSink(received) as CompositionAnalyticsSink }
+      Module.contribution("remote") { CompositionRemoteSink(received) as CompositionAnalyticsSink }
+      Module { CompositionTracker() as CompositionTrackerType }
     } operation: {
       Dependencies.withOverrides {
-        Module { [spy] as [Recipe15AnalyticsSink] }
+        Module { [spy] as [CompositionAnalyticsSink] }
       } operation: {
-        Dependencies.resolve(Recipe15TrackerType.self).track("tapped")
+        Dependencies.resolve(CompositionTrackerType.self).track("tapped")
         #expect(spy.events.all == ["tapped"])
         #expect(received.all.isEmpty, "the app's sinks are replaced")
-        // `[Recipe15AnalyticsSink]` alone leaves the named ones as they were.
-        let named = Dependencies.resolve([String: Recipe15AnalyticsSink].self)
+        // `[CompositionAnalyticsSink]` alone leaves the named ones as they were.
+        let named = Dependencies.resolve([String: CompositionAnalyticsSink].self)
         #expect(named.keys.sorted() == ["remote"])
         Dependencies.withOverrides {
-          Module { [:] as [String: Recipe15AnalyticsSink] }
+          Module { [:] as [String: CompositionAnalyticsSink] }
         } operation: {
-          #expect(Dependencies.resolve([String: Recipe15AnalyticsSink].self).isEmpty)
+          #expect(Dependencies.resolve([String: CompositionAnalyticsSink].self).isEmpty)
         }
       }
     }
@@ -79,12 +79,12 @@ import Testing
     let log = Collector<String>()
     let calls = Counter()
     let container = Dependencies {
-      Module { Recipe15Catalog() as Recipe15CatalogType }
-      Module.decorating(Recipe15CatalogType.self) { Recipe15LoggedCatalog($0, log: log) }
-      Module.decorating(Recipe15CatalogType.self) { Recipe15MeteredCatalog($0, calls: calls) }
+      Module { CompositionCatalog() as CompositionCatalogType }
+      Module.decorating(CompositionCatalogType.self) { CompositionLoggedCatalog($0, log: log) }
+      Module.decorating(CompositionCatalogType.self) { CompositionMeteredCatalog($0, calls: calls) }
     }
-    let catalog = container.resolve(Recipe15CatalogType.self)
-    #expect(catalog is Recipe15MeteredCatalog, "the last decorator registered is outermost")
+    let catalog = container.resolve(CompositionCatalogType.self)
+    #expect(catalog is CompositionMeteredCatalog, "the last decorator registered is outermost")
     #expect(catalog.title(id: 7) == "widget 7")
     #expect(log.all == ["title(id: 7)"])
     #expect(calls.value == 1)
@@ -93,29 +93,29 @@ import Testing
   @Test func aSpyInAnOverrideWrapsWhatThatLayerMakes() {
     let spy = Collector<Int>()
     Dependencies.withOverrides {
-      Module { Recipe15Catalog() as Recipe15CatalogType }
-      Module("shared", scope: .singleton) { Recipe15Catalog() as Recipe15CatalogType }
+      Module { CompositionCatalog() as CompositionCatalogType }
+      Module("shared", scope: .singleton) { CompositionCatalog() as CompositionCatalogType }
     } operation: {
       Dependencies.withOverrides {
-        Module.decorating(Recipe15CatalogType.self) { Recipe15SpyCatalog($0, calls: spy) }
+        Module.decorating(CompositionCatalogType.self) { CompositionSpyCatalog($0, calls: spy) }
       } operation: {
         // A unique module is made for this resolution, and decorated by the layer it is
         // resolved from: here, for an `@Inject` property read inside the operation.
-        #expect(Recipe15CatalogScreen().load(id: 1) == "widget 1")
+        #expect(CompositionCatalogScreen().load(id: 1) == "widget 1")
         #expect(spy.all == [1])
         // A singleton that the layer underneath keeps is decorated here once, and kept here.
-        let shared = Dependencies.resolve(Recipe15CatalogType.self, name: "shared")
-        #expect(shared is Recipe15SpyCatalog)
-        #expect(Dependencies.resolve(Recipe15CatalogType.self, name: "shared") === shared)
+        let shared = Dependencies.resolve(CompositionCatalogType.self, name: "shared")
+        #expect(shared is CompositionSpyCatalog)
+        #expect(Dependencies.resolve(CompositionCatalogType.self, name: "shared") === shared)
       }
       Dependencies.withOverrides {
-        Module("shared", scope: .singleton) { Recipe15Catalog() as Recipe15CatalogType }
-        Module.decorating(Recipe15CatalogType.self) { Recipe15SpyCatalog($0, calls: spy) }
+        Module("shared", scope: .singleton) { CompositionCatalog() as CompositionCatalogType }
+        Module.decorating(CompositionCatalogType.self) { CompositionSpyCatalog($0, calls: spy) }
       } operation: {
         // Registered again beside the spy, the singleton is this layer's, and decorated once.
-        let first = Dependencies.resolve(Recipe15CatalogType.self, name: "shared")
-        let second = Dependencies.resolve(Recipe15CatalogType.self, name: "shared")
-        #expect(first is Recipe15SpyCatalog)
+        let first = Dependencies.resolve(CompositionCatalogType.self, name: "shared")
+        let second = Dependencies.resolve(CompositionCatalogType.self, name: "shared")
+        #expect(first is CompositionSpyCatalog)
         #expect(first === second)
         _ = first.title(id: 2)
         #expect(spy.all == [1, 2])
@@ -127,15 +127,15 @@ import Testing
   func anInstanceTheContainerKeepsIsDecoratedOnce(scope: Scope) {
     let decorations = Counter()
     let container = Dependencies {
-      Module(scope: scope) { Recipe15Catalog() as Recipe15CatalogType }
-      Module.decorating(Recipe15CatalogType.self) { catalog in
+      Module(scope: scope) { CompositionCatalog() as CompositionCatalogType }
+      Module.decorating(CompositionCatalogType.self) { catalog in
         decorations.increment()
-        return Recipe15MeteredCatalog(catalog, calls: Counter())
+        return CompositionMeteredCatalog(catalog, calls: Counter())
       }
     }
-    let first = container.resolve(Recipe15CatalogType.self)
-    let second = container.resolve(Recipe15CatalogType.self)
-    #expect(first is Recipe15MeteredCatalog)
+    let first = container.resolve(CompositionCatalogType.self)
+    let second = container.resolve(CompositionCatalogType.self)
+    #expect(first is CompositionMeteredCatalog)
     #expect(first === second, "the decorated instance is the one kept")
     #expect(decorations.value == 1)
   }
@@ -143,25 +143,25 @@ import Testing
   @Test func anAliasIsDecoratedAtEveryResolutionByTheContainerResolvedFrom() {
     let decorations = Counter()
     let root = Dependencies {
-      Module(scope: .singleton, as: Recipe15CatalogType.self, Recipe15Searchable.self) {
-        Recipe15Catalog()
+      Module(scope: .singleton, as: CompositionCatalogType.self, CompositionSearchable.self) {
+        CompositionCatalog()
       }
     }
     let child = Dependencies(over: root) {
-      Module.decorating(Recipe15CatalogType.self) { catalog in
+      Module.decorating(CompositionCatalogType.self) { catalog in
         decorations.increment()
-        return Recipe15MeteredCatalog(catalog, calls: Counter())
+        return CompositionMeteredCatalog(catalog, calls: Counter())
       }
     }
-    let first = child.resolve(Recipe15CatalogType.self)
-    let second = child.resolve(Recipe15CatalogType.self)
-    #expect(first is Recipe15MeteredCatalog)
+    let first = child.resolve(CompositionCatalogType.self)
+    let second = child.resolve(CompositionCatalogType.self)
+    #expect(first is CompositionMeteredCatalog)
     #expect(first !== second, "each resolution wraps anew")
     #expect(decorations.value == 2)
-    let kept = root.resolve(Recipe15CatalogType.self)
-    #expect(kept is Recipe15Catalog, "the root has no decorator")
-    #expect((first as? Recipe15MeteredCatalog)?.wrapped === kept, "around the one kept instance")
-    #expect(child.resolve(Recipe15Searchable.self) === kept, "another type is not decorated")
+    let kept = root.resolve(CompositionCatalogType.self)
+    #expect(kept is CompositionCatalog, "the root has no decorator")
+    #expect((first as? CompositionMeteredCatalog)?.wrapped === kept, "around the one kept instance")
+    #expect(child.resolve(CompositionSearchable.self) === kept, "another type is not decorated")
   }
 
   // MARK: Starting
@@ -171,22 +171,22 @@ import Testing
     let made = Counter()
     let dependencies = Dependencies {
       Module(scope: .singleton, eager: true) {
-        Recipe15Database(migrating: migrations) as Recipe15DatabaseType
+        CompositionDatabase(migrating: migrations) as CompositionDatabaseType
       }
-      Module(scope: .singleton, eager: true) { Recipe15Cache() as Recipe15CacheType }
-      Module(scope: .singleton) { () -> Recipe15MailerType in
+      Module(scope: .singleton, eager: true) { CompositionCache() as CompositionCacheType }
+      Module(scope: .singleton) { () -> CompositionMailerType in
         made.increment()
-        return Recipe15Mailer()
+        return CompositionMailer()
       }
     }
     #expect(migrations.all.isEmpty, "listing the modules makes nothing")
     let report = try await dependencies.start()
     #expect(migrations.all == ["001_widgets", "002_prices"])
     #expect(made.value == 0, "a module that is not eager waits for its first resolution")
-    #expect(Set(report.entries.map(\.key)) == ["Recipe15DatabaseType", "Recipe15CacheType"])
-    #expect(report.entries.first?.key == "Recipe15DatabaseType", "the slowest first")
+    #expect(Set(report.entries.map(\.key)) == ["CompositionDatabaseType", "CompositionCacheType"])
+    #expect(report.entries.first?.key == "CompositionDatabaseType", "the slowest first")
     #expect(report.description.hasPrefix("Started 2 eager modules in "))
-    _ = dependencies.resolve(Recipe15DatabaseType.self)
+    _ = dependencies.resolve(CompositionDatabaseType.self)
     #expect(migrations.all.count == 2, "the database started is the one kept")
   }
 
@@ -195,15 +195,15 @@ import Testing
       let migrations = Collector<String>()
       let dependencies = Dependencies {
         Module(scope: .singleton, eager: true) {
-          Recipe15Database(migrating: migrations) as Recipe15DatabaseType
+          CompositionDatabase(migrating: migrations) as CompositionDatabaseType
         }
       }
       dependencies.build()
       precondition(migrations.all.isEmpty, "build() makes nothing")
       let report = try await dependencies.start()
-      precondition(report.entries.map(\.key) == ["Recipe15DatabaseType"])
+      precondition(report.entries.map(\.key) == ["CompositionDatabaseType"])
       precondition(migrations.all.count == 2)
-      _ = Dependencies.resolve(Recipe15DatabaseType.self)
+      _ = Dependencies.resolve(CompositionDatabaseType.self)
       precondition(migrations.all.count == 2, "the root resolves the instance start() made")
     }
   }
@@ -227,19 +227,19 @@ import Testing
     let made = Counter()
     let dependencies = Dependencies {
       Module(scope: .singleton, eager: true) {
-        Recipe15Server(database: Dependencies.resolve()) as Recipe15ServerType
+        CompositionServer(database: Dependencies.resolve()) as CompositionServerType
       }
-      Module(scope: .singleton, eager: true) { () -> Recipe15DatabaseType in
+      Module(scope: .singleton, eager: true) { () -> CompositionDatabaseType in
         made.increment()
         usleep(10_000)
-        return Recipe15Database(migrating: Collector())
+        return CompositionDatabase(migrating: Collector())
       }
     }
     let report = try await dependencies.start()
     #expect(report.entries.count == 2)
     #expect(made.value == 1)
-    let server = dependencies.resolve(Recipe15ServerType.self)
-    #expect(server.database === dependencies.resolve(Recipe15DatabaseType.self))
+    let server = dependencies.resolve(CompositionServerType.self)
+    #expect(server.database === dependencies.resolve(CompositionDatabaseType.self))
   }
 
   @Test func startThrowsTheFirstFailureInRegistrationOrderOnceTheOthersAreMade() async {
@@ -247,10 +247,10 @@ import Testing
     let dependencies = Dependencies {
       Module("first", scope: .singleton, eager: true) { () -> Service in
         usleep(20_000)  // fails after the second has
-        throw Recipe15Failure.first
+        throw CompositionFailure.first
       }
       Module("second", scope: .singleton, eager: true) { () -> Service in
-        throw Recipe15Failure.second
+        throw CompositionFailure.second
       }
       countedService(by: made, "fine", scope: .singleton, eager: true)
     }
@@ -268,7 +268,7 @@ import Testing
   @Test func theSlowMainThreadRecipeFlagsAFactoryThatTookAFrameThere() {
     func event(made: Bool, main: Bool, milliseconds: UInt64) -> ResolutionEvent {
       ResolutionEvent(
-        key: "Recipe15CatalogType", scope: .unique, madeInstance: made,
+        key: "CompositionCatalogType", scope: .unique, madeInstance: made,
         durationNanoseconds: milliseconds * 1_000_000, onMainThread: main, depth: 0,
         site: "App.swift:1")
     }
@@ -280,21 +280,21 @@ import Testing
 
   @Test func aSlowFactoryOffTheMainThreadIsTimedButNotFlagged() async throws {
     let container = Dependencies {
-      Module("slow") { () -> Recipe15CatalogType in
+      Module("slow") { () -> CompositionCatalogType in
         usleep(20_000)
-        return Recipe15Catalog()
+        return CompositionCatalog()
       }
     }
     let events = Collector<ResolutionEvent>()
     let flagged = Counter()
     let observation = Dependencies.observe { event in
-      guard event.key == #"Recipe15CatalogType named "slow""# else { return }
+      guard event.key == #"CompositionCatalogType named "slow""# else { return }
       events.append(event)
       if recipe15TookAFrame(event) { flagged.increment() }
     }
     defer { observation.cancel() }
     let finished = await onThreads(1) { _ in
-      _ = container.resolve(Recipe15CatalogType.self, name: "slow")
+      _ = container.resolve(CompositionCatalogType.self, name: "slow")
     }
     #expect(finished)
     let event = try #require(events.all.first)
@@ -307,34 +307,36 @@ import Testing
   @Test func aCounterOfResolutionsPerKey() {
     // Named "counted": observers see every test's resolutions, and only this one uses the name.
     let root = Dependencies {
-      Module("counted") { Recipe15Catalog() as Recipe15CatalogType }
-      Module("counted", scope: .singleton) { Recipe15Cache() as Recipe15CacheType }
+      Module("counted") { CompositionCatalog() as CompositionCatalogType }
+      Module("counted", scope: .singleton) { CompositionCache() as CompositionCacheType }
     }
     let child = Dependencies(over: root) {
-      Module("counted") { Recipe15Mailer() as Recipe15MailerType }
+      Module("counted") { CompositionMailer() as CompositionMailerType }
     }
-    let counts = Recipe15Counts()
+    let counts = CompositionCounts()
     let observation = Dependencies.observe { event in
       if event.key.hasSuffix(#" named "counted""#) { counts.add(event.key) }
     }
-    for _ in 0..<3 { _ = root.resolve(Recipe15CatalogType.self, name: "counted") }
-    _ = root.resolve(Recipe15CacheType.self, name: "counted")
-    _ = child.resolve(Recipe15CacheType.self, name: "counted")
-    _ = child.resolve(Recipe15MailerType.self, name: "counted")
+    for _ in 0..<3 { _ = root.resolve(CompositionCatalogType.self, name: "counted") }
+    _ = root.resolve(CompositionCacheType.self, name: "counted")
+    _ = child.resolve(CompositionCacheType.self, name: "counted")
+    _ = child.resolve(CompositionMailerType.self, name: "counted")
     observation.cancel()
-    _ = root.resolve(Recipe15CatalogType.self, name: "counted")
+    _ = root.resolve(CompositionCatalogType.self, name: "counted")
     #expect(
       counts.byKey == [
-        #"Recipe15CatalogType named "counted""#: 3, #"Recipe15CacheType named "counted""#: 2,
-        #"Recipe15MailerType named "counted""#: 1,
+        #"CompositionCatalogType named "counted""#: 3, #"CompositionCacheType named "counted""#: 2,
+        #"CompositionMailerType named "counted""#: 1,
       ])
   }
 
   @Test func anEventArrivesOnTheResolvingThreadBeforeTheResolutionReturns() async {
-    let container = Dependencies { Module("thread") { Recipe15Catalog() as Recipe15CatalogType } }
+    let container = Dependencies {
+      Module("thread") { CompositionCatalog() as CompositionCatalogType }
+    }
     let handlerThreads = Collector<ObjectIdentifier>()
     let observation = Dependencies.observe { event in
-      if event.key == #"Recipe15CatalogType named "thread""# {
+      if event.key == #"CompositionCatalogType named "thread""# {
         handlerThreads.append(ObjectIdentifier(Thread.current))
       }
     }
@@ -342,7 +344,7 @@ import Testing
     let seen = Collector<Bool>()
     let finished = await onThreads(2) { _ in
       let before = handlerThreads.all.count
-      _ = container.resolve(Recipe15CatalogType.self, name: "thread")
+      _ = container.resolve(CompositionCatalogType.self, name: "thread")
       let after = handlerThreads.all
       seen.append(after.count > before && after.contains(ObjectIdentifier(Thread.current)))
     }
@@ -354,13 +356,13 @@ import Testing
     let count = Counter()
     let observation = Dependencies.observe {
       // Named: another test resolves the unnamed one, and observers see every test.
-      if $0.key == #"Recipe15MailerType named "screen""# { count.increment() }
+      if $0.key == #"CompositionMailerType named "screen""# { count.increment() }
     }
     defer { observation.cancel() }
     Dependencies.withOverrides {
-      Module("screen") { Recipe15Mailer() as Recipe15MailerType }
+      Module("screen") { CompositionMailer() as CompositionMailerType }
     } operation: {
-      let screen = Recipe15Screen()
+      let screen = CompositionScreen()
       screen.send()
       screen.send()
       screen.send()
@@ -379,11 +381,11 @@ private func recipe15TookAFrame(_ event: ResolutionEvent) -> Bool {
   return false
 }
 
-protocol Recipe15AnalyticsSink: AnyObject {
+protocol CompositionAnalyticsSink: AnyObject {
   func send(_ event: String)
 }
 
-final class Recipe15ConsoleSink: Recipe15AnalyticsSink {
+final class CompositionConsoleSink: CompositionAnalyticsSink {
   private let received: Collector<String>
 
   init(_ received: Collector<String>) {
@@ -393,7 +395,7 @@ final class Recipe15ConsoleSink: Recipe15AnalyticsSink {
   func send(_ event: String) { received.append("console: \(event)") }
 }
 
-final class Recipe15RemoteSink: Recipe15AnalyticsSink {
+final class CompositionRemoteSink: CompositionAnalyticsSink {
   private let received: Collector<String>
 
   init(_ received: Collector<String>) {
@@ -403,29 +405,29 @@ final class Recipe15RemoteSink: Recipe15AnalyticsSink {
   func send(_ event: String) { received.append("remote: \(event)") }
 }
 
-final class Recipe15SpySink: Recipe15AnalyticsSink {
+final class CompositionSpySink: CompositionAnalyticsSink {
   let events = Collector<String>()
 
   func send(_ event: String) { events.append(event) }
 }
 
-protocol Recipe15TrackerType {
+protocol CompositionTrackerType {
   func track(_ event: String)
 }
 
-struct Recipe15Tracker: Recipe15TrackerType {
-  @Inject private var sinks: [Recipe15AnalyticsSink]
+struct CompositionTracker: CompositionTrackerType {
+  @Inject private var sinks: [CompositionAnalyticsSink]
 
   func track(_ event: String) {
     for sink in sinks { sink.send(event) }
   }
 }
 
-protocol Recipe15PlugInType {
+protocol CompositionPlugInType {
   var id: String { get }
 }
 
-struct Recipe15PlugIn: Recipe15PlugInType {
+struct CompositionPlugIn: CompositionPlugInType {
   let id: String
 
   init(_ id: String) {
@@ -433,21 +435,21 @@ struct Recipe15PlugIn: Recipe15PlugInType {
   }
 }
 
-protocol Recipe15CatalogType: AnyObject {
+protocol CompositionCatalogType: AnyObject {
   func title(id: Int) -> String
 }
 
-protocol Recipe15Searchable: AnyObject {}
+protocol CompositionSearchable: AnyObject {}
 
-final class Recipe15Catalog: Recipe15CatalogType, Recipe15Searchable {
+final class CompositionCatalog: CompositionCatalogType, CompositionSearchable {
   func title(id: Int) -> String { "widget \(id)" }
 }
 
-final class Recipe15LoggedCatalog: Recipe15CatalogType {
-  private let wrapped: Recipe15CatalogType
+final class CompositionLoggedCatalog: CompositionCatalogType {
+  private let wrapped: CompositionCatalogType
   private let log: Collector<String>
 
-  init(_ wrapped: Recipe15CatalogType, log: Collector<String>) {
+  init(_ wrapped: CompositionCatalogType, log: Collector<String>) {
     self.wrapped = wrapped
     self.log = log
   }
@@ -458,11 +460,11 @@ final class Recipe15LoggedCatalog: Recipe15CatalogType {
   }
 }
 
-final class Recipe15MeteredCatalog: Recipe15CatalogType {
-  let wrapped: Recipe15CatalogType
+final class CompositionMeteredCatalog: CompositionCatalogType {
+  let wrapped: CompositionCatalogType
   private let calls: Counter
 
-  init(_ wrapped: Recipe15CatalogType, calls: Counter) {
+  init(_ wrapped: CompositionCatalogType, calls: Counter) {
     self.wrapped = wrapped
     self.calls = calls
   }
@@ -473,11 +475,11 @@ final class Recipe15MeteredCatalog: Recipe15CatalogType {
   }
 }
 
-final class Recipe15SpyCatalog: Recipe15CatalogType {
-  private let wrapped: Recipe15CatalogType
+final class CompositionSpyCatalog: CompositionCatalogType {
+  private let wrapped: CompositionCatalogType
   private let calls: Collector<Int>
 
-  init(_ wrapped: Recipe15CatalogType, calls: Collector<Int>) {
+  init(_ wrapped: CompositionCatalogType, calls: Collector<Int>) {
     self.wrapped = wrapped
     self.calls = calls
   }
@@ -488,9 +490,9 @@ final class Recipe15SpyCatalog: Recipe15CatalogType {
   }
 }
 
-protocol Recipe15DatabaseType: AnyObject {}
+protocol CompositionDatabaseType: AnyObject {}
 
-final class Recipe15Database: Recipe15DatabaseType {
+final class CompositionDatabase: CompositionDatabaseType {
   init(migrating migrations: Collector<String>) {
     usleep(5_000)
     migrations.append("001_widgets")
@@ -498,45 +500,45 @@ final class Recipe15Database: Recipe15DatabaseType {
   }
 }
 
-protocol Recipe15CacheType: AnyObject {}
-final class Recipe15Cache: Recipe15CacheType {}
+protocol CompositionCacheType: AnyObject {}
+final class CompositionCache: CompositionCacheType {}
 
-protocol Recipe15MailerType {}
-struct Recipe15Mailer: Recipe15MailerType {}
+protocol CompositionMailerType {}
+struct CompositionMailer: CompositionMailerType {}
 
-protocol Recipe15ServerType: AnyObject {
-  var database: Recipe15DatabaseType { get }
+protocol CompositionServerType: AnyObject {
+  var database: CompositionDatabaseType { get }
 }
 
-final class Recipe15Server: Recipe15ServerType {
-  let database: Recipe15DatabaseType
+final class CompositionServer: CompositionServerType {
+  let database: CompositionDatabaseType
 
-  init(database: Recipe15DatabaseType) {
+  init(database: CompositionDatabaseType) {
     self.database = database
   }
 }
 
-enum Recipe15Failure: Error {
+enum CompositionFailure: Error {
   case first
   case second
 }
 
 /// Reads its catalog with `@Inject`.
-final class Recipe15CatalogScreen {
-  @Inject private var catalog: Recipe15CatalogType
+final class CompositionCatalogScreen {
+  @Inject private var catalog: CompositionCatalogType
 
   func load(id: Int) -> String { catalog.title(id: id) }
 }
 
 /// Reads its mailer with `@Inject` at every call.
-final class Recipe15Screen {
-  @Inject("screen") private var mailer: Recipe15MailerType
+final class CompositionScreen {
+  @Inject("screen") private var mailer: CompositionMailerType
 
   func send() { _ = mailer }
 }
 
 /// Resolutions per key, as the article's observer counts them.
-final class Recipe15Counts: @unchecked Sendable {
+final class CompositionCounts: @unchecked Sendable {
   // `counts` is only touched under `lock`.
   private let lock = NSLock()
   private var counts: [String: Int] = [:]

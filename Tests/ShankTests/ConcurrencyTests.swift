@@ -280,22 +280,22 @@ import Testing
     let made = Counter()
     let freed = Counter()
     let container = Dependencies {
-      Module { () -> ReviewTracked in
+      Module { () -> CountedGreeter in
         usleep(200)  // so that several threads resolve, and all but one value are dropped
-        return ReviewTracked("t", made: made, freed: freed)
+        return CountedGreeter("t", made: made, freed: freed)
       }
-      Module { ReviewLarge(seed: 5) }
+      Module { MixedLayoutValue(seed: 5) }
       Module { SIMD4<Double>(3, 3, 3, 3) }
-      Module { ReviewTrackedHolder() }
+      Module { CountedGreeterHolder() }
     }
     for _ in 0..<10 {
-      var holder: ReviewTrackedHolder? = container.resolve(ReviewTrackedHolder.self)
+      var holder: CountedGreeterHolder? = container.resolve(CountedGreeterHolder.self)
       let shared = holder!
       let seen = Collector<ObjectIdentifier>()
       let wrong = Counter()
       let finished = await onThreads(50) { _ in
         seen.append(ObjectIdentifier(shared.tracked))
-        if shared.large != ReviewLarge(seed: 5) { wrong.increment() }
+        if shared.large != MixedLayoutValue(seed: 5) { wrong.increment() }
         if shared.simd != SIMD4<Double>(3, 3, 3, 3) { wrong.increment() }
       }
       #expect(finished)
@@ -314,16 +314,16 @@ import Testing
       let made = Counter()
       let deinits = Counter()
       let container = Dependencies {
-        Module { () -> HPObject in
+        Module { () -> CountedObject in
           made.increment()
-          return HPObject(deinits: deinits)
+          return CountedObject(deinits: deinits)
         }
-        Module { HPPadded(tag: 1, vector: SIMD4(1, 2, 3, 4), tail: 2) }
+        Module { PaddedVector(tag: 1, vector: SIMD4(1, 2, 3, 4), tail: 2) }
         // The holder is made by the container, so its @Inject resolves from it on any thread.
-        Module { HPSendableHolder() }
+        Module { SendableHolder() }
       }
       do {
-        let shared = container.resolve(HPSendableHolder.self)
+        let shared = container.resolve(SendableHolder.self)
         let seen = Collector<ObjectIdentifier>()
         let finished = await onThreads(8) { _ in
           for _ in 0..<20 { seen.append(ObjectIdentifier(shared.object)) }
@@ -334,7 +334,7 @@ import Testing
         #expect(deinits.value == made.value - 1, "each loser's instance released, the kept one not")
       }
       // The threads' closure, which holds the holder, may outlive them for a moment.
-      waitUntil { deinits.value == made.value }
+      await eventually { deinits.value == made.value }
       #expect(deinits.value == made.value, "the kept instance released with the cell")
     }
   }
@@ -342,15 +342,16 @@ import Testing
   @Test func manyThreadsReadingAnOverAlignedValueFirstAtOnce() async throws {
     for round in 0..<20 {
       let container = Dependencies {
-        Module { HPObject(deinits: Counter()) }
-        Module { HPPadded(tag: 1, vector: SIMD4(1, 2, 3, Double(round)), tail: 2) }
-        Module { HPSendableHolder() }
+        Module { CountedObject(deinits: Counter()) }
+        Module { PaddedVector(tag: 1, vector: SIMD4(1, 2, 3, Double(round)), tail: 2) }
+        Module { SendableHolder() }
       }
-      let holder = container.resolve(HPSendableHolder.self)
+      let holder = container.resolve(SendableHolder.self)
       let wrong = Counter()
       let finished = await onThreads(8) { _ in
         for _ in 0..<50
-        where holder.padded != HPPadded(tag: 1, vector: SIMD4(1, 2, 3, Double(round)), tail: 2) {
+        where holder.padded != PaddedVector(tag: 1, vector: SIMD4(1, 2, 3, Double(round)), tail: 2)
+        {
           wrong.increment()
         }
       }
@@ -503,7 +504,7 @@ final class ThreadXImpl: ThreadX { init(_ y: ThreadY?) {} }
 final class ThreadYImpl: ThreadY { init(_ x: ThreadX?) {} }
 
 /// Made by a container, so its properties resolve from that container on any thread.
-final class HPSendableHolder: @unchecked Sendable {
-  @Inject var object: HPObject
-  @Inject var padded: HPPadded
+final class SendableHolder: @unchecked Sendable {
+  @Inject var object: CountedObject
+  @Inject var padded: PaddedVector
 }

@@ -9,20 +9,20 @@ import Testing
   @Test(arguments: [Scope.unique, .singleton])
   func aFactoryResolvingItselfIsACycle(scope: Scope) throws {
     let container = Dependencies {
-      Module(scope: scope) { () throws -> HPSelfish in
-        HPSelfish(next: try Dependencies.resolveOrThrow(HPSelfish.self))
+      Module(scope: scope) { () throws -> SelfResolving in
+        SelfResolving(next: try Dependencies.resolveOrThrow(SelfResolving.self))
       }
-      Module("named", scope: scope) { () throws -> HPSelfish in
-        HPSelfish(next: try Dependencies.resolveOrThrow(HPSelfish.self, name: "named"))
+      Module("named", scope: scope) { () throws -> SelfResolving in
+        SelfResolving(next: try Dependencies.resolveOrThrow(SelfResolving.self, name: "named"))
       }
     }
     for name in [nil, "named"] as [String?] {
-      let key = name.map { #"HPSelfish named "\#($0)""# } ?? "HPSelfish"
+      let key = name.map { #"SelfResolving named "\#($0)""# } ?? "SelfResolving"
       let error = try #require(
-        resolutionError { try container.resolveOrThrow(HPSelfish.self, name: name) })
+        resolutionError { try container.resolveOrThrow(SelfResolving.self, name: name) })
       #expect(error.reason == .cycle(path: [key, key]))
       // Nothing held: a second try goes the same way.
-      let again = resolutionError { try container.resolveOrThrow(HPSelfish.self, name: name) }
+      let again = resolutionError { try container.resolveOrThrow(SelfResolving.self, name: name) }
       #expect(again?.reason == error.reason)
     }
   }
@@ -30,29 +30,29 @@ import Testing
   @Test(arguments: [Scope.unique, .singleton])
   func aCycleClosedBelowTheOutermostResolutionIsReported(scope: Scope) throws {
     let container = Dependencies {
-      Module { () throws -> ReviewCycleOuter in
-        _ = try Dependencies.resolveOrThrow(ReviewCycleA.self)
-        return ReviewCycleOuter()
+      Module { () throws -> PairCycleOuter in
+        _ = try Dependencies.resolveOrThrow(PairCycleA.self)
+        return PairCycleOuter()
       }
-      Module(scope: scope) { () throws -> ReviewCycleA in
-        _ = try Dependencies.resolveOrThrow(ReviewCycleB.self)
-        return ReviewCycleA()
+      Module(scope: scope) { () throws -> PairCycleA in
+        _ = try Dependencies.resolveOrThrow(PairCycleB.self)
+        return PairCycleA()
       }
-      Module(scope: scope) { () throws -> ReviewCycleB in
-        _ = try Dependencies.resolveOrThrow(ReviewCycleA.self)
-        return ReviewCycleB()
+      Module(scope: scope) { () throws -> PairCycleB in
+        _ = try Dependencies.resolveOrThrow(PairCycleA.self)
+        return PairCycleB()
       }
-      Module { HPLeaf() }
+      Module { LeafModule() }
     }
     for _ in 0..<2 {
       let outer = try #require(
-        resolutionError { try container.resolveOrThrow(ReviewCycleOuter.self) })
-      #expect(outer.reason == .cycle(path: ["ReviewCycleA", "ReviewCycleB", "ReviewCycleA"]))
-      let direct = try #require(resolutionError { try container.resolveOrThrow(ReviewCycleA.self) })
-      #expect(direct.reason == .cycle(path: ["ReviewCycleA", "ReviewCycleB", "ReviewCycleA"]))
+        resolutionError { try container.resolveOrThrow(PairCycleOuter.self) })
+      #expect(outer.reason == .cycle(path: ["PairCycleA", "PairCycleB", "PairCycleA"]))
+      let direct = try #require(resolutionError { try container.resolveOrThrow(PairCycleA.self) })
+      #expect(direct.reason == .cycle(path: ["PairCycleA", "PairCycleB", "PairCycleA"]))
     }
     // The trace was unwound: an unrelated module resolves at depth 0 again.
-    _ = try container.resolveOrThrow(HPLeaf.self)
+    _ = try container.resolveOrThrow(LeafModule.self)
   }
 }
 
@@ -207,15 +207,15 @@ import Testing
 
 // MARK: - Fixtures
 
-final class HPSelfish {
-  let next: HPSelfish?
+final class SelfResolving {
+  let next: SelfResolving?
 
-  init(next: HPSelfish?) { self.next = next }
+  init(next: SelfResolving?) { self.next = next }
 }
 
-final class ReviewCycleA {}
-final class ReviewCycleB {}
-final class ReviewCycleOuter {}
+final class PairCycleA {}
+final class PairCycleB {}
+final class PairCycleOuter {}
 
 protocol RingA: AnyObject {}
 protocol RingB: AnyObject {}

@@ -115,7 +115,7 @@ import Testing
     ) { [path] in
       _ = await onThread(stackSize: DepthTests.smallStack) { chainLength(20_000, path: path) }
     }
-    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    let stderr = standardError(of: result)
     try expectTooDeepMessage(in: stderr, askedForAt: chainResolveLine)
   }
 
@@ -181,7 +181,7 @@ import Testing
         }
       }
     }
-    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    let stderr = standardError(of: result)
     try expectTooDeepMessage(in: stderr, askedForAt: chainResolveLine)
   }
 
@@ -202,7 +202,7 @@ import Testing
         }
       }
     }
-    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    let stderr = standardError(of: result)
     try expectTooDeepMessage(in: stderr, askedForAt: injectedChainLinkLine)
   }
 
@@ -237,24 +237,24 @@ import Testing
     let results = await onThread(stackSize: 512 << 10) {
       () -> (deep: ResolutionError?, shallow: ResolutionError?, madeWhenDeep: Int) in
       let container = Dependencies {
-        Module(scope: scope) { () -> HPLeaf in
+        Module(scope: scope) { () -> LeafModule in
           made.increment()
-          return HPLeaf()
+          return LeafModule()
         }
-        Module("warm") { HPLeaf() }
+        Module("warm") { LeafModule() }
       }
       // Makes this thread's trace, so that the deep resolution below finds it made.
-      _ = container.resolve(HPLeaf.self, name: "warm")
+      _ = container.resolve(LeafModule.self, name: "warm")
       // Throws once up here: the test library captures a backtrace of every error thrown, and
       // the first capture in a process makes type metadata, past the 16 KiB left down there.
       _ = resolutionError { try container.resolveOrThrow(NeverRegistered.self) }
-      let low = hpStackLow()
-      let deep = hpDescend(toWithin: 16 << 10, of: low) {
-        resolutionError { try container.resolveOrThrow(HPLeaf.self) }
+      let low = stackLow()
+      let deep = descend(toWithin: 16 << 10, of: low) {
+        resolutionError { try container.resolveOrThrow(LeafModule.self) }
       }
       let madeWhenDeep = made.value
       // Back up the stack, the same key resolves: the refusal left nothing held.
-      let shallow = resolutionError { try container.resolveOrThrow(HPLeaf.self) }
+      let shallow = resolutionError { try container.resolveOrThrow(LeafModule.self) }
       return (deep, shallow, madeWhenDeep)
     }
     let error = try #require(results.deep, "a resolution 16 KiB from the stack's end ran")
@@ -351,7 +351,7 @@ import Testing
         chainLength(path.tooDeepLength, path: path)
       }
     }
-    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    let stderr = standardError(of: result)
     let pattern =
       /Shank cannot resolve (.+): (\d+) factories are running, each resolving the next, and this thread's stack is nearly full/
     let match = try #require(
@@ -368,7 +368,7 @@ import Testing
     ) {
       _ = await MainActor.run { mainActorChain(100_000, observedAndDecorated: true) }
     }
-    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    let stderr = standardError(of: result)
     let pattern =
       /factories are running, each resolving the next, and this thread's stack is nearly full/
     #expect(stderr.contains(pattern), "no Shank message: \(stderr.suffix(2_000))")
@@ -638,7 +638,7 @@ func stackAddress() -> UInt {
 // MARK: - The stack
 
 /// The lowest address of this thread's stack.
-func hpStackLow() -> UInt {
+func stackLow() -> UInt {
   #if canImport(Darwin)
     let thread = pthread_self()
     return UInt(bitPattern: pthread_get_stackaddr_np(thread))
@@ -660,11 +660,11 @@ func hpStackLow() -> UInt {
 
 /// Recurses until the stack is within `bytes` of `low`, then runs `body` there.
 @inline(never)
-func hpDescend<Result>(toWithin bytes: UInt, of low: UInt, _ body: () -> Result) -> Result {
+func descend<Result>(toWithin bytes: UInt, of low: UInt, _ body: () -> Result) -> Result {
   var marker: UInt8 = 0
   let here = withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
   if here - low <= bytes { return body() }
-  let result = hpDescend(toWithin: bytes, of: low, body)
+  let result = descend(toWithin: bytes, of: low, body)
   // After the call, so that it is not a tail call.
   withExtendedLifetime(marker) {}
   return result

@@ -408,7 +408,7 @@ import Testing
       Dependencies { Module { ServiceImpl() as Service } }.build()
       _ = MissingInjectHolder().missing
     }
-    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    let stderr = standardError(of: result)
     #expect(
       stderr.contains(
         """
@@ -425,7 +425,7 @@ import Testing
       Dependencies { Module("abc") { ServiceImpl() as Service } }.build()
       resolveMissingService()
     }
-    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    let stderr = standardError(of: result)
     #expect(
       stderr.contains(
         """
@@ -443,7 +443,7 @@ import Testing
     {
       _ = Dependencies {}.resolve(Service.self)
     }
-    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    let stderr = standardError(of: result)
     #expect(stderr.contains("Shank cannot resolve Service\n  asked for at \(fileID):"), "\(stderr)")
     #expect(stderr.contains("  nothing is registered"), "\(stderr)")
     #expect(!stderr.contains("did you call build()"), "\(stderr)")
@@ -454,7 +454,7 @@ import Testing
     {
       resolveServiceWithNoRoot()
     }
-    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    let stderr = standardError(of: result)
     #expect(
       stderr.contains(
         """
@@ -469,7 +469,7 @@ import Testing
     {
       _ = MissingInjectHolder().missing
     }
-    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    let stderr = standardError(of: result)
     #expect(
       stderr.contains(
         """
@@ -539,7 +539,7 @@ import Testing
       }.build()
       _ = Dependencies.resolve(TrapCycleA.self)
     }
-    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    let stderr = standardError(of: result)
     #expect(
       stderr.contains(
         """
@@ -557,7 +557,7 @@ import Testing
       }.build()
       _ = Dependencies.resolve(SelfCycle.self)
     }
-    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    let stderr = standardError(of: result)
     #expect(
       stderr.contains(
         """
@@ -572,7 +572,7 @@ import Testing
     {
       runCrossThreadCycle()
     }
-    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    let stderr = standardError(of: result)
     // Which thread closes the cycle depends on which of the two asks last.
     let closedByY = """
       Shank found a dependency cycle resolving CrossX
@@ -593,7 +593,7 @@ import Testing
     {
       resolveNonConformingAlias()
     }
-    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    let stderr = standardError(of: result)
     #expect(
       stderr.contains(
         """
@@ -601,128 +601,6 @@ import Testing
           asked for at \(fileID):\(resolveNonConformingAliasLine)
           remove Unrelated.self from the module's as: list, or make ServiceImpl conform to it
         """), "\(stderr)")
-  }
-
-  @Test func resettingTheSingletonScopeStops() async throws {
-    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
-    {
-      Dependencies { Module(scope: .singleton) { ServiceImpl() as Service } }.reset(.singleton)
-    }
-    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
-    #expect(
-      stderr.contains(
-        "Shank: reset(_:) takes a .cached(name) scope, not .singleton; only cached instances can be dropped"
-      ),
-      "\(stderr)")
-  }
-
-  @Test func resettingTheUniqueScopeStops() async throws {
-    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
-    {
-      Dependencies {}.reset(.unique)
-    }
-    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
-    #expect(
-      stderr.contains(
-        "Shank: reset(_:) takes a .cached(name) scope, not .unique; only cached instances can be dropped"
-      ),
-      "\(stderr)")
-  }
-
-  @Test func resettingTheSingletonScopeNamesTheCallersLine() async throws {
-    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
-    {
-      resetScope(.singleton)
-    }
-    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
-    #expect(
-      stderr.contains(
-        "\(fileID):\(resetScopeLine): Fatal error: Shank: reset(_:) takes a .cached(name) scope, not .singleton; only cached instances can be dropped"
-      ),
-      "\(stderr)")
-  }
-
-  @Test func resettingTheWeakScopeNamesTheCallersLine() async throws {
-    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
-    {
-      resetScope(.weak)
-    }
-    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
-    #expect(
-      stderr.contains(
-        "\(fileID):\(resetScopeLine): Fatal error: Shank: reset(_:) takes a .cached(name) scope, not .weak; only cached instances can be dropped"
-      ),
-      "\(stderr)")
-  }
-
-  @Test func resettingTheUniqueScopeNamesTheCallersLine() async throws {
-    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
-    {
-      resetScope(.unique)
-    }
-    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
-    #expect(
-      stderr.contains(
-        "\(fileID):\(resetScopeLine): Fatal error: Shank: reset(_:) takes a .cached(name) scope, not .unique; only cached instances can be dropped"
-      ),
-      "\(stderr)")
-  }
-
-  @Test func resettingACachedScopeNoModuleUsesStopsAndListsTheRegisteredOnes() async throws {
-    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
-    {
-      resetMisspelledSession()
-    }
-    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
-    let site = "\(fileID):\(resetMisspelledSessionLine)"
-    #expect(
-      stderr.contains(
-        #"\#(site): Fatal error: Shank: reset(.cached("sesion")) at \#(site) matches no module here or in the containers underneath; cached scopes registered: .cached("cart"), .cached("session")"#
-          + "\n"),
-      "\(stderr)")
-  }
-
-  @Test func resettingAMisspelledCachedScopeInOneContainerStops() async throws {
-    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
-    {
-      resetScope(.cached("sesion"))
-    }
-    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
-    let site = "\(fileID):\(resetScopeLine)"
-    #expect(
-      stderr.contains(
-        #"\#(site): Fatal error: Shank: reset(.cached("sesion")) at \#(site) matches no module here or in the containers underneath; cached scopes registered: .cached("session")"#
-          + "\n"),
-      "\(stderr)")
-  }
-
-  @Test func resettingAnUnusedCachedScopeListsTheFirstTwentyOfMore() async throws {
-    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
-    {
-      resetAmongTwentyFiveCachedScopes()
-    }
-    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
-    let site = "\(fileID):\(resetAmongTwentyFiveCachedScopesLine)"
-    let firstTwenty = (0..<20).map { String(format: #".cached("s%02d")"#, $0) }
-    #expect(
-      stderr.contains(
-        #"\#(site): Fatal error: Shank: reset(.cached("none")) at \#(site) matches no module here or in the containers underneath; cached scopes registered (25, first 20): "#
-          + firstTwenty.joined(separator: ", ") + "\n"),
-      "\(stderr)")
-  }
-
-  @Test func resettingACachedScopeInAnEmptyContainerSaysNoneIsRegistered() async throws {
-    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
-    {
-      resetInAnEmptyContainer()
-    }
-    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
-    let site = "\(fileID):\(resetInAnEmptyContainerLine)"
-    #expect(
-      stderr.contains(
-        #"\#(site): Fatal error: Shank: reset(.cached("session")) at \#(site) matches no module here or in the containers underneath; no cached scope is registered"#
-          + "\n"),
-      "\(stderr)")
   }
 }
 
@@ -812,51 +690,6 @@ func runCrossThreadCycle() {
   FileHandle.standardError.write(Data("deadlock: no cycle was reported\n".utf8))
   exit(3)
 }
-
-/// Resets `scope` in a container with a module of every scope.
-func resetScope(_ scope: Scope) {
-  let dependencies = Dependencies {
-    Module("unique") { ServiceImpl() as Service }
-    Module("singleton", scope: .singleton) { ServiceImpl() as Service }
-    Module("weak", scope: .weak) { ServiceImpl() as Service }
-    Module("session", scope: .cached("session")) { ServiceImpl() as Service }
-  }
-  dependencies.reset(scope)
-}
-let resetScopeLine = #line - 2
-
-/// Resets a misspelled scope from an override layered over another, each with a cached scope.
-func resetMisspelledSession() {
-  Dependencies.withOverrides {
-    Module(scope: .cached("session")) { ServiceImpl() as Service }
-    Module("single", scope: .singleton) { ServiceImpl() as Service }
-  } operation: {
-    Dependencies.withOverrides {
-      Module(scope: .cached("cart")) { OtherServiceImpl() as OtherService }
-      Module("again", scope: .cached("session")) { ServiceImpl() as Service }
-    } operation: {
-      Dependencies.current.reset(.cached("sesion"))
-    }
-  }
-}
-let resetMisspelledSessionLine = #line - 4
-
-/// Resets a cached scope that none of 25 cached modules uses.
-func resetAmongTwentyFiveCachedScopes() {
-  let dependencies = Dependencies {
-    for index in (0..<25).reversed() {
-      Module(String(index), scope: .cached(String(format: "s%02d", index))) {
-        ServiceImpl() as Service
-      }
-    }
-  }
-  dependencies.reset(.cached("none"))
-}
-let resetAmongTwentyFiveCachedScopesLine = #line - 2
-
-/// Resets a cached scope in a container with no modules.
-func resetInAnEmptyContainer() { Dependencies {}.reset(.cached("session")) }
-let resetInAnEmptyContainerLine = #line - 1
 
 /// A module whose `@Inject` asks for a name with a newline in it.
 struct LineBreakingModule: SampleModuleType {

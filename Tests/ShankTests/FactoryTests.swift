@@ -32,33 +32,19 @@ import Testing
     #expect(try dependencies.resolveOrThrow(Router.self).service is ServiceImpl)
   }
 
-  @Test func aSharedFactorySeesItsOwnerEvenWhenFirstResolvedThroughAnOverrideLayer() throws {
+  /// The Designing Modules article's rule for every shared scope: a `.singleton`, `.cached` or
+  /// `.weak` factory reads the container that owns it, even when first resolved through an
+  /// override layer that replaces what it reads.
+  @Test(arguments: [Scope.singleton, .cached("session"), .weak])
+  func aSharedFactorySeesItsOwnerEvenWhenFirstResolvedThroughAnOverrideLayer(scope: Scope) throws {
     let root = Dependencies {
-      Module(scope: .singleton) { Router(service: Dependencies.resolve()) as Router }
+      Module(scope: scope) { Router(service: Dependencies.resolve()) as Router }
       Module { ServiceImpl() as Service }
     }
     let fromLayer = Dependencies.withOverrides {
       Module { MockService() as Service }
     } operation: { () -> Router in
       // Resolved through the override, but made by `root`: the mock must not end up inside.
-      root.resolve(Router.self)
-    }
-    #expect(fromLayer.service is ServiceImpl)
-    #expect(try root.resolveOrThrow(Router.self) === fromLayer)
-  }
-
-  /// The Designing Modules article's rule for every shared scope, not only `.singleton`: a
-  /// `.cached` or `.weak` factory reads the container that owns it, even when first resolved
-  /// through an override layer that replaces what it reads.
-  @Test(arguments: [Scope.cached("session"), .weak])
-  func aCachedOrWeakFactorySeesItsOwnerWhenResolvedThroughAnOverride(scope: Scope) throws {
-    let root = Dependencies {
-      Module(scope: scope) { Router(service: Dependencies.resolve()) }
-      Module { ServiceImpl() as Service }
-    }
-    let fromLayer = Dependencies.withOverrides {
-      Module { MockService() as Service }
-    } operation: { () -> Router in
       root.resolve(Router.self)
     }
     #expect(fromLayer.service is ServiceImpl)
@@ -267,7 +253,7 @@ import Testing
       }
       _ = dependencies.resolve(Service.self, line: 3)
     }
-    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    let stderr = standardError(of: result)
     #expect(
       stderr.contains(
         "ShankTests/FactoryTests.swift:3: Fatal error: Shank cannot resolve Service: its factory threw ConfigurationMissing(key: \"API_URL\")"
@@ -313,17 +299,17 @@ import Testing
         if attempts.increment() == 1 { throw ConfigurationMissing(key: "cached") }
         return ServiceAndOther()
       }
-      Module(scope: .weak, as: AttackAlpha.self, AttackBeta.self) { () throws -> AttackAlphaBeta in
+      Module(scope: .weak, as: AliasAlpha.self, AliasBeta.self) { () throws -> AliasAlphaBeta in
         if attempts.increment() == 3 { throw ConfigurationMissing(key: "weak") }
-        return AttackAlphaBeta()
+        return AliasAlphaBeta()
       }
     }
     #expect(throws: ResolutionError.self) { try dependencies.resolveOrThrow(OtherService.self) }
     let service = try dependencies.resolveOrThrow(Service.self)
     #expect(try dependencies.resolveOrThrow(OtherService.self).serial == service.serial)
-    #expect(throws: ResolutionError.self) { try dependencies.resolveOrThrow(AttackBeta.self) }
-    let alpha = try dependencies.resolveOrThrow(AttackAlpha.self)
-    #expect(try dependencies.resolveOrThrow(AttackBeta.self) === (alpha as AnyObject))
+    #expect(throws: ResolutionError.self) { try dependencies.resolveOrThrow(AliasBeta.self) }
+    let alpha = try dependencies.resolveOrThrow(AliasAlpha.self)
+    #expect(try dependencies.resolveOrThrow(AliasBeta.self) === (alpha as AnyObject))
   }
 }
 

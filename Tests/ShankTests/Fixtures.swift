@@ -232,7 +232,25 @@ func resolutionError<T>(_ body: () throws -> T) -> ResolutionError? {
   }
 }
 
-/// Spins until `condition` holds, or `timeout` seconds pass.
+/// What an exit test's child process wrote to standard error, as text: empty when the exit
+/// expectation failed and gave no result.
+func standardError(of result: ExitTest.Result?) -> String {
+  String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+}
+
+/// Waits, without blocking a thread, until `condition` holds or `timeout` seconds pass.
+///
+/// Long by default: what it waits for often runs on a task of its own, which the whole suite's
+/// heaviest tests, holding both threads of a two-core machine's pool, can delay for a while.
+func eventually(timeout: Double = 120, _ condition: () -> Bool) async {
+  let deadline = DispatchTime.now() + timeout
+  while !condition(), DispatchTime.now() < deadline {
+    try? await Task.sleep(nanoseconds: 1_000_000)
+  }
+}
+
+/// Spins until `condition` holds, or `timeout` seconds pass: the form for a factory or a thread,
+/// which cannot suspend; a test that can suspend uses ``eventually(timeout:_:)``.
 func waitUntil(timeout: Double = 2, _ condition: () -> Bool) {
   let deadline = DispatchTime.now() + timeout
   while !condition(), DispatchTime.now() < deadline { usleep(50) }
@@ -250,12 +268,12 @@ func countedService(
 
 // MARK: - Values of several layouts, for `@Inject`'s cell
 
-protocol ReviewProto: AnyObject {
+protocol Labelled: AnyObject {
   var label: String { get }
 }
 
 /// Counts its instances made and freed.
-final class ReviewTracked: ReviewProto, GreeterType, @unchecked Sendable {
+final class CountedGreeter: Labelled, GreeterType, @unchecked Sendable {
   let label: String
   private let freed: Counter
 
@@ -270,7 +288,7 @@ final class ReviewTracked: ReviewProto, GreeterType, @unchecked Sendable {
   var greeting: String { label }
 }
 
-struct ReviewLarge: Equatable {
+struct MixedLayoutValue: Equatable {
   let numbers: [Int]
   let text: String
   let a: Int, b: Int, c: Int, d: Int, e: Int, f: Int, g: Int, h: Int
@@ -286,18 +304,18 @@ struct ReviewLarge: Equatable {
   }
 }
 
-struct ReviewNamed {
+struct NamedValue {
   let value: String
 }
 
-final class ReviewTrackedHolder: @unchecked Sendable {
-  @Inject var tracked: ReviewTracked
-  @Inject var large: ReviewLarge
+final class CountedGreeterHolder: @unchecked Sendable {
+  @Inject var tracked: CountedGreeter
+  @Inject var large: MixedLayoutValue
   @Inject var simd: SIMD4<Double>
 }
 
 /// Counts its deinit.
-final class HPObject: @unchecked Sendable {
+final class CountedObject: @unchecked Sendable {
   let deinits: Counter
 
   init(deinits: Counter) { self.deinits = deinits }
@@ -306,7 +324,7 @@ final class HPObject: @unchecked Sendable {
 }
 
 /// An over-aligned vector between two bytes of padding.
-struct HPPadded: Equatable, Sendable {
+struct PaddedVector: Equatable, Sendable {
   var tag: UInt8
   var vector: SIMD4<Double>
   var tail: UInt8
@@ -315,9 +333,9 @@ struct HPPadded: Equatable, Sendable {
 // MARK: - Aliases, boxes and generators
 
 /// Two protocols that one class conforms to, for modules registered as aliases.
-protocol AttackAlpha: AnyObject { var serial: Int { get } }
-protocol AttackBeta: AnyObject { var serial: Int { get } }
-final class AttackAlphaBeta: Numbered, AttackAlpha, AttackBeta {}
+protocol AliasAlpha: AnyObject { var serial: Int { get } }
+protocol AliasBeta: AnyObject { var serial: Int { get } }
+final class AliasAlphaBeta: Numbered, AliasAlpha, AliasBeta {}
 
 /// Lets a factory, a decorator or a `deinit` reach its container without keeping it, and
 /// records what a factory made.
@@ -327,7 +345,7 @@ final class WeakBox: @unchecked Sendable {
 }
 
 /// A module that needs nothing.
-final class HPLeaf {}
+final class LeafModule {}
 
 /// SplitMix64: the same graphs on every run and platform.
 struct SeededGenerator: RandomNumberGenerator {

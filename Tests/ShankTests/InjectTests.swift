@@ -203,20 +203,20 @@ import Testing
     Dependencies.withOverrides {
       Module { SIMD4<Double>(1, 2, 3, 4) }
       Module { SIMD8<Float>(repeating: 7) }
-      Module { ReviewAligned(tag: 9, vector: SIMD4<Double>(5, 6, 7, 8)) }
-      Module { ReviewEmpty() }
-      Module { ReviewLarge(seed: 3) }
-      Module { ReviewTracked("class", made: Counter(), freed: freed) }
-      Module { ReviewTracked("existential", made: Counter(), freed: freed) as any ReviewProto }
+      Module { ByteThenVector(tag: 9, vector: SIMD4<Double>(5, 6, 7, 8)) }
+      Module { EmptyValue() }
+      Module { MixedLayoutValue(seed: 3) }
+      Module { CountedGreeter("class", made: Counter(), freed: freed) }
+      Module { CountedGreeter("existential", made: Counter(), freed: freed) as any Labelled }
     } operation: {
-      let holder = ReviewLayoutHolder()
+      let holder = LayoutHolder()
       for _ in 0..<2 {
         #expect(holder.simd == SIMD4<Double>(1, 2, 3, 4))
         #expect(holder.wide == SIMD8<Float>(repeating: 7))
         #expect(holder.aligned.tag == 9)
         #expect(holder.aligned.vector == SIMD4<Double>(5, 6, 7, 8))
-        #expect(holder.empty == ReviewEmpty())
-        #expect(holder.large == ReviewLarge(seed: 3))
+        #expect(holder.empty == EmptyValue())
+        #expect(holder.large == MixedLayoutValue(seed: 3))
         #expect(holder.present?.label == "class")
         #expect(holder.absent == nil)
         #expect(holder.tracked.label == "class")
@@ -231,17 +231,17 @@ import Testing
     #expect(MemoryLayout<SIMD4<Double>>.alignment >= 16)
     let quad = SIMD4<Double>(1.5, -2.25, 3.125, 1e300)
     let wide = SIMD8<Float>(1, 2, 3, 4, 5, 6, 7, 8)
-    let padded = HPPadded(tag: 0x5A, vector: SIMD4(9, 8, 7, 6), tail: 0xA5)
+    let padded = PaddedVector(tag: 0x5A, vector: SIMD4(9, 8, 7, 6), tail: 0xA5)
     Dependencies.withOverrides {
       Module { quad }
       Module { wide }
       Module { padded }
       Module { SIMD2<Double>(-0.0, .infinity) }
     } operation: {
-      let holder = HPValueHolder<SIMD4<Double>>()
-      let wideHolder = HPValueHolder<SIMD8<Float>>()
-      let paddedHolder = HPValueHolder<HPPadded>()
-      let pairHolder = HPValueHolder<SIMD2<Double>>()
+      let holder = ValueHolder<SIMD4<Double>>()
+      let wideHolder = ValueHolder<SIMD8<Float>>()
+      let paddedHolder = ValueHolder<PaddedVector>()
+      let pairHolder = ValueHolder<SIMD2<Double>>()
       for _ in 0..<3 {
         #expect(holder.value == quad)
         #expect(wideHolder.value == wide)
@@ -252,21 +252,21 @@ import Testing
   }
 
   @Test func injectHoldsEmptyLargeAndByteSizedValues() {
-    let large = HPLarge(seed: 7)
+    let large = LargePatternValue(seed: 7)
     Dependencies.withOverrides {
-      Module { ReviewEmpty() }
+      Module { EmptyValue() }
       Module { large }
       Module { UInt8(0xEE) }
       Module { true }
       Module { "a string long enough to live on the heap, not inline in the value" }
     } operation: {
-      let empty = HPValueHolder<ReviewEmpty>()
-      let big = HPValueHolder<HPLarge>()
-      let byte = HPValueHolder<UInt8>()
-      let flag = HPValueHolder<Bool>()
-      let text = HPValueHolder<String>()
+      let empty = ValueHolder<EmptyValue>()
+      let big = ValueHolder<LargePatternValue>()
+      let byte = ValueHolder<UInt8>()
+      let flag = ValueHolder<Bool>()
+      let text = ValueHolder<String>()
       for _ in 0..<3 {
-        #expect(empty.value == ReviewEmpty())
+        #expect(empty.value == EmptyValue())
         #expect(big.value == large)
         #expect(byte.value == 0xEE)
         #expect(flag.value)
@@ -276,7 +276,7 @@ import Testing
   }
 
   @Test func injectHoldsOptionalsClassesAndExistentials() {
-    let object = HPObject(deinits: Counter())
+    let object = CountedObject(deinits: Counter())
     Dependencies.withOverrides {
       Module { object }
       Module { object as AnyObject }
@@ -284,14 +284,14 @@ import Testing
       Module { [1, 2, 3] as Any }
       Module { Optional(5) as Int? }
     } operation: {
-      let klass = HPValueHolder<HPObject>()
-      let anyObject = HPValueHolder<AnyObject>()
-      let service = HPValueHolder<Service>()
-      let presentOptional = HPValueHolder<Service?>()
-      let absent = HPValueHolder<NeverRegistered?>()
-      let any = HPValueHolder<Any>()
-      let optionalInt = HPValueHolder<Int?>()
-      // Compared outside `#expect`: its expansion of `AnyObject === HPObject` crashes the
+      let klass = ValueHolder<CountedObject>()
+      let anyObject = ValueHolder<AnyObject>()
+      let service = ValueHolder<Service>()
+      let presentOptional = ValueHolder<Service?>()
+      let absent = ValueHolder<NeverRegistered?>()
+      let any = ValueHolder<Any>()
+      let optionalInt = ValueHolder<Int?>()
+      // Compared outside `#expect`: its expansion of `AnyObject === CountedObject` crashes the
       // 6.3.1 compiler (a reabstraction thunk with an invalid conformance).
       let sameClass = klass.value === object
       let sameAnyObject = anyObject.value === object
@@ -316,27 +316,27 @@ import Testing
     let made = Counter()
     let freed = Counter()
     Dependencies.withOverrides {
-      Module { ReviewTracked("made", made: made, freed: freed) }
+      Module { CountedGreeter("made", made: made, freed: freed) }
       Module { SIMD4<Double>(1, 1, 1, 1) }
-      Module { ReviewLarge(seed: 1) }
+      Module { MixedLayoutValue(seed: 1) }
     } operation: {
-      var unread = ReviewSettable()
-      unread.tracked = ReviewTracked("set", made: made, freed: freed)
+      var unread = SettableHolder()
+      unread.tracked = CountedGreeter("set", made: made, freed: freed)
       unread.simd = SIMD4<Double>(2, 2, 2, 2)
-      unread.large = ReviewLarge(seed: 2)
+      unread.large = MixedLayoutValue(seed: 2)
       #expect(unread.tracked.label == "set")
       #expect(unread.simd == SIMD4<Double>(2, 2, 2, 2))
-      #expect(unread.large == ReviewLarge(seed: 2))
+      #expect(unread.large == MixedLayoutValue(seed: 2))
       #expect(made.value == 1, "a set property never resolves")
 
-      var read = ReviewSettable()
+      var read = SettableHolder()
       #expect(read.tracked.label == "made")
-      #expect(read.large == ReviewLarge(seed: 1))
-      read.tracked = ReviewTracked("replaced", made: made, freed: freed)
-      read.large = ReviewLarge(seed: 4)
+      #expect(read.large == MixedLayoutValue(seed: 1))
+      read.tracked = CountedGreeter("replaced", made: made, freed: freed)
+      read.large = MixedLayoutValue(seed: 4)
       #expect(freed.value == 1, "the replaced instance is freed once")
       #expect(read.tracked.label == "replaced")
-      #expect(read.large == ReviewLarge(seed: 4))
+      #expect(read.large == MixedLayoutValue(seed: 4))
     }
     #expect(made.value == 3)
     #expect(freed.value == 3)
@@ -346,16 +346,16 @@ import Testing
     let made = Counter()
     let freed = Counter()
     Dependencies.withOverrides {
-      Module { ReviewTracked("made", made: made, freed: freed) }
+      Module { CountedGreeter("made", made: made, freed: freed) }
       Module { SIMD4<Double>(1, 1, 1, 1) }
-      Module { ReviewLarge(seed: 1) }
+      Module { MixedLayoutValue(seed: 1) }
     } operation: {
-      var original = ReviewSettable()
+      var original = SettableHolder()
       let earlyCopy = original
       let first = original.tracked
       #expect(earlyCopy.tracked === first, "a copy made before the first read shares it")
       let lateCopy = original
-      original.tracked = ReviewTracked("set", made: made, freed: freed)
+      original.tracked = CountedGreeter("set", made: made, freed: freed)
       #expect(original.tracked.label == "set")
       #expect(earlyCopy.tracked === first, "setting one copy leaves the others alone")
       #expect(lateCopy.tracked === first)
@@ -367,24 +367,24 @@ import Testing
   @Test func settingThenReadingAndCopiesOfTheWrapper() {
     let deinits = Counter()
     Dependencies.withOverrides {
-      Module { HPObject(deinits: deinits) }
+      Module { CountedObject(deinits: deinits) }
     } operation: {
-      var wrapper = Inject<HPObject>()
+      var wrapper = Inject<CountedObject>()
       let copyBeforeRead = wrapper
       let first = wrapper.wrappedValue
       #expect(copyBeforeRead.wrappedValue === first, "copies share the cell, read or not")
-      let assigned = HPObject(deinits: deinits)
+      let assigned = CountedObject(deinits: deinits)
       wrapper.wrappedValue = assigned
       #expect(wrapper.wrappedValue === assigned)
       #expect(copyBeforeRead.wrappedValue === first, "setting one copy leaves the others")
       var copyAfterSet = wrapper
       #expect(copyAfterSet.wrappedValue === assigned)
-      copyAfterSet.wrappedValue = HPObject(deinits: deinits)
+      copyAfterSet.wrappedValue = CountedObject(deinits: deinits)
       #expect(wrapper.wrappedValue === assigned)
       #expect(copyAfterSet.wrappedValue !== assigned)
 
       // Set before it was ever read: the first read is the set value, with no resolution.
-      var neverRead = Inject<HPObject>()
+      var neverRead = Inject<CountedObject>()
       neverRead.wrappedValue = assigned
       #expect(neverRead.wrappedValue === assigned)
     }
@@ -415,13 +415,13 @@ import Testing
     let made = Counter()
     let freed = Counter()
     Dependencies.withOverrides {
-      Module { ReviewTracked("t", made: made, freed: freed) }
+      Module { CountedGreeter("t", made: made, freed: freed) }
     } operation: {
-      do { _ = ReviewTrackedHolder() }
+      do { _ = CountedGreeterHolder() }
       #expect(made.value == 0)
       #expect(freed.value == 0)
       do {
-        let holder = ReviewTrackedHolder()
+        let holder = CountedGreeterHolder()
         for _ in 0..<3 { #expect(holder.tracked.label == "t") }
         #expect(freed.value == 0, "kept while its holder lives")
       }
@@ -433,10 +433,12 @@ import Testing
   @Test func aValueTypeHoldingAReferenceIsReleasedOnce() {
     let deinits = Counter()
     Dependencies.withOverrides {
-      Module { HPPair(object: HPObject(deinits: deinits), vector: SIMD4(1, 2, 3, 4)) }
+      Module {
+        ObjectVectorPair(object: CountedObject(deinits: deinits), vector: SIMD4(1, 2, 3, 4))
+      }
     } operation: {
       do {
-        let holder = HPValueHolder<HPPair>()
+        let holder = ValueHolder<ObjectVectorPair>()
         #expect(holder.value.vector == SIMD4(1, 2, 3, 4))
         #expect(holder.value.object === holder.value.object)
       }
@@ -483,43 +485,43 @@ final class MainActorServiceHolder {
 }
 
 /// A byte before an over-aligned vector.
-struct ReviewAligned {
+struct ByteThenVector {
   let tag: UInt8
   let vector: SIMD4<Double>
 }
 
-struct ReviewEmpty: Equatable {}
+struct EmptyValue: Equatable {}
 
-final class ReviewLayoutHolder {
+final class LayoutHolder {
   @Inject var simd: SIMD4<Double>
   @Inject var wide: SIMD8<Float>
-  @Inject var aligned: ReviewAligned
-  @Inject var empty: ReviewEmpty
-  @Inject var large: ReviewLarge
-  @Inject var present: ReviewTracked?
-  @Inject var absent: ReviewNamed?
-  @Inject var tracked: ReviewTracked
-  @Inject var existential: any ReviewProto
+  @Inject var aligned: ByteThenVector
+  @Inject var empty: EmptyValue
+  @Inject var large: MixedLayoutValue
+  @Inject var present: CountedGreeter?
+  @Inject var absent: NamedValue?
+  @Inject var tracked: CountedGreeter
+  @Inject var existential: any Labelled
 }
 
-struct ReviewSettable {
-  @Inject var tracked: ReviewTracked
+struct SettableHolder {
+  @Inject var tracked: CountedGreeter
   @Inject var simd: SIMD4<Double>
-  @Inject var large: ReviewLarge
+  @Inject var large: MixedLayoutValue
 }
 
 /// A holder whose one `@Inject` property is of any type.
-final class HPValueHolder<Value> {
+final class ValueHolder<Value> {
   @Inject var value: Value
 }
 
-struct HPPair {
-  var object: HPObject
+struct ObjectVectorPair {
+  var object: CountedObject
   var vector: SIMD4<Double>
 }
 
 /// 64 words, with a pattern that a copy from the wrong place would not reproduce.
-struct HPLarge: Equatable {
+struct LargePatternValue: Equatable {
   private var first = SIMD32<UInt64>()
   private var second = SIMD32<UInt64>()
 

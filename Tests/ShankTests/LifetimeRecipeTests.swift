@@ -70,7 +70,7 @@ import Testing
       await session.close()
       _ = session.resolve(RecipeSessionType.self)
     }
-    let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    let stderr = standardError(of: result)
     #expect(stderr.contains("Shank cannot resolve RecipeSessionType: its container was closed"))
   }
 

@@ -328,34 +328,75 @@ import Testing
     }
   }
 
-  @Test func resetDisposesOfTheDroppedInstancesAndItsAsyncFormWaits() async {
-    let closed = Collector<String>()
-    let container = Dependencies {
-      Module("first", scope: .cached("session"), onClose: { _ in closed.append("first") }) {
-        ServiceImpl() as Service
-      }
-      Module("second", scope: .cached("session"), onClose: { _ in closed.append("second") }) {
-        ServiceImpl() as Service
-      }
-      Module("kept", scope: .cached("other"), onClose: { _ in closed.append("kept") }) {
-        ServiceImpl() as Service
+  @Test func aHandlerThatClosesItsOwnContainerDoesNotWaitForItself() async {
+    let finished = Counter()
+    let container = ClosingContainerBox()
+    container.value = Dependencies {
+      Module(
+        scope: .singleton,
+        onClose: { _ in
+          await container.value?.close()
+          finished.increment()
+        }
+      ) { ServiceImpl() as Service }
+    }
+    _ = container.value?.resolve(Service.self)
+    // Watched rather than awaited: a close that waited for itself would hang the suite.
+    Task { await container.value?.close() }
+    await eventually { finished.value == 1 }
+    #expect(finished.value == 1)
+  }
+
+  @Test func containersWhoseHandlersCloseEachOtherBothClose() async {
+    let finished = Counter()
+    let first = ClosingContainerBox()
+    let second = ClosingContainerBox()
+    func closing(_ other: ClosingContainerBox) -> Dependencies {
+      Dependencies {
+        Module(
+          scope: .singleton,
+          onClose: { _ in
+            await other.value?.close()
+            finished.increment()
+          }
+        ) { ServiceImpl() as Service }
       }
     }
-    _ = container.resolve(Service.self, name: "first")
-    _ = container.resolve(Service.self, name: "second")
-    _ = container.resolve(Service.self, name: "kept")
-    await container.reset(.cached("session"))
-    #expect(closed.all == ["second", "first"])
+    first.value = closing(second)
+    second.value = closing(first)
+    _ = first.value?.resolve(Service.self)
+    _ = second.value?.resolve(Service.self)
+    Task { await first.value?.close() }
+    await eventually { finished.value == 2 }
+    #expect(finished.value == 2)
+  }
 
-    _ = container.resolve(Service.self, name: "first")
-    resetWithoutWaiting(container, .cached("session"))
-    await eventually { closed.all.count == 3 }
-    #expect(closed.all == ["second", "first", "first"])
+  @Test func aHandlerSeesNoScopeOrOverrideOfWhoeverDroppedItsInstance() async {
+    let seen = Collector<String>()
+    await Dependencies.withScope {
+      Module { SampleModule(value: "scope") as SampleModuleType }
+    } operation: {
+      let screen = Dependencies {
+        Module(
+          scope: .cached("screen"),
+          onClose: { _ in
+            try? await Task.sleep(nanoseconds: 20_000_000)
+            seen.append(Dependencies.resolve(SampleModuleType?.self)?.test() ?? "nothing")
+          }
+        ) { ServiceImpl() as Service }
+      }
+      _ = screen.resolve(Service.self)
+      resetWithoutWaiting(screen, .cached("screen"))
+    }
+    await eventually { !seen.all.isEmpty }
+    #expect(seen.all == ["nothing"], "the closed scope is not current in the handler")
+  }
 
-    await container.close()
-    #expect(
-      closed.all == ["second", "first", "first", "kept"],
-      "a reset instance is not disposed of twice")
+  @Test func closingTheStandInBeforeAnythingIsBuiltDoesNothing() async {
+    await #expect(processExitsWith: .success) {
+      await Dependencies.current.close()
+      precondition(Dependencies.resolve(Service?.self) == nil)
+    }
   }
 }
 
@@ -438,7 +479,7 @@ let releasedContainerLine = #line - 6
       precondition(
         openFileCount() <= files + 1, "open files grew from \(files) to \(openFileCount())")
     }
-    let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    let stderr = standardError(of: result)
     #expect(stderr.isEmpty)
   }
 
@@ -482,7 +523,7 @@ let releasedContainerLine = #line - 6
       await eventually(timeout: 20) { closed.value == made.value }
       precondition(closed.value == made.value, "made \(made.value), disposed of \(closed.value)")
     }
-    let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    let stderr = standardError(of: result)
     #expect(stderr.isEmpty)
   }
 
@@ -508,6 +549,33 @@ let releasedContainerLine = #line - 6
       _ = try? Dependencies.resolveOrThrow(NeverRegistered.self)
       Dependencies {}.build()
       precondition(weakRoot == nil, "the replaced root was not freed")
+    }
+  }
+
+  @Test func aReplacedRootIsFreedOnceItsLastReaderIsDoneWithoutAnotherResolution() async {
+    await #expect(processExitsWith: .success) {
+      let inFactory = DispatchSemaphore(value: 0)
+      let proceed = DispatchSemaphore(value: 0)
+      weak var replaced: Dependencies?
+      do {
+        let first = Dependencies {
+          Module("slow") { () -> Service in
+            inFactory.signal()
+            proceed.wait()
+            return ServiceImpl()
+          }
+        }
+        first.build()
+        replaced = first
+      }
+      let reader = Thread { _ = Dependencies.resolve(Service.self, name: "slow") }
+      reader.start()
+      inFactory.wait()
+      Dependencies {}.build()
+      precondition(replaced != nil, "still read by the factory")
+      proceed.signal()
+      await eventually { replaced == nil }
+      precondition(replaced == nil, "freed once the reader finished, with no resolution after")
     }
   }
 }
@@ -558,17 +626,6 @@ let isUnderAddressSanitizer = dlsym(dlopen(nil, RTLD_NOW), "__asan_init") != nil
 /// The synchronous `reset`, which an `async` caller would otherwise not pick.
 func resetWithoutWaiting(_ container: Dependencies, _ scope: Scope) {
   container.reset(scope)
-}
-
-/// Waits, without blocking a thread, until `condition` holds or `timeout` seconds pass.
-///
-/// Long by default: what it waits for often runs on a task of its own, which the whole suite's
-/// heaviest tests, holding both threads of a two-core machine's pool, can delay for a while.
-func eventually(timeout: Double = 120, _ condition: () -> Bool) async {
-  let deadline = DispatchTime.now() + timeout
-  while !condition(), DispatchTime.now() < deadline {
-    try? await Task.sleep(nanoseconds: 1_000_000)
-  }
 }
 
 /// How many file descriptors this process has open.
@@ -725,107 +782,6 @@ func verificationError(_ body: () throws -> Void) -> VerificationError? {
     return nil
   } catch {
     return error as? VerificationError
-  }
-}
-
-/// What an adversarial review of lifetimes found, each now held.
-@Suite struct LifetimeReviewTests {
-  @Test func aHandlerThatClosesItsOwnContainerDoesNotWaitForItself() async {
-    let finished = Counter()
-    let container = ClosingContainerBox()
-    container.value = Dependencies {
-      Module(
-        scope: .singleton,
-        onClose: { _ in
-          await container.value?.close()
-          finished.increment()
-        }
-      ) { ServiceImpl() as Service }
-    }
-    _ = container.value?.resolve(Service.self)
-    // Watched rather than awaited: a close that waited for itself would hang the suite.
-    Task { await container.value?.close() }
-    await eventually { finished.value == 1 }
-    #expect(finished.value == 1)
-  }
-
-  @Test func containersWhoseHandlersCloseEachOtherBothClose() async {
-    let finished = Counter()
-    let first = ClosingContainerBox()
-    let second = ClosingContainerBox()
-    func closing(_ other: ClosingContainerBox) -> Dependencies {
-      Dependencies {
-        Module(
-          scope: .singleton,
-          onClose: { _ in
-            await other.value?.close()
-            finished.increment()
-          }
-        ) { ServiceImpl() as Service }
-      }
-    }
-    first.value = closing(second)
-    second.value = closing(first)
-    _ = first.value?.resolve(Service.self)
-    _ = second.value?.resolve(Service.self)
-    Task { await first.value?.close() }
-    await eventually { finished.value == 2 }
-    #expect(finished.value == 2)
-  }
-
-  @Test func aHandlerSeesNoScopeOrOverrideOfWhoeverDroppedItsInstance() async {
-    let seen = Collector<String>()
-    await Dependencies.withScope {
-      Module { SampleModule(value: "scope") as SampleModuleType }
-    } operation: {
-      let screen = Dependencies {
-        Module(
-          scope: .cached("screen"),
-          onClose: { _ in
-            try? await Task.sleep(nanoseconds: 20_000_000)
-            seen.append(Dependencies.resolve(SampleModuleType?.self)?.test() ?? "nothing")
-          }
-        ) { ServiceImpl() as Service }
-      }
-      _ = screen.resolve(Service.self)
-      resetWithoutWaiting(screen, .cached("screen"))
-    }
-    await eventually { !seen.all.isEmpty }
-    #expect(seen.all == ["nothing"], "the closed scope is not current in the handler")
-  }
-
-  @Test func closingTheStandInBeforeAnythingIsBuiltDoesNothing() async {
-    await #expect(processExitsWith: .success) {
-      await Dependencies.current.close()
-      precondition(Dependencies.resolve(Service?.self) == nil)
-    }
-  }
-
-  @Test func aReplacedRootIsFreedOnceItsLastReaderIsDoneWithoutAnotherResolution() async {
-    await #expect(processExitsWith: .success) {
-      let inFactory = DispatchSemaphore(value: 0)
-      let proceed = DispatchSemaphore(value: 0)
-      weak var replaced: Dependencies?
-      do {
-        let first = Dependencies {
-          Module("slow") { () -> Service in
-            inFactory.signal()
-            proceed.wait()
-            return ServiceImpl()
-          }
-        }
-        first.build()
-        replaced = first
-      }
-      let reader = Thread { _ = Dependencies.resolve(Service.self, name: "slow") }
-      reader.start()
-      inFactory.wait()
-      Dependencies {}.build()
-      precondition(replaced != nil, "still read by the factory")
-      proceed.signal()
-      await eventually { replaced == nil }
-      precondition(replaced == nil, "freed once the reader finished, with no resolution after")
-    }
   }
 }
 

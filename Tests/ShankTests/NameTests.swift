@@ -103,30 +103,30 @@ import Testing
     Dependencies.withOverrides {
       Module("cafe\u{301}") { 1 }
     } operation: {
-      let holder = HPNamedHolder()
+      let holder = ComposedNameHolder()
       #expect(holder.composed == 1)
     }
   }
 
   @Test func shortAndLongNamesAreOneKeyInEitherSpellingAndNotTheUnnamedKey() throws {
     let container = Dependencies {
-      Module("caf\u{E9}") { ReviewNamed(value: "composed") }
-      Module("r\u{E9}sum\u{E9} of a name longer than sixteen bytes") { ReviewNamed(value: "long") }
+      Module("caf\u{E9}") { NamedValue(value: "composed") }
+      Module("r\u{E9}sum\u{E9} of a name longer than sixteen bytes") { NamedValue(value: "long") }
     }
-    #expect(try container.resolveOrThrow(ReviewNamed.self, name: "cafe\u{301}").value == "composed")
+    #expect(try container.resolveOrThrow(NamedValue.self, name: "cafe\u{301}").value == "composed")
     #expect(
       try container.resolveOrThrow(
-        ReviewNamed.self, name: "re\u{301}sume\u{301} of a name longer than sixteen bytes"
+        NamedValue.self, name: "re\u{301}sume\u{301} of a name longer than sixteen bytes"
       ).value == "long")
-    let error = try #require(resolutionError { try container.resolveOrThrow(ReviewNamed.self) })
+    let error = try #require(resolutionError { try container.resolveOrThrow(NamedValue.self) })
     #expect(error.reason == .notRegistered)
   }
 
   @Test func injectWithTheOtherSpellingReadsTheModule() {
     Dependencies.withOverrides {
-      Module("caf\u{E9}") { ReviewNamed(value: "composed") }
+      Module("caf\u{E9}") { NamedValue(value: "composed") }
     } operation: {
-      #expect(ReviewNamedHolder().decomposed.value == "composed")
+      #expect(DecomposedNameHolder().decomposed.value == "composed")
     }
   }
 
@@ -222,10 +222,10 @@ import Testing
 
   @Test func anEmptyNameIsNotTheUnnamedKey() throws {
     let container = Dependencies {
-      Module("") { ReviewNamed(value: "empty") }
+      Module("") { NamedValue(value: "empty") }
     }
-    #expect(try container.resolveOrThrow(ReviewNamed.self, name: "").value == "empty")
-    let error = try #require(resolutionError { try container.resolveOrThrow(ReviewNamed.self) })
+    #expect(try container.resolveOrThrow(NamedValue.self, name: "").value == "empty")
+    let error = try #require(resolutionError { try container.resolveOrThrow(NamedValue.self) })
     #expect(error.reason == .notRegistered)
   }
 
@@ -257,12 +257,12 @@ import Testing
 
 // MARK: - Fixtures
 
-final class HPNamedHolder {
+final class ComposedNameHolder {
   @Inject("caf\u{E9}") var composed: Int
 }
 
-final class ReviewNamedHolder {
-  @Inject("cafe\u{301}") var decomposed: ReviewNamed
+final class DecomposedNameHolder {
+  @Inject("cafe\u{301}") var decomposed: NamedValue
 }
 
 final class EquivalentNameConsumer {

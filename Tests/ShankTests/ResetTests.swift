@@ -3,8 +3,9 @@ import Foundation
 import Shank
 import Testing
 
-/// `reset` from inside factories, from a `deinit`, during `verify()` and across threads: it
-/// never waits for a factory, so it can never close a wait cycle; and the scopes it matches.
+/// What `reset` drops, in which containers, and how it disposes of it; `reset` from inside
+/// factories, from a `deinit`, during `verify()` and across threads: it never waits for a
+/// factory, so it can never close a wait cycle; and the scopes it matches.
 @Suite struct ResetTests {
   @Test func aFactoryThatResetsItsOwnScopeGetsItsInstanceAndTheNextResolutionMakesANewOne()
     async throws
@@ -201,7 +202,7 @@ import Testing
       }
       dependencies.reset(.cached("sign\nout"))
     }
-    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    let stderr = standardError(of: result)
     #expect(
       stderr.contains(
         #"Shank: reset(.cached("sign\nout")) at ShankTests/ResetTests.swift:"#),
@@ -279,7 +280,7 @@ import Testing
 
   @Test func resetRacingResolutionOfCachedAliasesNeitherHangsNorRaces() async {
     let dependencies = Dependencies {
-      Module(scope: .cached("s"), as: AttackAlpha.self, AttackBeta.self) { AttackAlphaBeta() }
+      Module(scope: .cached("s"), as: AliasAlpha.self, AliasBeta.self) { AliasAlphaBeta() }
       Module(scope: .cached("s")) { ServiceImpl() as Service }
     }
     let finished = await onThreads(4) { index in
@@ -287,13 +288,194 @@ import Testing
         if index == 0 {
           dependencies.reset(.cached("s"))
         } else {
-          let alpha = dependencies.resolve(AttackAlpha.self)
+          let alpha = dependencies.resolve(AliasAlpha.self)
           let service = dependencies.resolve(Service.self)
           _ = (alpha, service)
         }
       }
     }
     #expect(finished)
+  }
+
+  // MARK: What a reset drops, where, and how it disposes of it
+
+  @Test func resetLeavesOtherCachedScopesAndSingletonsAlone() {
+    let dependencies = Dependencies {
+      Module("x", scope: .cached("x")) { ServiceImpl() as Service }
+      Module("y", scope: .cached("y")) { ServiceImpl() as Service }
+      Module("single", scope: .singleton) { ServiceImpl() as Service }
+      Module("weak", scope: .weak) { ServiceImpl() as Service }
+    }
+    let x = dependencies.resolve(Service.self, name: "x")
+    let y = dependencies.resolve(Service.self, name: "y")
+    let single = dependencies.resolve(Service.self, name: "single")
+    let weak = dependencies.resolve(Service.self, name: "weak")
+
+    dependencies.reset(.cached("x"))
+
+    #expect(dependencies.resolve(Service.self, name: "x") !== x)
+    #expect(dependencies.resolve(Service.self, name: "y") === y)
+    #expect(dependencies.resolve(Service.self, name: "single") === single)
+    #expect(dependencies.resolve(Service.self, name: "weak") === weak)
+  }
+
+  @Test func resetOnlyTouchesItsOwnContainer() {
+    let modules = [Module(scope: .cached("x")) { ServiceImpl() as Service }]
+    let one = Dependencies { modules }
+    let two = Dependencies { modules }
+    let fromOne = one.resolve(Service.self)
+    let fromTwo = two.resolve(Service.self)
+    one.reset(.cached("x"))
+    #expect(one.resolve(Service.self) !== fromOne)
+    #expect(two.resolve(Service.self) === fromTwo)
+  }
+
+  @Test func resetInAnOverrideLayerReachesTheLayersUnderneath() {
+    Dependencies.withOverrides {
+      Module(scope: .cached("session")) { ServiceImpl() as Service }
+    } operation: {
+      let before: Service = Dependencies.resolve()
+      Dependencies.withOverrides {
+        Module { OtherServiceImpl() as OtherService }
+      } operation: {
+        #expect(Dependencies.resolve(Service.self) === before)
+        Dependencies.current.reset(.cached("session"))
+        #expect(Dependencies.resolve(Service.self) !== before)
+      }
+    }
+  }
+
+  @Test func resetDisposesOfTheDroppedInstancesAndItsAsyncFormWaits() async {
+    let closed = Collector<String>()
+    let container = Dependencies {
+      Module("first", scope: .cached("session"), onClose: { _ in closed.append("first") }) {
+        ServiceImpl() as Service
+      }
+      Module("second", scope: .cached("session"), onClose: { _ in closed.append("second") }) {
+        ServiceImpl() as Service
+      }
+      Module("kept", scope: .cached("other"), onClose: { _ in closed.append("kept") }) {
+        ServiceImpl() as Service
+      }
+    }
+    _ = container.resolve(Service.self, name: "first")
+    _ = container.resolve(Service.self, name: "second")
+    _ = container.resolve(Service.self, name: "kept")
+    await container.reset(.cached("session"))
+    #expect(closed.all == ["second", "first"])
+
+    _ = container.resolve(Service.self, name: "first")
+    resetWithoutWaiting(container, .cached("session"))
+    await eventually { closed.all.count == 3 }
+    #expect(closed.all == ["second", "first", "first"])
+
+    await container.close()
+    #expect(
+      closed.all == ["second", "first", "first", "kept"],
+      "a reset instance is not disposed of twice")
+  }
+}
+
+/// Resetting a scope that is not `.cached`, or one that no module uses, each in a child
+/// process: the message and the line it points at.
+@Suite struct ResetMisuseTests {
+  private let fileID = "ShankTests/ResetTests.swift"
+
+  @Test func resettingTheSingletonScopeStops() async throws {
+    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
+    {
+      Dependencies { Module(scope: .singleton) { ServiceImpl() as Service } }.reset(.singleton)
+    }
+    let stderr = standardError(of: result)
+    #expect(
+      stderr.contains(
+        "Shank: reset(_:) takes a .cached(name) scope, not .singleton; only cached instances can be dropped"
+      ),
+      "\(stderr)")
+  }
+
+  @Test func resettingTheUniqueScopeStops() async throws {
+    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
+    {
+      Dependencies {}.reset(.unique)
+    }
+    let stderr = standardError(of: result)
+    #expect(
+      stderr.contains(
+        "Shank: reset(_:) takes a .cached(name) scope, not .unique; only cached instances can be dropped"
+      ),
+      "\(stderr)")
+  }
+
+  @Test(arguments: [ScopeCase.singleton, .weak, .unique])
+  func resettingAScopeThatIsNotCachedNamesTheCallersLine(scope: ScopeCase) async throws {
+    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
+    { [scope] in
+      resetScope(scope.scope)
+    }
+    let stderr = standardError(of: result)
+    #expect(
+      stderr.contains(
+        "\(fileID):\(resetScopeLine): Fatal error: Shank: reset(_:) takes a .cached(name) scope, not .\(scope.rawValue); only cached instances can be dropped"
+      ),
+      "\(stderr)")
+  }
+
+  @Test func resettingACachedScopeNoModuleUsesStopsAndListsTheRegisteredOnes() async throws {
+    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
+    {
+      resetMisspelledSession()
+    }
+    let stderr = standardError(of: result)
+    let site = "\(fileID):\(resetMisspelledSessionLine)"
+    #expect(
+      stderr.contains(
+        #"\#(site): Fatal error: Shank: reset(.cached("sesion")) at \#(site) matches no module here or in the containers underneath; cached scopes registered: .cached("cart"), .cached("session")"#
+          + "\n"),
+      "\(stderr)")
+  }
+
+  @Test func resettingAMisspelledCachedScopeInOneContainerStops() async throws {
+    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
+    {
+      resetScope(.cached("sesion"))
+    }
+    let stderr = standardError(of: result)
+    let site = "\(fileID):\(resetScopeLine)"
+    #expect(
+      stderr.contains(
+        #"\#(site): Fatal error: Shank: reset(.cached("sesion")) at \#(site) matches no module here or in the containers underneath; cached scopes registered: .cached("session")"#
+          + "\n"),
+      "\(stderr)")
+  }
+
+  @Test func resettingAnUnusedCachedScopeListsTheFirstTwentyOfMore() async throws {
+    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
+    {
+      resetAmongTwentyFiveCachedScopes()
+    }
+    let stderr = standardError(of: result)
+    let site = "\(fileID):\(resetAmongTwentyFiveCachedScopesLine)"
+    let firstTwenty = (0..<20).map { String(format: #".cached("s%02d")"#, $0) }
+    #expect(
+      stderr.contains(
+        #"\#(site): Fatal error: Shank: reset(.cached("none")) at \#(site) matches no module here or in the containers underneath; cached scopes registered (25, first 20): "#
+          + firstTwenty.joined(separator: ", ") + "\n"),
+      "\(stderr)")
+  }
+
+  @Test func resettingACachedScopeInAnEmptyContainerSaysNoneIsRegistered() async throws {
+    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
+    {
+      resetInAnEmptyContainer()
+    }
+    let stderr = standardError(of: result)
+    let site = "\(fileID):\(resetInAnEmptyContainerLine)"
+    #expect(
+      stderr.contains(
+        #"\#(site): Fatal error: Shank: reset(.cached("session")) at \#(site) matches no module here or in the containers underneath; no cached scope is registered"#
+          + "\n"),
+      "\(stderr)")
   }
 }
 
@@ -305,3 +487,48 @@ final class ResetsWhenReleased: Numbered, Service {
   init(onRelease: @escaping () -> Void) { self.onRelease = onRelease }
   deinit { onRelease() }
 }
+
+/// Resets `scope` in a container with a module of every scope.
+func resetScope(_ scope: Scope) {
+  let dependencies = Dependencies {
+    Module("unique") { ServiceImpl() as Service }
+    Module("singleton", scope: .singleton) { ServiceImpl() as Service }
+    Module("weak", scope: .weak) { ServiceImpl() as Service }
+    Module("session", scope: .cached("session")) { ServiceImpl() as Service }
+  }
+  dependencies.reset(scope)
+}
+let resetScopeLine = #line - 2
+
+/// Resets a misspelled scope from an override layered over another, each with a cached scope.
+func resetMisspelledSession() {
+  Dependencies.withOverrides {
+    Module(scope: .cached("session")) { ServiceImpl() as Service }
+    Module("single", scope: .singleton) { ServiceImpl() as Service }
+  } operation: {
+    Dependencies.withOverrides {
+      Module(scope: .cached("cart")) { OtherServiceImpl() as OtherService }
+      Module("again", scope: .cached("session")) { ServiceImpl() as Service }
+    } operation: {
+      Dependencies.current.reset(.cached("sesion"))
+    }
+  }
+}
+let resetMisspelledSessionLine = #line - 4
+
+/// Resets a cached scope that none of 25 cached modules uses.
+func resetAmongTwentyFiveCachedScopes() {
+  let dependencies = Dependencies {
+    for index in (0..<25).reversed() {
+      Module(String(index), scope: .cached(String(format: "s%02d", index))) {
+        ServiceImpl() as Service
+      }
+    }
+  }
+  dependencies.reset(.cached("none"))
+}
+let resetAmongTwentyFiveCachedScopesLine = #line - 2
+
+/// Resets a cached scope in a container with no modules.
+func resetInAnEmptyContainer() { Dependencies {}.reset(.cached("session")) }
+let resetInAnEmptyContainerLine = #line - 1

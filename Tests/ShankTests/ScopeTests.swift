@@ -135,52 +135,6 @@ import Testing
     #expect(made.value == 2)
   }
 
-  @Test func resetLeavesOtherCachedScopesAndSingletonsAlone() {
-    let dependencies = Dependencies {
-      Module("x", scope: .cached("x")) { ServiceImpl() as Service }
-      Module("y", scope: .cached("y")) { ServiceImpl() as Service }
-      Module("single", scope: .singleton) { ServiceImpl() as Service }
-      Module("weak", scope: .weak) { ServiceImpl() as Service }
-    }
-    let x = dependencies.resolve(Service.self, name: "x")
-    let y = dependencies.resolve(Service.self, name: "y")
-    let single = dependencies.resolve(Service.self, name: "single")
-    let weak = dependencies.resolve(Service.self, name: "weak")
-
-    dependencies.reset(.cached("x"))
-
-    #expect(dependencies.resolve(Service.self, name: "x") !== x)
-    #expect(dependencies.resolve(Service.self, name: "y") === y)
-    #expect(dependencies.resolve(Service.self, name: "single") === single)
-    #expect(dependencies.resolve(Service.self, name: "weak") === weak)
-  }
-
-  @Test func resetOnlyTouchesItsOwnContainer() {
-    let modules = [Module(scope: .cached("x")) { ServiceImpl() as Service }]
-    let one = Dependencies { modules }
-    let two = Dependencies { modules }
-    let fromOne = one.resolve(Service.self)
-    let fromTwo = two.resolve(Service.self)
-    one.reset(.cached("x"))
-    #expect(one.resolve(Service.self) !== fromOne)
-    #expect(two.resolve(Service.self) === fromTwo)
-  }
-
-  @Test func resetInAnOverrideLayerReachesTheLayersUnderneath() {
-    Dependencies.withOverrides {
-      Module(scope: .cached("session")) { ServiceImpl() as Service }
-    } operation: {
-      let before: Service = Dependencies.resolve()
-      Dependencies.withOverrides {
-        Module { OtherServiceImpl() as OtherService }
-      } operation: {
-        #expect(Dependencies.resolve(Service.self) === before)
-        Dependencies.current.reset(.cached("session"))
-        #expect(Dependencies.resolve(Service.self) !== before)
-      }
-    }
-  }
-
   // MARK: Aliases
 
   @Test func singletonAliasSharesOneInstanceBetweenItsTypes() {

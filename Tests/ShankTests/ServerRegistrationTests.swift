@@ -65,7 +65,7 @@ import Testing
       dependencies.build()
       _ = await resolveFromRootOffTheMainActor()
     }
-    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    let message = standardError(of: result)
     #expect(message.contains("Shank cannot resolve Service off the main actor"))
     #expect(message.contains("register it from nonisolated code"))
     #expect(message.contains("the top-level code of main.swift is main-actor code"))

@@ -229,7 +229,7 @@ import Testing
         DispatchQueue.main.sync {}
         return ServiceImpl()
       }
-      Module { HPLeaf() }
+      Module { LeafModule() }
     }
     let error = try #require(throws: VerificationError.self) {
       try Dependencies.$verificationPatience.withValue(.seconds(5)) {
@@ -308,7 +308,7 @@ import Testing
         FileHandle.standardError.write(Data("verify() returned\n".utf8))
       }
     }
-    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    let stderr = standardError(of: result)
     #expect(stderr.hasPrefix("making MainActorModule\n"), "\(stderr)")
     #expect(!stderr.contains("verify() returned"), "\(stderr)")
     #expect(!stderr.contains("Shank"), "\(stderr)")
@@ -374,7 +374,7 @@ import Testing
       }
       _ = try? dependencies.verify()
     }
-    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    let stderr = standardError(of: result)
     #expect(stderr.contains("Shank cannot resolve ContainerLabel\n"), "\(stderr)")
     #expect(stderr.contains("  no container was built and no override applies: "), "\(stderr)")
   }
@@ -391,18 +391,9 @@ import Testing
         return ServiceImpl()
       }
     }
-    let outcome = Collector<String>()
-    let finished = await onThreads(1, timeout: 30) { _ in
-      do throws(VerificationError) {
-        try dependencies.verify()
-        outcome.append("verified")
-      } catch {
-        outcome.append("\(error.problems.count) problem")
-      }
-      outcome.append(lock.try() ? "lock free" : "lock taken")
-    }
-    #expect(finished, "verify() did not return")
-    #expect(outcome.all == ["1 problem", "lock taken"])
+    let outcome = await verifyOnAThread(dependencies) { lock.try() ? "lock free" : "lock taken" }
+    #expect(outcome != nil, "verify() did not return")
+    #expect(outcome == ["1 problem", "lock taken"])
   }
 
   /// A `sync` block runs on the factory's thread, so a factory that fails inside one is parked
@@ -415,21 +406,14 @@ import Testing
         return ServiceImpl()
       }
     }
-    let outcome = Collector<String>()
-    let finished = await onThreads(1, timeout: 30) { _ in
-      do throws(VerificationError) {
-        try dependencies.verify()
-        outcome.append("verified")
-      } catch {
-        outcome.append("\(error.problems.count) problem")
-      }
+    let outcome = await verifyOnAThread(dependencies) {
       let ran = DispatchSemaphore(value: 0)
       queue.async { ran.signal() }
       let answer = ran.wait(timeout: .now() + 0.5)
-      outcome.append(answer == .timedOut ? "queue taken" : "queue free")
+      return answer == .timedOut ? "queue taken" : "queue free"
     }
-    #expect(finished, "verify() did not return")
-    #expect(outcome.all == ["1 problem", "queue taken"])
+    #expect(outcome != nil, "verify() did not return")
+    #expect(outcome == ["1 problem", "queue taken"])
   }
 
   /// `verify()` makes modules in a private copy, but a factory that resolves from another
@@ -565,6 +549,24 @@ struct ContainerLabel {
 /// module.
 final class LongLivedSession {
   @Inject var service: Service
+}
+
+/// What `verify()` says on a thread of its own, followed by what `probe` finds there once it
+/// returns: nil when it does not return within 30 seconds.
+func verifyOnAThread(
+  _ dependencies: Dependencies, then probe: @escaping @Sendable () -> String
+) async -> [String]? {
+  let outcome = Collector<String>()
+  let finished = await onThreads(1, timeout: 30) { _ in
+    do throws(VerificationError) {
+      try dependencies.verify()
+      outcome.append("verified")
+    } catch {
+      outcome.append("\(error.problems.count) problem")
+    }
+    outcome.append(probe())
+  }
+  return finished ? outcome.all : nil
 }
 
 /// How many threads this process has, where the system says (Linux); `nil` elsewhere.

@@ -211,13 +211,13 @@ import Testing
   @Test func thePrivateCopyOfAPartlyReplacedAliasModuleKeepsExactlyTheWinners() throws {
     let made = Collector<String>()
     let dependencies = Dependencies {
-      Module(scope: .singleton, as: AttackAlpha.self, AttackBeta.self) { () -> AttackAlphaBeta in
+      Module(scope: .singleton, as: AliasAlpha.self, AliasBeta.self) { () -> AliasAlphaBeta in
         made.append("alpha and beta")
-        return AttackAlphaBeta()
+        return AliasAlphaBeta()
       }
-      Module(scope: .singleton) { () -> AttackBeta in
+      Module(scope: .singleton) { () -> AliasBeta in
         made.append("beta only")
-        return AttackBetaOnly()
+        return AliasBetaOnly()
       }
       // Every type replaced: the module must not be made at all.
       Module(as: Service.self, OtherService.self) { () -> ServiceImpl in
@@ -227,16 +227,16 @@ import Testing
       Module { MockService() as Service }
       Module { OtherServiceImpl() as OtherService }
       // A value that conforms only to the type that was replaced: not a problem.
-      Module(as: AttackAlpha.self, Router.self) { AttackAlphaBeta() }
+      Module(as: AliasAlpha.self, Router.self) { AliasAlphaBeta() }
       Module { Router(service: ServiceImpl()) }
     }
     try dependencies.verify()
     #expect(made.all.sorted() == ["beta only"])
     #expect(
       dependencies.graph().nodes.map(\.label) == [
-        "AttackBeta · .singleton", "Service", "OtherService", "AttackAlpha", "Router",
+        "AliasBeta · .singleton", "Service", "OtherService", "AliasAlpha", "Router",
       ])
-    #expect(dependencies.resolve(AttackBeta.self) is AttackBetaOnly)
+    #expect(dependencies.resolve(AliasBeta.self) is AliasBetaOnly)
   }
 
   /// Overriding a cached module keeps its scope resettable at resolution; `verify()` must agree
@@ -320,7 +320,7 @@ final class ReleaseRecorder: Service, @unchecked Sendable {
   deinit { onRelease() }
 }
 
-final class AttackBetaOnly: Numbered, AttackBeta {}
+final class AliasBetaOnly: Numbered, AliasBeta {}
 
 @MainActor final class MainActorModule {}
 
