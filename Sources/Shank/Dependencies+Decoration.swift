@@ -16,10 +16,12 @@ extension Dependencies {
     in owner: Dependencies, at site: SourceSite
   ) throws(ResolutionError) -> Value {
     let type = ObjectIdentifier(Value.self)
-    // The keeper is the topmost layer with decorators for the type; the layer list is only
-    // built when it has not kept this instance's decoration yet.
+    // The keeper is the topmost open layer with decorators for the type; the layer list is
+    // only built when it has not kept this instance's decoration yet.
     var current: Dependencies? = self
-    while let layer = current, layer !== owner, layer.table.decorators[type] == nil {
+    while let layer = current, layer !== owner,
+      layer.table.decorators[type] == nil || layer.isClosedToThisThread
+    {
       current = layer.parent
     }
     guard let keeper = current, keeper !== owner, let keeping = keeper.keptDecorations else {
@@ -34,12 +36,13 @@ extension Dependencies {
       as! Value
   }
 
-  /// This container and those underneath, down to `bottom` and without it.
+  /// This container and those underneath, down to `bottom` and without it, but for closed
+  /// ones: a closed container's decorators are gone with its modules.
   private func layers(downTo bottom: Dependencies?) -> [Dependencies] {
     var layers: [Dependencies] = []
     var current: Dependencies? = self
     while let layer = current, layer !== bottom {
-      layers.append(layer)
+      if !layer.isClosedToThisThread { layers.append(layer) }
       current = layer.parent
     }
     return layers

@@ -15,7 +15,9 @@ extension Dependencies {
   public func graph() -> DependencyGraph {
     let inspection = GraphInspection(self)
     var ids: [ObjectIdentifier: String] = [:]
-    var identifiers = NodeIdentifiers()
+    // The Mermaid text names each layer's subgraph `LayerN`, which no node may take.
+    var identifiers = NodeIdentifiers(
+      reserving: Set(inspection.layers).filter { $0 > 0 }.map { "Layer\($0)" })
     let nodes = zip(inspection.registrations, inspection.layers).map { registration, layer in
       let id = identifiers.identifier(for: registration.keyDescription)
       ids[ObjectIdentifier(registration)] = id

@@ -157,17 +157,6 @@ extension Dependencies {
     return nil
   }
 
-  /// The closed container that a resolution from here meets first, if any: this one, or one
-  /// that misses fall through to.
-  var closedContainer: Dependencies? {
-    var container: Dependencies? = self
-    while let current = container {
-      if current.isClosed { return current }
-      container = current.parent
-    }
-    return nil
-  }
-
   /// The error for resolving `T` and `name` from here once `closed` was closed.
   func closedError<T>(_ type: T.Type, name: String?, closed: Dependencies, site: SourceSite)
     -> ResolutionError

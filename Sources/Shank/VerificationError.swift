@@ -32,7 +32,8 @@ public struct VerificationError: Error, CustomStringConvertible, Sendable {
     /// and drops it.
     case eagerNotKept(module: String, scope: String, registeredAt: String)
     /// The container verified, or one it falls through to, was closed (see
-    /// ``Dependencies/close()``): nothing resolves from it. `container` says where it was made.
+    /// ``Dependencies/close()``), and the modules it registers no longer resolve. `container`
+    /// says where it was made.
     case closed(container: String)
 
     /// The problem in one plain sentence.
@@ -51,7 +52,7 @@ public struct VerificationError: Error, CustomStringConvertible, Sendable {
       case .eagerNotKept(let module, let scope, let site):
         "\(module), registered \(scope) at \(site), is eager, but start() can only make it and drop it: only .singleton and .cached instances are kept"
       case .closed(let container):
-        "the container was closed (\(container)): nothing resolves from it"
+        "the container was closed (\(container)): its modules no longer resolve"
       case .unresolvable(let module, let message):
         "\(module) could not be made: "
           + message.split(separator: "\n").map { $0.drop(while: \.isWhitespace) }

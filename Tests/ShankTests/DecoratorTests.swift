@@ -359,6 +359,33 @@ import Testing
     #expect(container.resolve([GreeterType].self).map(\.greeting) == ["a", "b", "added"])
   }
 
+  /// A closed layer's decorators are gone with it: a child over it gets what the layer itself
+  /// would, the parent's instance, undecorated and the same one each time.
+  @Test func aClosedMiddleLayersDecoratorsNoLongerApplyToTheChildOverIt() async {
+    let decorations = Counter()
+    let root = Dependencies {
+      Module(scope: .singleton) { Greeter("root") as GreeterType }
+      Module.contribution(scope: .singleton) { Greeter("listed") as GreeterType }
+    }
+    let middle = Dependencies(over: root) {
+      Module.decorating(GreeterType.self) {
+        decorations.increment()
+        return Loud($0)
+      }
+      Module.decorating([GreeterType].self) { $0 + [Greeter("added")] }
+    }
+    let child = Dependencies(over: middle) {}
+    #expect(child.resolve(GreeterType.self) is Loud)
+    await middle.close()
+    let counted = decorations.value
+    let first = child.resolve(GreeterType.self)
+    #expect(first === child.resolve(GreeterType.self))
+    #expect(first === root.resolve(GreeterType.self))
+    #expect(first === middle.resolve(GreeterType.self))
+    #expect(decorations.value == counted)
+    #expect(child.resolve([GreeterType].self).map(\.greeting) == ["listed"])
+  }
+
   @Test func contributionsThroughAChildAreEachDecoratedOnceAndKept() {
     let decorations = Counter()
     let root = Dependencies {

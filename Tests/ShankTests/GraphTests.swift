@@ -22,6 +22,14 @@ import Testing
       ])
   }
 
+  @Test func aNodeNamedLikeALayersSubgraphGetsAnotherIdentifier() {
+    let root = Dependencies { Module { Layer1Module() as Layer1 } }
+    let child = Dependencies(over: root) { Module { ServiceImpl() as Service } }
+    let graph = child.graph()
+    #expect(graph.nodes.map(\.id) == ["Service", "Layer1_2"])
+    #expect(graph.mermaid.contains("  subgraph Layer1[\""))
+  }
+
   @Test func mermaidTextIsExact() {
     #expect(
       graph.mermaid == """
@@ -248,3 +256,7 @@ func hostileModules() -> [Module] {
     Module { Keywords.Made() as Keywords.end },
   ]
 }
+
+/// A module type whose name is what the Mermaid text calls the first layer underneath.
+protocol Layer1 {}
+struct Layer1Module: Layer1 {}

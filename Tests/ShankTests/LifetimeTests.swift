@@ -721,6 +721,14 @@ func residentBytes() -> Int {
     )
   }
 
+  @Test func verifyPassesOverAClosedLayerThatRegistersNothing() async throws {
+    let app = Dependencies { Module { ServiceImpl() as Service } }
+    let emptyLayer = Dependencies(over: app) {}
+    let child = Dependencies(over: emptyLayer) { Module { OtherServiceImpl() as OtherService } }
+    await emptyLayer.close()
+    try child.verify()
+  }
+
   @Test func verifyReportsAClosedContainer() async throws {
     let parent = Dependencies { Module { ServiceImpl() as Service } }
     let line = #line - 1
@@ -731,7 +739,7 @@ func residentBytes() -> Int {
       error.problems == [.closed(container: "made at ShankTests/LifetimeTests.swift:\(line)")])
     #expect(
       error.problems[0].description
-        == "the container was closed (made at ShankTests/LifetimeTests.swift:\(line)): nothing resolves from it"
+        == "the container was closed (made at ShankTests/LifetimeTests.swift:\(line)): its modules no longer resolve"
     )
   }
 

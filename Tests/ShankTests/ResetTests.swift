@@ -7,6 +7,33 @@ import Testing
 /// factories, from a `deinit`, during `verify()` and across threads: it never waits for a
 /// factory, so it can never close a wait cycle; and the scopes it matches.
 @Suite struct ResetTests {
+  @Test func anInstanceMadeWhileItsScopeIsResetIsHandedOutAndDisposedOfOnce() async {
+    let started = DispatchSemaphore(value: 0)
+    let proceed = DispatchSemaphore(value: 0)
+    let made = Counter()
+    let disposed = Counter()
+    let container = Dependencies {
+      Module(scope: .cached("reset-while-made"), onClose: { _ in disposed.increment() }) {
+        () -> Service in
+        made.increment()
+        started.signal()
+        proceed.wait()
+        return ServiceImpl()
+      }
+    }
+    let handedOut = Collector<Bool>()
+    Thread { handedOut.append((try? container.resolveOrThrow(Service.self)) != nil) }.start()
+    started.wait()
+    await container.reset(.cached("reset-while-made"))
+    proceed.signal()
+    await eventually { handedOut.all.count == 1 && disposed.value == 1 }
+    #expect(handedOut.all == [true])
+    #expect(disposed.value == 1, "dropped as it was made, since the reset came after it began")
+    await container.close()
+    #expect(made.value == 1)
+    #expect(disposed.value == 1, "not disposed of again")
+  }
+
   @Test func aFactoryThatResetsItsOwnScopeGetsItsInstanceAndTheNextResolutionMakesANewOne()
     async throws
   {
@@ -95,9 +122,10 @@ import Testing
     try #require(finished, "the resolution or the async reset hung")
     let serial = try #require(serials.all.first)
     #expect(resetReturned.all == [true])
-    // Neither reset kept the instance made while they ran.
+    // Neither reset kept the instance made while they ran: it was disposed of as it was made.
     #expect(dependencies.resolve(Service.self).serial != serial)
-    #expect(closed.value == 0)
+    await eventually { closed.value == 1 }
+    #expect(closed.value == 1)
   }
 
   @Test func aResetThatLandsWhileAnInstanceIsMadeKeepsThatInstanceOut() async throws {

@@ -28,15 +28,17 @@ final class CachedInstance<Value> {
 
   /// Keeps `value`, unless a reset came after `generation` was read; when it keeps it, records
   /// the disposal that `dispose` adds, under the same lock, so that no reset can come between.
-  func keep(_ value: Value, madeIn generation: UInt, dispose: () -> UInt?) {
+  /// Returns whether it kept it: one it did not is dropped as soon as it is made.
+  func keep(_ value: Value, madeIn generation: UInt, dispose: () -> UInt?) -> Bool {
     let box = UnsafeMutablePointer.boxing(value)
-    let stale: UnsafeMutablePointer<Value>? = lock.withLock {
-      guard resets == generation else { return box }
+    let (stale, isKept): (UnsafeMutablePointer<Value>?, Bool) = lock.withLock {
+      guard resets == generation else { return (box, false) }
       disposal = dispose()
       defer { kept = box }
-      return kept
+      return (kept, true)
     }
     stale?.deinitialize(count: 1).deallocate()
+    return isKept
   }
 
   /// Drops the kept instance; returns the id of its disposal, if it has one.

@@ -23,8 +23,14 @@ struct GraphInspection {
   init(_ dependencies: Dependencies) {
     registrations = dependencies.visibleRegistrations()
     layers = dependencies.visibleLayers()
-    if let closed = dependencies.closedContainer {
-      problems.append(.closed(container: closed.origin))
+    // The copy that modules are made in is open: a closed container's own modules, which
+    // no longer resolve, are told here.
+    var layer: Dependencies? = dependencies
+    while let current = layer {
+      if current.isClosed, !current.table.order.isEmpty {
+        problems.append(.closed(container: current.origin))
+      }
+      layer = current.parent
     }
     let outcomes = InspectionThread.inspect(dependencies)
     for (registration, outcome) in zip(registrations, outcomes) {

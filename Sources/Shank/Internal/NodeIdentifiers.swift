@@ -5,6 +5,11 @@ struct NodeIdentifiers {
   /// many nodes of one key is linear, not a search from `_2` for each.
   private var nextSuffix: [String: Int] = [:]
 
+  /// Identifiers for a graph whose other identifiers, such as its subgraphs', are `reserved`.
+  init(reserving reserved: [String] = []) {
+    used = Set(reserved)
+  }
+
   /// The identifier of `key`'s node: its type and name in plain characters, with `_2`, `_3`,
   /// … after it when an earlier node took it.
   mutating func identifier(for key: KeyDescription) -> String {

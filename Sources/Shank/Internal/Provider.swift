@@ -374,8 +374,18 @@ final class Provider<Value>: Registration {
       keep(value)
       return value
     }
-    cached.keep(value, madeIn: generation) { addDisposal(of: value) }
+    // A reset landed while the factory ran: the instance goes to its caller only, dropped
+    // as the reset dropped the one before it.
+    if !cached.keep(value, madeIn: generation, dispose: { addDisposal(of: value) }) {
+      dispose(value)
+    }
     return value
+  }
+
+  /// Runs `value`'s `onClose` on a task of its own: nothing keeps it.
+  private func dispose(_ value: Value) {
+    guard let onClose else { return }
+    Disposal.runLater([Disposal(isolation: isolation) { await onClose(value) }])
   }
 
   /// Adds `value`'s `onClose` to its owner's list, returning the entry's id. Once the owner is
