@@ -25,7 +25,7 @@ public final class Dependencies: Sendable {
   /// Where the container was made, for the message of a resolution after ``close()``; `nil`
   /// for an override layer.
   let site: SourceSite?
-  /// How the ``Inject`` properties that this container's factories declare hold it.
+  /// Where it was made, as the ``Inject`` properties that its factories declare keep it.
   let handle: ContainerHandle
   /// The `onClose` handlers of the instances this container keeps.
   let disposals = Disposals()
@@ -65,7 +65,6 @@ public final class Dependencies: Sendable {
     keptDecorations = table.decorators.isEmpty ? nil : KeptDecorations()
     decorates = !table.decorators.isEmpty || parent?.decorates == true
     if decorates { table.setState(RegistrationTable.decoratesBit) }
-    handle.container = self
     for registration in table.order {
       registration._withUnsafeGuaranteedRef { $0.adopt(by: self) }
     }

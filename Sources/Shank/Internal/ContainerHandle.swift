@@ -1,11 +1,9 @@
-/// A container as the ``Inject`` properties that its factories declare know it: weakly, since
-/// a shared module holding it would otherwise keep its own container alive, and by where it was
-/// made, which outlives it for the message of a read after it was released.
+/// Where a container was made, as the ``Inject`` properties that its factories declare keep
+/// it: it outlives the container, for the message of a read after the container was released.
 ///
-/// Each container makes one, and every property it makes shares it.
+/// Each container makes one, and every property it makes shares it: one word in a property's
+/// header, where a deep chain of first reads copies the header at every level.
 final class ContainerHandle {
-  /// The container, until it is released.
-  weak var container: Dependencies?
   /// Where the container was made; `nil` for an override layer.
   let site: SourceSite?
 
@@ -14,6 +12,5 @@ final class ContainerHandle {
   }
 }
 
-// `container` is written once, in its container's initializer, before the container or this
-// handle is shared; `site` is a constant.
-extension ContainerHandle: @unchecked Sendable {}
+// Its one property is a constant.
+extension ContainerHandle: Sendable {}

@@ -17,8 +17,10 @@ import _ShankAtomics
 final class InjectionCell<Value>: ManagedBuffer<InjectedProperty, InjectionSlot<Value>> {
   /// A cell that resolves on its first read.
   static func make(name: String?, site: SourceSite) -> InjectionCell {
-    let maker = ResolutionTrace.unretainedMakingContainer?.takeUnretainedValue().handle
-    return make(InjectedProperty(name: name, site: site, maker: maker), OnceFlag.empty)
+    let maker = ResolutionTrace.unretainedMakingContainer?.takeUnretainedValue()
+    return make(
+      InjectedProperty(name: name, site: site, maker: maker, makerOrigin: maker?.handle),
+      OnceFlag.empty)
   }
 
   private static func make(_ property: InjectedProperty, _ state: UInt) -> InjectionCell {
@@ -101,10 +103,15 @@ final class InjectionCell<Value>: ManagedBuffer<InjectedProperty, InjectionSlot<
 struct InjectedProperty {
   let name: String?
   let site: SourceSite
-  /// The container whose factory was running when the property was declared, if any, which
-  /// holds it weakly and says where it was made once it is released. One word, as the weak
-  /// reference it replaced: a deep chain of first reads copies this header at every level.
-  let maker: ContainerHandle?
+  /// The container whose factory was running when the property was declared, if any. Weak,
+  /// because a shared module holding it would otherwise keep its own container alive; and
+  /// here, not in the container's handle, so that only a container whose factories declare
+  /// properties pays for a weak reference, which moves every retain and release of it to
+  /// the slow path.
+  weak var maker: Dependencies?
+  /// Where that container was made, which outlives it, for the message of a read after it
+  /// was released; `nil` for a property declared outside any factory.
+  let makerOrigin: ContainerHandle?
 
   /// The container to resolve from: the one that made the instance, else, for a property
   /// declared outside any factory, ``Dependencies/current``.
@@ -117,10 +124,10 @@ struct InjectedProperty {
   /// built since, a test's overrides), whose module it would be handed without a word.
   @inline(never)
   func container<Value>(resolving: Value.Type) -> Dependencies {
-    guard let maker else { return Dependencies.current }
-    if let container = maker.container { return container }
+    guard let makerOrigin else { return Dependencies.current }
+    if let maker { return maker }
     let error = ResolutionError(
-      .released(container: Dependencies.origin(of: maker.site)),
+      .released(container: Dependencies.origin(of: makerOrigin.site)),
       key: KeyDescription(Value.self, name: name), site: site)
     Dependencies.stop(error, at: site)
   }
