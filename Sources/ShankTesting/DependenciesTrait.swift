@@ -1,3 +1,5 @@
+// The `.dependencies { }` trait: a test's own modules over or instead of the root.
+
 public import Shank
 public import Testing
 

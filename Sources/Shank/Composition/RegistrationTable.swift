@@ -1,0 +1,306 @@
+// A container's registrations in an open-addressed table, and the state word every lookup reads.
+
+import _ShankAtomics
+
+/// A container's registrations in an open-addressed table keyed by type identity and name.
+///
+/// `Hasher` costs more than the rest of a resolution, so a slot is found by a multiply of the
+/// type's metadata address mixed with a short FNV-1a hash of the name, and confirmed by
+/// comparing both. Lookups cost the same with ten modules or a hundred thousand.
+@usableFromInline
+final class RegistrationTable {
+  /// One slot of the table: plain integers, so a probe retains nothing and the table frees as
+  /// one block.
+  @usableFromInline
+  struct Slot {
+    /// The type's metadata address.
+    @usableFromInline var type: UInt
+    /// `nil` in an empty slot. Kept alive by `modules` or `made`, which the table owns.
+    @usableFromInline var registration: Unmanaged<Registration>?
+  }
+
+  @usableFromInline let slots: UnsafeMutablePointer<Slot>
+  @usableFromInline let mask: Int
+  /// The registrations that won their key, in registration order.
+  let order: [Unmanaged<Registration>]
+  /// The modules with a registration that won its key, in order: they keep their shared
+  /// providers alive, and make a private copy of the container (see
+  /// ``Dependencies/privateCopy()``). A module whose every key was replaced is not kept, so
+  /// that it and what its factory holds are freed now.
+  let modules: [Module]
+  /// The registrations made for this container alone, or every winner when a module was
+  /// replaced.
+  private let made: [Registration]
+
+  /// The contributions registered here, by the type they contribute to, in registration order.
+  let contributions: [ObjectIdentifier: [Unmanaged<Registration>]]
+
+  /// The decorators registered here, by the type they decorate, in registration order.
+  let decorators: [ObjectIdentifier: [Unmanaged<Registration>]]
+
+  /// The `.cached` scopes of every module given, replaced ones included, for
+  /// ``Dependencies/reset(_:fileID:line:)`` to tell a misspelled scope from an overridden one.
+  let cachedScopes: Set<Scope>
+
+  /// The table of `modules`, a later one replacing an earlier one with the same key.
+  ///
+  /// `extra` are more `.cached` scopes to count as registered: those of the replaced modules
+  /// of a container that this table's is a copy of.
+  init(_ modules: [Module], cachedScopes extra: Set<Scope> = []) {
+    var list = RegistrationList(reservingCapacity: modules.count)
+    // Where each module's registrations end in `list.order`.
+    var ends: [Int] = []
+    ends.reserveCapacity(modules.count)
+    // Borrowed, not retained: `modules` keeps each recipe alive.
+    for index in modules.indices {
+      Unmanaged.passUnretained(modules[index].recipe)._withUnsafeGuaranteedRef {
+        $0.register(into: &list)
+      }
+      ends.append(list.order.count)
+    }
+    var cachedScopes = extra
+    for entry in list.order {
+      entry._withUnsafeGuaranteedRef {
+        if case .cached = $0.scope.kind { cachedScopes.insert($0.scope) }
+      }
+    }
+    self.cachedScopes = cachedScopes
+    var capacity = 8
+    while capacity < list.order.count * 2 { capacity *= 2 }
+    mask = capacity - 1
+    // One slot more, in front: its first word is the container's state (see `state`).
+    slots = UnsafeMutablePointer<Slot>.allocate(capacity: capacity + 1) + 1
+    (slots - 1).initialize(repeating: Slot(type: 0, registration: nil), count: capacity + 1)
+    var replaced = false
+    var contributions: [ObjectIdentifier: [Unmanaged<Registration>]] = [:]
+    var collectors: [Unmanaged<Registration>] = []
+    var decorators: [ObjectIdentifier: [Unmanaged<Registration>]] = [:]
+    for entry in list.order {
+      switch entry._withUnsafeGuaranteedRef({ $0.role }) {
+      case .module: replaced = Self.insert(entry, into: slots, mask: mask) || replaced
+      case .contribution:
+        contributions[ObjectIdentifier(entry.takeUnretainedValue().type), default: []].append(entry)
+      case .collector: collectors.append(entry)
+      case .decorator:
+        decorators[ObjectIdentifier(entry.takeUnretainedValue().type), default: []].append(entry)
+      }
+    }
+    // A collector answers `[P]` only where no module registers `[P]` itself, in any order.
+    for entry in collectors where !Self.isTaken(entry, in: slots, mask: mask) {
+      _ = Self.insert(entry, into: slots, mask: mask)
+    }
+    self.contributions = contributions
+    self.decorators = decorators
+    if replaced || !collectors.isEmpty {
+      // The table keeps the later of two registrations with the same key, and only the
+      // winners: a replaced module and what its factory holds are freed now.
+      order = Self.winners(list.order, in: slots, mask: mask)
+      let winners = Set(order.map { $0.toOpaque() })
+      self.modules = modules.indices.compactMap { index in
+        let start = index == 0 ? 0 : ends[index - 1]
+        let won = list.order[start..<ends[index]].contains { winners.contains($0.toOpaque()) }
+        return won ? modules[index] : nil
+      }
+      made = order.map { $0.takeUnretainedValue() }
+    } else {
+      order = list.order
+      self.modules = modules
+      made = list.made
+    }
+  }
+
+  deinit {
+    (slots - 1).deallocate()
+  }
+
+  /// The container's state: ``closedBit`` and ``decoratesBit``, 0 for a container that
+  /// resolves plainly. It sits just before the slots, which every lookup reads, so checking it
+  /// costs one load from a line that is already there.
+  @inlinable @inline(__always) var state: UInt {
+    UnsafeMutableRawPointer(slots - 1).withMemoryRebound(to: UInt.self, capacity: 1) {
+      _shank_load_relaxed($0)
+    }
+  }
+
+  /// Sets `bits` in ``state``.
+  func setState(_ bits: UInt) {
+    _ = UnsafeMutableRawPointer(slots - 1).withMemoryRebound(to: UInt.self, capacity: 1) {
+      _shank_fetch_or_releasing($0, bits)
+    }
+  }
+
+  /// Set by ``Dependencies/close()``.
+  @usableFromInline static let closedBit: UInt = 1
+  /// Set when the container or one underneath registers a decorator.
+  @usableFromInline static let decoratesBit: UInt = 2
+
+  /// The registrations that won their key, retained: for the paths that are not resolution.
+  var registrations: [Registration] { order.map { $0.takeUnretainedValue() } }
+
+  /// Puts `entry` in its slot; returns whether it replaced one with the same key.
+  private static func insert(
+    _ entry: Unmanaged<Registration>, into slots: UnsafeMutablePointer<Slot>, mask: Int
+  ) -> Bool {
+    entry._withUnsafeGuaranteedRef { registration in
+      let type = UInt(bitPattern: ObjectIdentifier(registration.type))
+      var index = slot(type: type, name: registration.name, mask: mask)
+      var replaced = false
+      while let occupant = slots[index].registration {
+        if slots[index].type == type,
+          occupant._withUnsafeGuaranteedRef({ $0.name == registration.name })
+        {
+          replaced = true
+          break
+        }
+        index = (index + 1) & mask
+      }
+      slots[index] = Slot(type: type, registration: entry)
+      return replaced
+    }
+  }
+
+  /// The registrations that won their slot, and every contribution and decorator, each once,
+  /// in registration order.
+  private static func winners(
+    _ all: [Unmanaged<Registration>], in slots: UnsafeMutablePointer<Slot>, mask: Int
+  ) -> [Unmanaged<Registration>] {
+    var seen: Set<UnsafeMutableRawPointer> = []
+    return all.filter { entry in
+      // The same module written twice registers the same provider twice.
+      guard seen.insert(entry.toOpaque()).inserted else { return false }
+      let registration = entry.takeUnretainedValue()
+      if registration.role == .contribution || registration.role == .decorator { return true }
+      let type = UInt(bitPattern: ObjectIdentifier(registration.type))
+      var index = slot(type: type, name: registration.name, mask: mask)
+      while let occupant = slots[index].registration {
+        if occupant.toOpaque() == entry.toOpaque() { return true }
+        index = (index + 1) & mask
+      }
+      return false
+    }
+  }
+
+  /// Whether a slot already holds `entry`'s key.
+  private static func isTaken(
+    _ entry: Unmanaged<Registration>, in slots: UnsafeMutablePointer<Slot>, mask: Int
+  ) -> Bool {
+    let registration = entry.takeUnretainedValue()
+    let type = UInt(bitPattern: ObjectIdentifier(registration.type))
+    var index = slot(type: type, name: registration.name, mask: mask)
+    while let occupant = slots[index].registration {
+      if slots[index].type == type, occupant.takeUnretainedValue().name == registration.name {
+        return true
+      }
+      index = (index + 1) & mask
+    }
+    return false
+  }
+
+  @inlinable
+  static func slot(type: UInt, name: String?, mask: Int) -> Int {
+    var hash = type
+    if let name { hash ^= nameHash(name) }
+    // Fibonacci hashing: the multiply spreads aligned addresses over the top bits.
+    return Int(truncatingIfNeeded: (hash &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
+  }
+
+  /// A hash of `name` that agrees with `==`: names that Swift compares equal but that differ
+  /// in bytes (`"caf\u{E9}"` and `"cafe\u{301}"`) must land in one slot, or the table keeps
+  /// both and frees one that a slot still points to.
+  ///
+  /// An ASCII name, the usual case, is hashed over its bytes, read in place: a few
+  /// instructions a byte. Any other name takes ``canonicalNameHash(_:)``.
+  @inlinable
+  static func nameHash(_ name: String) -> UInt {
+    // 0 stands for "not contiguous ASCII". An ASCII name whose hash happens to be 0 takes the
+    // canonical path too, which hashes its bytes the same way and returns 0 again.
+    let hash =
+      name.utf8.withContiguousStorageIfAvailable { bytes -> UInt in
+        var hash: UInt = 0xcbf2_9ce4_8422_2325
+        var high: UInt8 = 0
+        for byte in bytes {
+          high |= byte
+          hash = (hash ^ UInt(byte)) &* 0x100_0000_01b3
+        }
+        return high < 0x80 ? hash : 0
+      } ?? 0
+    return hash != 0 ? hash : canonicalNameHash(name)
+  }
+
+  /// The hash of a name that is not stored as contiguous ASCII.
+  ///
+  /// A few non-ASCII scalars are canonically equivalent to an ASCII character (U+212A KELVIN
+  /// SIGN is `"K"`), so a name made only of ASCII and such scalars hashes as its ASCII
+  /// spelling. Any other name is equal only to names with non-ASCII characters too, and
+  /// `String`'s own hash, which normalizes, agrees with `==` for those.
+  @usableFromInline
+  static func canonicalNameHash(_ name: String) -> UInt {
+    var spelling: [UInt8] = []
+    for character in name {
+      if character.utf8.allSatisfy({ $0 < 0x80 }) {
+        spelling += character.utf8
+      } else if let byte = asciiEquivalent(of: character) {
+        spelling.append(byte)
+      } else {
+        return UInt(bitPattern: name.hashValue)
+      }
+    }
+    return spelling.reduce(0xcbf2_9ce4_8422_2325 as UInt) { ($0 ^ UInt($1)) &* 0x100_0000_01b3 }
+  }
+
+  /// The ASCII byte `character` is canonically equivalent to, if any.
+  ///
+  /// Only a single scalar that never appears composed (a singleton decomposition is a full
+  /// composition exclusion) can normalize to an ASCII character, so others are not compared.
+  private static func asciiEquivalent(of character: Character) -> UInt8? {
+    let scalars = character.unicodeScalars
+    guard scalars.count == 1, let scalar = scalars.first,
+      scalar.properties.isFullCompositionExclusion
+    else { return nil }
+    return (0..<0x80).first { Character(Unicode.Scalar(UInt8($0))) == character }.map(UInt8.init)
+  }
+
+  /// The registration for `type` and `name`, if this table has one.
+  @inlinable
+  func registration(for type: ObjectIdentifier, name: String?) -> Registration? {
+    unretainedRegistration(for: type, name: name)?.takeUnretainedValue()
+  }
+
+  /// The registration for `type` and `name`, if this table has one, unretained: the table
+  /// keeps it alive, and retaining it on every resolution makes threads contend for it.
+  ///
+  /// An unnamed key, the usual one, is looked up inline: no name to hash or compare.
+  @inlinable @inline(__always)
+  func unretainedRegistration(for type: ObjectIdentifier, name: String?) -> Unmanaged<Registration>?
+  {
+    guard name == nil else { return unretainedRegistration(for: type, named: name) }
+    let wanted = UInt(bitPattern: type)
+    var index = Self.slot(type: wanted, name: nil, mask: mask)
+    while let found = slots[index].registration {
+      if slots[index].type == wanted, found._withUnsafeGuaranteedRef({ $0.name == nil }) {
+        return found
+      }
+      index = (index + 1) & mask
+    }
+    return nil
+  }
+
+  /// ``unretainedRegistration(for:name:)`` for a named key.
+  @usableFromInline
+  func unretainedRegistration(for type: ObjectIdentifier, named name: String?)
+    -> Unmanaged<Registration>?
+  {
+    let wanted = UInt(bitPattern: type)
+    var index = Self.slot(type: wanted, name: name, mask: mask)
+    while let found = slots[index].registration {
+      if slots[index].type == wanted, found._withUnsafeGuaranteedRef({ $0.name == name }) {
+        return found
+      }
+      index = (index + 1) & mask
+    }
+    return nil
+  }
+}
+
+// Written only in `init`; read-only from then on.
+extension RegistrationTable: @unchecked Sendable {}

@@ -1,0 +1,119 @@
+// The built root: published for lock-free reads, freed once no resolution reads it.
+
+import _ShankAtomics
+
+/// The container that ``Dependencies/build()`` promoted, swapped atomically, and the roots it
+/// replaced until no thread reads them.
+///
+/// A resolution reads the root without a lock or a retain: it loads the address into its
+/// thread's hazard slot (`_shank_protect`) and clears the slot when it is done. A replaced
+/// root is released only once no registered slot holds it: right away in `build()`, or, while
+/// some thread still reads it, by a task that looks again shortly after, so that readers
+/// never do more than clear their slot. Its instances are then disposed of with it.
+@usableFromInline
+final class Root {
+  @usableFromInline static let shared = Root()
+
+  private let lock = Lock()
+  /// The built root, which `_shank_latest_root` addresses.
+  private var container: Dependencies?
+  /// Replaced roots that some thread's hazard slot still held when last looked at.
+  private var retired: [Dependencies] = []
+  /// Whether a task is looking again for `retired` roots that no thread reads any more.
+  private var isPolling = false
+  /// The hazard slot of every thread that ever resolved and is still running.
+  private var slots: [UnsafeMutablePointer<UInt>] = []
+  /// The observers from ``Dependencies/observe(_:)``.
+  let observers = Observers()
+
+  /// Whether ``Dependencies/overrides`` may hold a layer for some task: until a task installs
+  /// overrides or a scope, resolution skips the task-local read. A task that inherits one was
+  /// created after it was installed, so it sees this set.
+  @inlinable
+  static var mayHaveOverrides: Bool {
+    _shank_may_have_overrides() != 0
+  }
+
+  static func noteOverridesInstalled() {
+    _shank_note_overrides_installed()
+  }
+
+  /// The built root's address, or 0, loaded into this thread's hazard slot; `container` keeps
+  /// it alive until no slot holds it.
+  @inlinable
+  static var protectedLatest: UInt {
+    _shank_protect(_shank_latest_root_address())
+  }
+
+  /// Makes `container` the root; the one it replaces is released once no thread reads it.
+  func replace(with container: Dependencies) {
+    let (unread, startsPolling): ([Dependencies], Bool) = lock.withLock {
+      guard container !== self.container else { return ([], false) }
+      if let replaced = self.container { retired.append(replaced) }
+      self.container = container
+      _shank_store_sequential(
+        _shank_latest_root_address(),
+        UInt(bitPattern: Unmanaged.passUnretained(container).toOpaque()))
+      let unread = takeUnread()
+      let startsPolling = !retired.isEmpty && !isPolling
+      if startsPolling { isPolling = true }
+      return (unread, startsPolling)
+    }
+    if startsPolling {
+      Task.detached(priority: .background) { await self.releaseUnreadUntilNoneAreLeft() }
+    }
+    // Released outside the lock: a container's instances may resolve, or build, as they go.
+    withExtendedLifetime(unread) {}
+  }
+
+  /// Releases the replaced roots that no thread reads now, and keeps looking, a little less
+  /// often each time, while some are still read: a reader never has to say it is done.
+  private func releaseUnreadUntilNoneAreLeft() async {
+    var pause: UInt64 = 1_000_000
+    while true {
+      try? await Task.sleep(nanoseconds: pause)
+      let (unread, isDone): ([Dependencies], Bool) = lock.withLock {
+        let unread = takeUnread()
+        if retired.isEmpty { isPolling = false }
+        return (unread, retired.isEmpty)
+      }
+      withExtendedLifetime(unread) {}
+      if isDone { return }
+      pause = min(pause * 2, 64_000_000)
+    }
+  }
+
+  /// Registers the hazard slot of the calling thread, which resolves for the first time.
+  func register(_ slot: UnsafeMutablePointer<UInt>) {
+    lock.withLock { slots.append(slot) }
+  }
+
+  /// Forgets the hazard slot of a thread that is ending.
+  func unregister(_ slot: UnsafeMutablePointer<UInt>) {
+    lock.withLock { slots.removeAll { $0 == slot } }
+  }
+
+  /// Removes and returns the retired roots that no hazard slot holds. Called under `lock`,
+  /// after the store of `_shank_latest_root` that retired them: a reader that loaded one before that
+  /// store has it in its slot by now, and a reader after it loads the new root.
+  private func takeUnread() -> [Dependencies] {
+    guard !retired.isEmpty else { return [] }
+    var read: Set<UInt> = []
+    for slot in slots {
+      let address = _shank_load_sequential(slot)
+      if address != 0 { read.insert(address) }
+    }
+    var unread: [Dependencies] = []
+    retired.removeAll { container in
+      let address = UInt(bitPattern: Unmanaged.passUnretained(container).toOpaque())
+      guard !read.contains(address) else { return false }
+      unread.append(container)
+      return true
+    }
+    return unread
+  }
+}
+
+// `container`, `retired` and `slots` are only touched under `lock`; readers reach the root
+// through `_shank_latest_root` and their hazard slot alone.
+extension Root: @unchecked Sendable {}

@@ -1,0 +1,184 @@
+// Child containers, `withScope`, `close()`, and what a closed container still resolves.
+
+extension Dependencies {
+  /// Makes a child container: its modules over `parent`'s, for a session, a screen or a job.
+  ///
+  /// ```swift
+  /// let session = Dependencies(over: .current) {
+  ///   Module(scope: .singleton, onClose: { await $0.signOut() }) {
+  ///     SessionModule(user: user) as SessionModuleType
+  ///   }
+  /// }
+  /// let profile: ProfileModuleType = session.resolve()  // misses fall through to the parent
+  /// await session.close()                              // signs out; resolving now throws
+  /// ```
+  ///
+  /// What the child does not register, it resolves from `parent`, which it keeps alive. Its
+  /// shared instances are its own, made by it and disposed of by ``close()``: a
+  /// ``Scope/singleton`` registered here is one per child.
+  ///
+  /// - Parameters:
+  ///   - parent: The container misses fall through to, usually ``current``.
+  ///   - fileID: The file that makes the container, for diagnostics; leave it to its default.
+  ///   - line: The line that makes the container, for diagnostics; leave it to its default.
+  ///   - modules: The child's own modules, written with ``ModuleBuilder``.
+  public convenience init(
+    over parent: Dependencies, fileID: StaticString = #fileID, line: UInt = #line,
+    @ModuleBuilder _ modules: () -> [Module]
+  ) {
+    self.init(modules: modules(), over: parent, site: SourceSite(fileID: fileID, line: line))
+  }
+
+  /// Closes the container: runs the `onClose` handlers of the instances it keeps, newest
+  /// first, each on its factory's isolation, and returns when the last has returned.
+  ///
+  /// From then on, resolving a module it registers, from it or from a child over it, throws a
+  /// ``ResolutionError`` that says it was closed and where it was made. A key it does not
+  /// register resolves from the nearest open container underneath, so an instance it made can
+  /// still read its ``Inject`` properties. A factory already running when it closes runs to its
+  /// end, and what it makes is disposed of at once. An instance that someone still holds
+  /// stays alive and usable for as long as they hold it; its handler has run. The instances
+  /// themselves are freed with the container, when the last reference to it goes. Closing
+  /// again runs nothing: it returns once the first close's handlers have run.
+  ///
+  /// The handlers run on a task of their own, so that each runs to its end even when the task
+  /// that closes the container is cancelled, and so that no override or scope of the caller is
+  /// current in them. A `close()` called from a handler does not wait where waiting would
+  /// never end: for its own container, or for a container whose handlers wait, directly or
+  /// through other containers' handlers, for the handler's own. So two containers whose
+  /// handlers close each other both close, even when two tasks close them at the same time.
+  ///
+  /// > Note: A container dropped without `close()` still runs its handlers when it is freed,
+  /// > on a task of their own. An instance that a factory, already running when `close()` was
+  /// > called, makes afterwards is disposed of as soon as it is made, on a task of its own:
+  /// > `close()` may return before that handler has run. Closing the empty stand-in that
+  /// > ``current`` gives before anything is built does nothing.
+  public func close() async {
+    // The stand-in resolution reads before anything is built is shared by every caller.
+    guard !isUnbuilt else { return }
+    table.setState(RegistrationTable.closedBit)
+    keptDecorations?.removeAll()
+    await disposals.close()
+  }
+
+  /// Whether ``close()`` was called on this container.
+  public var isClosed: Bool { table.state & RegistrationTable.closedBit != 0 }
+
+  /// Runs `operation` in a child of ``current`` made of `modules`, and closes it when the
+  /// operation ends, normally or by throwing.
+  ///
+  /// ```swift
+  /// try await Dependencies.withScope {
+  ///   Module(scope: .singleton) { RequestModule(request) as RequestModuleType }
+  /// } operation: {
+  ///   try await handle(request)  // @Inject and resolve() see the request's modules
+  /// }
+  /// ```
+  ///
+  /// Inside `operation`, ``Inject`` and ``resolve(_:name:fileID:line:)-swift.type.method`` read
+  /// the scope first, then what was current outside it. Like overrides, the scope is
+  /// task-local: child tasks see it, other tasks never do. The scope's ``close()`` is awaited
+  /// before this returns, so every `onClose` handler has run by then.
+  ///
+  /// > Note: A `Task { }` started inside that outlives the operation finds the scope closed:
+  /// > resolving one of the scope's own modules then throws.
+  ///
+  /// - Parameters:
+  ///   - modules: The scope's own modules.
+  ///   - isolation: The caller's isolation, which `operation` keeps; leave it to its default.
+  ///   - fileID: The file that opens the scope, for diagnostics; leave it to its default.
+  ///   - line: The line that opens the scope, for diagnostics; leave it to its default.
+  ///   - operation: The code that runs in the scope.
+  /// - Returns: What `operation` returns.
+  public static func withScope<Result>(
+    @ModuleBuilder _ modules: () -> [Module],
+    isolation: isolated (any Actor)? = #isolation,
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
+    operation: () async throws -> Result
+  ) async rethrows -> Result {
+    Root.noteOverridesInstalled()
+    let scope = Dependencies(
+      modules: modules(), over: current, site: SourceSite(fileID: fileID, line: line))
+    let result: Result
+    do {
+      result = try await $overrides.withValue(scope, operation: operation, isolation: isolation)
+    } catch {
+      await scope.close()
+      throw error
+    }
+    await scope.close()
+    return result
+  }
+
+  /// Whether a resolution on this thread finds this container closed: it was closed, and no
+  /// factory it started before the close is still running here. Such a factory runs to its
+  /// end, resolving what it needs as before, so that a close never stops it halfway.
+  var isClosedToThisThread: Bool {
+    isClosed && !ResolutionTrace.isMaking(in: self)
+  }
+
+  /// A resolution from a closed container: a key it registers answers "closed", and so does a
+  /// key that a closed container underneath registers; any other key resolves from the nearest
+  /// open container underneath, so an instance kept from before the close can still read its
+  /// ``Inject`` properties.
+  func valueAfterClose<T>(_ type: T.Type, name: String?, site: SourceSite)
+    throws(ResolutionError) -> T
+  {
+    var layer = self
+    while layer.isClosedToThisThread {
+      if layer.registers(T.self, name: name) {
+        throw closedError(T.self, name: name, closed: layer, site: site)
+      }
+      guard let next = layer.parent else {
+        throw closedError(T.self, name: name, closed: self, site: site)
+      }
+      layer = next
+    }
+    return try layer.value(T.self, name: name, site: site)
+  }
+
+  /// Whether this container's own table answers `T` and `name`, or, for an optional `T`, its
+  /// wrapped type, which a miss of `T` resolves.
+  private func registers<T>(_ type: T.Type, name: String?) -> Bool {
+    if table.registration(for: ObjectIdentifier(T.self), name: name) != nil { return true }
+    guard let optional = T.self as? OptionalMarker.Type else { return false }
+    return table.registration(for: ObjectIdentifier(optional.wrappedType), name: name) != nil
+  }
+
+  /// The first container, from this one down, whose own table registers `type` and `name`,
+  /// open or closed, with what it registers there.
+  func layer(registering type: ObjectIdentifier, name: String?)
+    -> (container: Dependencies, registration: Registration)?
+  {
+    var layer: Dependencies? = self
+    while let current = layer {
+      if let found = current.table.registration(for: type, name: name) { return (current, found) }
+      layer = current.parent
+    }
+    return nil
+  }
+
+  /// The error for resolving `T` and `name` from here once `closed` was closed.
+  func closedError<T>(_ type: T.Type, name: String?, closed: Dependencies, site: SourceSite)
+    -> ResolutionError
+  {
+    closedError(KeyDescription(T.self, name: name), closed: closed, site: site)
+  }
+
+  /// The error for asking this container for `key` once `closed` was closed.
+  func closedError(_ key: KeyDescription, closed: Dependencies, site: SourceSite)
+    -> ResolutionError
+  {
+    let which = closed === self ? "" : "a container it falls through to, "
+    return ResolutionError(.closed(container: which + closed.origin), key: key, site: site)
+  }
+
+  /// Where the container came from, for messages: `made at File.swift:12`.
+  var origin: String { Self.origin(of: site) }
+
+  /// Where a container made at `site` came from, for messages; `nil` is an override layer.
+  static func origin(of site: SourceSite?) -> String {
+    site.map { "made at \($0)" } ?? "an override layer"
+  }
+}

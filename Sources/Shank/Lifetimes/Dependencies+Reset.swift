@@ -1,0 +1,103 @@
+// `reset(_:)`: drops and disposes of the instances a `.cached` scope keeps.
+
+extension Dependencies {
+  /// Drops the instances of every module registered with `scope`, here and in the
+  /// containers this one is layered over, so the next resolution makes new ones.
+  ///
+  /// ```swift
+  /// Dependencies.current.reset(.cached("session"))  // at log-out
+  /// ```
+  ///
+  /// The modules' `onClose` handlers run on a task of their own, newest instance first; the
+  /// `async` form, ``reset(_:fileID:line:)-53le9``, waits for them.
+  ///
+  /// - Parameters:
+  ///   - scope: A ``Scope/cached(_:)`` scope that a module here or underneath is registered
+  ///     with. Any other scope stops the program, with a message that names the line that
+  ///     called `reset`: singletons live as long as their container, and other scopes keep
+  ///     nothing to drop. So does a cached scope that no module here or underneath uses,
+  ///     such as a misspelled name, with a message that lists the cached scopes registered.
+  ///   - fileID: The file that resets, for diagnostics; leave it to its default.
+  ///   - line: The line that resets, for diagnostics; leave it to its default.
+  ///
+  /// `reset` never waits for a factory, so it cannot deadlock, from inside a factory or from
+  /// a thread that another thread's factory waits for. An instance that is being made while
+  /// its scope is reset, such as one whose own factory resets it, goes to the resolution that
+  /// asked for it and is not kept: the next resolution makes a new one.
+  public func reset(_ scope: Scope, fileID: StaticString = #fileID, line: UInt = #line) {
+    Disposal.runLater(drop(scope, fileID: fileID, line: line))
+  }
+
+  /// Drops the instances of every module registered with `scope`, as
+  /// ``reset(_:fileID:line:)-8q5zq`` does, and returns once their `onClose` handlers have
+  /// run.
+  ///
+  /// ```swift
+  /// await dependencies.reset(.cached("session"))  // signed out before this returns
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - scope: A ``Scope/cached(_:)`` scope that a module here or underneath is registered
+  ///     with; any other stops the program, as for the synchronous form.
+  ///   - fileID: The file that resets, for diagnostics; leave it to its default.
+  ///   - line: The line that resets, for diagnostics; leave it to its default.
+  public func reset(_ scope: Scope, fileID: StaticString = #fileID, line: UInt = #line) async {
+    await Disposal.runAll(drop(scope, fileID: fileID, line: line))
+  }
+
+  /// Drops the instances of `scope` and returns their `onClose` handlers, newest first: this
+  /// container's before those underneath, which it was made after.
+  private func drop(_ scope: Scope, fileID: StaticString, line: UInt) -> [Disposal] {
+    guard case .cached = scope.kind else {
+      // `fatalError`, not `preconditionFailure`: the message and the caller's line are
+      // reported in release builds too, as for every other trap of Shank's.
+      Self.stop(
+        "Shank: reset(_:) takes a .cached(name) scope, not \(scope); only cached instances can be dropped",
+        fileID: fileID, line: line)
+    }
+    var matched = false
+    var disposals: [Disposal] = []
+    var container: Dependencies? = self
+    while let current = container {
+      var dropped: [(order: UInt, disposal: Disposal)] = []
+      for registration in current.registrations where registration.scope == scope {
+        if let disposal = registration.reset() { dropped.append(disposal) }
+      }
+      disposals += dropped.sorted { $0.order > $1.order }.map(\.disposal)
+      // A module that a later one replaced still counts: overriding a cached module, as a
+      // test does, must not turn every reset of its scope into a stop.
+      matched = matched || current.table.cachedScopes.contains(scope)
+      container = current.parent
+    }
+    guard matched else {
+      Self.stop(
+        "Shank: reset(\(scope)) at \(fileID):\(line) matches no module here or in the containers underneath; \(cachedScopesRegistered)",
+        fileID: fileID, line: line)
+    }
+    return disposals
+  }
+
+  /// The cached scopes that modules here and underneath are registered with, sorted, at most
+  /// the first 20, for the message of a `reset` that matches none.
+  private var cachedScopesRegistered: String {
+    var names: Set<String> = []
+    var container: Dependencies? = self
+    while let current = container {
+      for scope in current.table.cachedScopes {
+        if case .cached(let name) = scope.kind { names.insert(name) }
+      }
+      container = current.parent
+    }
+    guard !names.isEmpty else { return "no cached scope is registered" }
+    let shown = names.sorted().prefix(20).map { Scope.cached($0).description }
+    let count = shown.count < names.count ? " (\(names.count), first \(shown.count))" : ""
+    return "cached scopes registered\(count): " + shown.joined(separator: ", ")
+  }
+
+  /// Stops the program with `message` at the caller's line; on a ``verify()`` thread, reports
+  /// it as the problem of the module being made instead.
+  private static func stop(_ message: String, fileID: StaticString, line: UInt) -> Never {
+    ResolutionTrace.current.inspection?.abandon(.stopped(message))
+    fatalError(message, file: fileID, line: line)
+  }
+}

@@ -1,0 +1,122 @@
+// `start()`: makes the eager modules, concurrently where their isolation allows.
+
+extension Dependencies {
+  /// Makes this container's eager modules, those registered with `eager: true`, and reports
+  /// how long each took.
+  ///
+  /// ```swift
+  /// let dependencies = Dependencies {
+  ///   Module(scope: .singleton, eager: true) { DatabaseModule() as DatabaseModuleType }
+  ///   Module(scope: .singleton, eager: true) { RouterModule() as RouterModuleType }
+  /// }
+  /// dependencies.build()
+  /// let report = try await dependencies.start()
+  /// print(report)  // slowest first
+  /// ```
+  ///
+  /// Modules whose factories are not bound to an actor are made at the same time, on tasks of
+  /// their own; one that resolves another eager module waits for it, as any resolution does.
+  /// A module registered from main-actor code is made on the main actor, and one registered
+  /// from another actor on that actor. ``build()`` alone makes nothing eagerly.
+  ///
+  /// > Note: `eager` keeps its meaning only for ``Scope/singleton`` and ``Scope/cached(_:)``
+  /// > modules, which the container keeps. Any other eager module is made and dropped, which
+  /// > checks that it can be made; ``verify()`` reports it.
+  ///
+  /// - Parameters:
+  ///   - fileID: The file that starts, for diagnostics; leave it to its default.
+  ///   - line: The line that starts, for diagnostics; leave it to its default.
+  /// - Returns: What was made, slowest first.
+  /// - Throws: The ``ResolutionError`` of the first eager module, in registration order, that
+  ///   could not be made; the others are made all the same. On a closed container, the error
+  ///   that says so, before anything is made.
+  public func start(fileID: StaticString = #fileID, line: UInt = #line)
+    async throws(ResolutionError)
+    -> StartReport
+  {
+    let site = SourceSite(fileID: fileID, line: line)
+    let eager = eagerModules
+    guard !isClosed else {
+      let key =
+        eager.first?.keyDescription ?? KeyDescription(typeName: "its eager modules", name: nil)
+      throw closedError(key, closed: self, site: site)
+    }
+    let began = MonotonicClock.now
+    let outcomes = await withTaskGroup(of: (Int, Result<StartReport.Entry, ResolutionError>).self) {
+      group in
+      for (index, registration) in eager.enumerated() {
+        let module = UncheckedRegistration(registration)
+        group.addTask { (index, await self.make(module.registration, at: site)) }
+      }
+      var outcomes: [(Int, Result<StartReport.Entry, ResolutionError>)] = []
+      for await outcome in group { outcomes.append(outcome) }
+      return outcomes.sorted { $0.0 < $1.0 }.map(\.1)
+    }
+    var entries: [StartReport.Entry] = []
+    for outcome in outcomes {
+      switch outcome {
+      case .success(let entry): entries.append(entry)
+      case .failure(let error): throw error
+      }
+    }
+    return StartReport(
+      entries: entries.sorted { $0.durationNanoseconds > $1.durationNanoseconds },
+      durationNanoseconds: MonotonicClock.now &- began)
+  }
+
+  /// The modules that ``start(fileID:line:)`` makes, in registration order, each once: a module
+  /// registered under several types with `as:` is one instance.
+  private var eagerModules: [Registration] {
+    var seen: Set<ObjectIdentifier> = []
+    return registrations.filter { $0.isEager && seen.insert(ObjectIdentifier($0.keeper)).inserted }
+  }
+
+  /// Makes `registration` on its isolation, timing it.
+  private func make(_ registration: Registration, at site: SourceSite) async
+    -> Result<StartReport.Entry, ResolutionError>
+  {
+    guard let actor = registration.isolation else { return timed(registration, at: site) }
+    let module = UncheckedRegistration(registration)
+    return await Self.run(on: actor) { self.timed(module.registration, at: site) }
+  }
+
+  /// Makes `registration` here, on this thread, and times it.
+  private func timed(_ registration: Registration, at site: SourceSite)
+    -> Result<StartReport.Entry, ResolutionError>
+  {
+    let started = MonotonicClock.now
+    do throws(ResolutionError) {
+      _ = try registration.inspectedInstance(at: site, from: self)
+    } catch {
+      return .failure(error)
+    }
+    return .success(
+      StartReport.Entry(
+        key: registration.description, scope: registration.scope,
+        durationNanoseconds: MonotonicClock.now &- started,
+        ranOn: Self.place(registration.isolation)))
+  }
+
+  /// Where a factory bound to `isolation` runs, in a report's words.
+  private static func place(_ isolation: (any Actor)?) -> String {
+    guard let isolation else { return "a background thread" }
+    return isolation === MainActor.shared ? "the main actor" : "\(type(of: isolation))"
+  }
+
+  /// Runs `body` on `actor`.
+  private static func run<Result: Sendable>(
+    on actor: isolated any Actor, _ body: @Sendable () -> Result
+  ) -> Result {
+    body()
+  }
+}
+
+/// A registration handed to the task that makes it.
+private struct UncheckedRegistration: @unchecked Sendable {
+  // A registration's mutable state is behind its own lock and once-flag (see `Provider`).
+  let registration: Registration
+
+  init(_ registration: Registration) {
+    self.registration = registration
+  }
+}

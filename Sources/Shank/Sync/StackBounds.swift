@@ -1,0 +1,120 @@
+// This thread's stack bounds, and running a closure on a fresh stack.
+
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// Where a thread's stack ends, so that a chain of factories too deep for it stops with a
+/// message instead of overflowing into the guard page.
+@usableFromInline
+struct StackBounds {
+  /// The lowest address of the stack, which grows down; 0 when it could not be found.
+  @usableFromInline let low: UInt
+  /// How much of the stack, above `low`, no factory may start in; 0 when it could not be found.
+  ///
+  /// The reserve is what is left for the last factory Shank lets start: its own frames up to
+  /// the resolution it asks for next, then everything that reports the refusal, down to the
+  /// throw, which a test framework or debugger may hook, and its first casts. In a debug build
+  /// under Swift Testing that takes up to 16 KiB. So a stack keeps a 32nd of itself, at least
+  /// 24 KiB and at most 64 KiB: a 512 KiB thread still holds over 200 nested resolutions in a
+  /// debug build, and a larger one leaves factories more room of their own.
+  @usableFromInline let reserve: UInt
+
+  /// The calling thread's.
+  init() {
+    guard let (low, size) = Self.currentThreadStack() else {
+      (low, reserve) = (0, 0)
+      return
+    }
+    self.low = low
+    reserve = min(max(size / 32, 24 << 10), 64 << 10)
+  }
+
+  /// Whether a factory may not start at `address`, on this stack or off it.
+  ///
+  /// One subtraction and one comparison: an address below the stack wraps around to far above
+  /// the reserve, as one above it is. AddressSanitizer, to catch a use after return, keeps
+  /// locals off the stack; their addresses are then never in the reserve, and the sanitizer
+  /// reports an overflow itself.
+  @inlinable
+  func isInReserve(_ address: UInt) -> Bool {
+    address &- low < reserve
+  }
+
+  /// The lowest address and size of the calling thread's stack.
+  private static func currentThreadStack() -> (low: UInt, size: UInt)? {
+    #if canImport(Darwin)
+      let thread = pthread_self()
+      let size = UInt(pthread_get_stacksize_np(thread))
+      let high = UInt(bitPattern: pthread_get_stackaddr_np(thread))
+      guard size > 0, high > size else { return nil }
+      return (high - size, size)
+    #elseif canImport(Glibc) || canImport(Musl)
+      // Declared only under _GNU_SOURCE, which Swift's C module for the C library leaves out,
+      // so it is looked up by name.
+      guard let symbol = dlsym(nil, "pthread_getattr_np") else { return nil }
+      typealias Attributes = UnsafeMutablePointer<pthread_attr_t>
+      typealias GetAttributes = @convention(c) (pthread_t, Attributes) -> Int32
+      let getAttributes = unsafeBitCast(symbol, to: GetAttributes.self)
+      var attributes = pthread_attr_t()
+      guard getAttributes(pthread_self(), &attributes) == 0 else { return nil }
+      defer { pthread_attr_destroy(&attributes) }
+      var address: UnsafeMutableRawPointer?
+      var size = 0
+      guard pthread_attr_getstack(&attributes, &address, &size) == 0, let address, size > 0
+      else { return nil }
+      return (UInt(bitPattern: address), UInt(size))
+    #else
+      return nil
+    #endif
+  }
+
+  /// Runs `body` on a new thread, and waits for it: for work that may need more stack than
+  /// the calling thread has left. Runs it here if no thread can be started.
+  ///
+  /// Not generic, so that calling it makes no type's metadata for the first time: in a debug
+  /// build that alone can take kilobytes of stack.
+  static func onFreshStack(_ body: () -> Void) {
+    withoutActuallyEscaping(body) { body in
+      let job = Unmanaged.passRetained(FreshStackJob(body))
+      #if canImport(Darwin)
+        var thread: pthread_t?
+      #else
+        var thread = pthread_t()
+      #endif
+      guard pthread_create(&thread, nil, runFreshStackJob, job.toOpaque()) == 0 else {
+        job.release()
+        return body()
+      }
+      // `body` runs on the new thread only, and this one goes on once that thread has ended.
+      #if canImport(Darwin)
+        pthread_join(thread!, nil)
+      #else
+        pthread_join(thread, nil)
+      #endif
+    }
+  }
+}
+
+/// What `StackBounds.onFreshStack` hands its thread.
+private final class FreshStackJob {
+  let run: () -> Void
+
+  init(_ run: @escaping () -> Void) { self.run = run }
+}
+
+#if canImport(Darwin)
+  private func runFreshStackJob(_ raw: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? {
+    Unmanaged<FreshStackJob>.fromOpaque(raw).takeRetainedValue().run()
+    return nil
+  }
+#else
+  private func runFreshStackJob(_ raw: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+    Unmanaged<FreshStackJob>.fromOpaque(raw!).takeRetainedValue().run()
+    return nil
+  }
+#endif

@@ -1,0 +1,49 @@
+// `graph()`: the modules of a container and which injects which.
+
+extension Dependencies {
+  /// A picture of the graph: the registered modules and which module injects which.
+  ///
+  /// ```swift
+  /// print(dependencies.graph().mermaid)
+  /// ```
+  ///
+  /// Like ``verify()``, it makes one instance of every module to find its `@Inject` properties.
+  /// For a child container or an override layer, it shows what resolution reaches: its own
+  /// modules and those of the containers underneath that it does not replace, each node with
+  /// the ``DependencyGraph/Node/layer`` it comes from.
+  ///
+  /// - Returns: The nodes (registered keys with their scopes) and edges (module → module it
+  ///   injects), with ``DependencyGraph/mermaid`` and ``DependencyGraph/dot`` renderings.
+  public func graph() -> DependencyGraph {
+    let inspection = GraphInspection(self)
+    var ids: [ObjectIdentifier: String] = [:]
+    // The Mermaid text names each layer's subgraph `LayerN`, which no node may take.
+    var identifiers = NodeIdentifiers(
+      reserving: Set(inspection.layers).filter { $0 > 0 }.map { "Layer\($0)" })
+    let nodes = zip(inspection.registrations, inspection.layers).map { registration, layer in
+      let id = identifiers.identifier(for: registration.keyDescription)
+      ids[ObjectIdentifier(registration)] = id
+      return DependencyGraph.Node(
+        id: id, typeName: registration.keyDescription.typeName, name: registration.name,
+        scope: registration.scope, kind: DependencyGraph.Node.Kind(registration.role),
+        layer: layer)
+    }
+    let edges = inspection.edges.map { edge in
+      DependencyGraph.Edge(
+        from: ids[ObjectIdentifier(edge.from)]!, to: ids[ObjectIdentifier(edge.to)]!,
+        property: edge.property)
+    }
+    return DependencyGraph(nodes: nodes, edges: edges)
+  }
+}
+
+extension DependencyGraph.Node.Kind {
+  /// The kind of node a registration of `role` is; a collector stands for its list.
+  init(_ role: Registration.Role) {
+    switch role {
+    case .module, .collector: self = .module
+    case .contribution: self = .contribution
+    case .decorator: self = .decorator
+    }
+  }
+}

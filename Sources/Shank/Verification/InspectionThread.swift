@@ -1,0 +1,167 @@
+// The thread `verify()` and `graph()` run a factory on, so a trap in it becomes a report.
+
+import Dispatch
+
+#if canImport(Foundation)
+  import class Foundation.Thread
+#endif
+
+/// What making one module for ``Dependencies/verify()`` or ``Dependencies/graph()`` found.
+enum InspectedModule {
+  /// The module was made; its value's type and its `@Inject` properties.
+  case made(valueType: Any.Type, injections: [(property: String, requirement: Requirement)])
+  /// Making it failed.
+  case failed(ResolutionError)
+  /// Making it hit one of Shank's other stops, such as a misused `reset`, with this message.
+  case stopped(String)
+}
+
+/// Makes every module of a container once, on a thread of its own, for inspection.
+///
+/// A factory that calls `resolve()` or reads an `@Inject` that cannot resolve would stop the
+/// program. Here that thread reports the failure as the module's outcome and parks for good
+/// instead, and making goes on from the next module on a new thread. The modules are made in
+/// a private copy of the container: a parked thread may hold the creation locks of the
+/// instances it was making, so the copy it used is dropped with it, and the container's own
+/// instances are never touched.
+///
+/// A factory that never returns, one waiting for the main queue while `verify()` holds the main
+/// thread, say, is waited for as long as `Dependencies.verificationPatience` says; it is then that module's problem,
+/// making goes on from the next module on a new thread, and the thread left behind stops
+/// without a word if it ever goes on.
+final class InspectionThread {
+  private let lock = Lock()
+  private let progress = DispatchSemaphore(value: 0)
+  private var outcomes: [InspectedModule?]
+  private var making = 0
+  /// Which of the threads started is the one verification waits for; the others stopped
+  /// being waited for and record nothing.
+  private var worker = 0
+  private let actsAsMainActor: Bool
+
+  private init(count: Int, actsAsMainActor: Bool) {
+    outcomes = Array(repeating: nil, count: count)
+    self.actsAsMainActor = actsAsMainActor
+  }
+
+  /// The outcome of making each of `dependencies`' visible registrations, in their order.
+  ///
+  /// Called on the main actor, main-actor factories run on the inspection thread while the
+  /// caller waits for it, so that no other main-actor code runs meanwhile.
+  static func inspect(_ dependencies: Dependencies) -> [InspectedModule] {
+    let count = dependencies.visibleRegistrations().count
+    let run = InspectionThread(count: count, actsAsMainActor: MainActorCheck.isOnMainActor)
+    let patience = Dependencies.verificationPatience
+    var next = 0
+    while next < count {
+      run.start(at: next, copying: dependencies)
+      let (seconds, attoseconds) = patience.components
+      let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+      if run.progress.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .timedOut {
+        run.stopWaiting(after: patience)
+      }
+      next = run.lock.withLock { run.outcomes.firstIndex { $0 == nil } ?? count }
+    }
+    return run.lock.withLock { run.outcomes.map { $0! } }
+  }
+
+  /// Gives up on the thread making a module that took longer than `patience`: that module's
+  /// outcome says so, and the thread records nothing more. Unless it finished meanwhile.
+  private func stopWaiting(after patience: Duration) {
+    lock.withLock {
+      // A thread signals under the lock, so either it has, and the signal is taken here, or
+      // it will find itself no longer the worker, and will not.
+      guard progress.wait(timeout: .now()) == .timedOut else { return }
+      worker += 1
+      outcomes[making] = .stopped(
+        "its factory did not return within \(patience); it may wait for something "
+          + "verify() holds, such as the main queue when verify() runs on the main actor")
+    }
+  }
+
+  /// Runs `body` under the lock if the calling thread is still the one verification waits for.
+  private func ifStillWaitedFor(_ thread: Int, _ body: () -> Void) -> Bool {
+    lock.withLock {
+      guard thread == worker else { return false }
+      body()
+      return true
+    }
+  }
+
+  /// Makes the modules from `first` on, in a copy of `dependencies` that the new thread makes
+  /// and releases itself, so that nothing of it is released on the caller's thread.
+  private func start(at first: Int, copying dependencies: Dependencies) {
+    let handOff = HandOff(dependencies)
+    // `making` is set here too, so that a thread that has not even started when patience
+    // runs out is reported on the module it was started for.
+    let thread = lock.withLock {
+      making = first
+      return worker
+    }
+    let started = Thread { [self] in
+      let trace = ResolutionTrace.current
+      trace.inspection = self
+      trace.inspectionThread = thread
+      trace.actsAsMainActor = actsAsMainActor
+      makeEach(from: first, in: handOff.take().privateCopy(), on: thread)
+      trace.inspection = nil
+      _ = ifStillWaitedFor(thread) { progress.signal() }
+    }
+    started.stackSize = 8 << 20
+    started.start()
+  }
+
+  /// Makes the modules from `first` on. The copy and what it made are released on return,
+  /// before the caller is told, so that `verify()` returns with nothing of it left alive.
+  private func makeEach(from first: Int, in copy: Dependencies, on thread: Int) {
+    let registrations = copy.visibleRegistrations()
+    for index in first..<registrations.count {
+      guard ifStillWaitedFor(thread, { making = index }) else { return }
+      let outcome = Self.make(registrations[index], in: copy)
+      guard ifStillWaitedFor(thread, { outcomes[index] = outcome }) else { return }
+    }
+  }
+
+  private static func make(_ registration: Registration, in copy: Dependencies) -> InspectedModule {
+    do {
+      let instance = try registration.inspectedInstance(at: registration.site, from: copy)
+      return .made(valueType: type(of: instance as Any), injections: injectionPoints(of: instance))
+    } catch {
+      return .failed(error)
+    }
+  }
+
+  /// Records `error` as the outcome of the module being made, and parks this thread for good.
+  func abandon(with error: ResolutionError) -> Never {
+    abandon(.failed(error))
+  }
+
+  /// Records `outcome` for the module being made, and parks this thread for good.
+  func abandon(_ outcome: InspectedModule) -> Never {
+    _ = ifStillWaitedFor(ResolutionTrace.current.inspectionThread) {
+      outcomes[making] = outcome
+      progress.signal()
+    }
+    let never = DispatchSemaphore(value: 0)
+    while true { never.wait() }
+  }
+}
+
+/// Hands a container to the inspection thread, which takes it out, so that the thread's
+/// closure, released only some time after the thread ends, does not keep it alive.
+private final class HandOff {
+  private var container: Dependencies?
+
+  init(_ container: Dependencies) { self.container = container }
+
+  func take() -> Dependencies {
+    defer { container = nil }
+    return container!
+  }
+}
+
+// Only the inspection thread touches `container`, after `Thread.start` hands it over.
+extension HandOff: @unchecked Sendable {}
+
+// `outcomes`, `making` and `worker` are only touched under `lock`; the rest is constant.
+extension InspectionThread: @unchecked Sendable {}
