@@ -24,7 +24,7 @@
 ///
 /// > Note: Registering the same type and name twice is allowed: the later module wins, so test
 /// > and preview overrides can follow the production modules.
-public struct Module: Sendable {
+public struct Module {
   @usableFromInline let recipe: Recipe
 
   /// The name the module is registered under, or `nil`.
@@ -64,7 +64,7 @@ public struct Module: Sendable {
     // Inlined, so that the provider's generic type is looked up once per call site, not once
     // per module.
     let site = SourceSite(fileID: fileID, line: line)
-    recipe = Provider(
+    recipe = Recipe.module(
       name: name, scope: scope, site: site, isolation: isolation, isEager: eager,
       onClose: onClose, factory: factory)
   }
@@ -106,13 +106,18 @@ public struct Module: Sendable {
     _ factory: @escaping () throws -> Value
   ) {
     let site = SourceSite(fileID: fileID, line: line)
-    self.init(
-      AliasRecipe(
-        name: name, scope: scope, site: site, isolation: isolation, isEager: eager,
-        types: [type] + more, onClose: onClose, factory: factory))
+    let module = ModuleRecipe(
+      name: name, scope: scope, site: site, isolation: isolation, isEager: eager,
+      onClose: onClose, factory: factory)
+    self.init(AliasRecipe(module, types: [type] + more))
   }
 
   init(_ recipe: Recipe) {
     self.recipe = recipe
   }
 }
+
+// A recipe's stored properties are constants; the factory in it, when registered from an
+// actor, runs only on that actor (each provider checks every call), and registered from
+// nonisolated code, it may run on several threads at once, as the Important note above says.
+extension Module: @unchecked Sendable {}

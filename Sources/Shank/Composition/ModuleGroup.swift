@@ -52,6 +52,3 @@ final class ModuleGroup: Recipe {
     }
   }
 }
-
-// Its stored properties are constants.
-extension ModuleGroup: @unchecked Sendable {}

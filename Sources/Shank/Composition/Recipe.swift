@@ -1,8 +1,9 @@
 /// What a ``Module`` holds: makes the module's registrations afresh for each container, so
 /// that each container keeps its own instances.
 ///
-/// A plain module's recipe is its own ``Provider``; an aliased module's makes one provider and
-/// an alias for each type.
+/// A unique module's recipe is its own ``UniqueProvider``, which keeps nothing and so serves
+/// every container; a shared one's is a ``ModuleRecipe``; an aliased module's an
+/// ``AliasRecipe``.
 @usableFromInline
 class Recipe {
   @usableFromInline let name: String?
@@ -11,6 +12,21 @@ class Recipe {
   let isolation: (any Actor)?
   /// Whether ``Dependencies/start(fileID:line:)`` makes the module.
   let isEager: Bool
+  /// What the registrations made from it are to their tables; set before any table holds one.
+  var role = Role.module
+
+  /// What a registration is to its table.
+  enum Role {
+    /// Looked up by its key.
+    case module
+    /// One element of the collections of its type, never looked up by its key.
+    case contribution
+    /// Answers `[P]` or `[String: P]` with the contributions to `P`, unless a module registers
+    /// that key itself.
+    case collector
+    /// Wraps the instances of its type that its container and the layers over it make.
+    case decorator
+  }
 
   init(name: String?, scope: Scope, site: SourceSite, isolation: (any Actor)?, isEager: Bool) {
     self.name = name
@@ -24,36 +40,81 @@ class Recipe {
   func register(into registrations: inout RegistrationList) {
     preconditionFailure("every Recipe subclass overrides register(into:)")
   }
+
+  /// The recipe of a module with `factory`: a unique one is its own provider.
+  @usableFromInline
+  static func module<Value>(
+    name: String?, scope: Scope, site: SourceSite, isolation: (any Actor)?, isEager: Bool,
+    onClose: ((Value) async -> Void)?, factory: @escaping () throws -> Value
+  ) -> Recipe {
+    guard case .unique = scope.kind else {
+      return ModuleRecipe(
+        name: name, scope: scope, site: site, isolation: isolation, isEager: isEager,
+        onClose: onClose, factory: factory)
+    }
+    return UniqueProvider(
+      name: name, site: site, isolation: isolation, isEager: isEager,
+      hasOnClose: onClose != nil, factory: factory)
+  }
+}
+
+/// A module's factory and how its instances are kept: makes its provider for each container.
+final class ModuleRecipe<Value>: Recipe {
+  let factory: () throws -> Value
+  let onClose: ((Value) async -> Void)?
+
+  init(
+    name: String?, scope: Scope, site: SourceSite, isolation: (any Actor)?, isEager: Bool,
+    onClose: ((Value) async -> Void)?, factory: @escaping () throws -> Value
+  ) {
+    self.factory = factory
+    self.onClose = onClose
+    super.init(name: name, scope: scope, site: site, isolation: isolation, isEager: isEager)
+  }
+
+  /// A new provider of the kind the scope says.
+  func provider() -> Provider<Value> {
+    let provider: Provider<Value> =
+      switch scope.kind {
+      case .unique:
+        UniqueProvider(
+          name: name, site: site, isolation: isolation, isEager: isEager,
+          hasOnClose: onClose != nil, factory: factory)
+      case .singleton: SingletonProvider(self)
+      case .cached: CachedProvider(self)
+      case .weak: WeakProvider(self)
+      }
+    provider.role = role
+    return provider
+  }
+
+  override func register(into registrations: inout RegistrationList) {
+    registrations.append(made: provider())
+  }
 }
 
 /// A factory registered under several types that share its instances.
 final class AliasRecipe<Value>: Recipe {
-  private let factory: () throws -> Value
-  private let onClose: ((Value) async -> Void)?
+  private let module: ModuleRecipe<Value>
   private let types: [Any.Type]
 
-  init(
-    name: String?, scope: Scope, site: SourceSite, isolation: (any Actor)?, isEager: Bool,
-    types: [Any.Type], onClose: ((Value) async -> Void)?, factory: @escaping () throws -> Value
-  ) {
-    self.factory = factory
-    self.onClose = onClose
+  init(_ module: ModuleRecipe<Value>, types: [Any.Type]) {
+    self.module = module
     self.types = types
-    super.init(name: name, scope: scope, site: site, isolation: isolation, isEager: isEager)
+    super.init(
+      name: module.name, scope: module.scope, site: module.site, isolation: module.isolation,
+      isEager: module.isEager)
   }
 
   override func register(into registrations: inout RegistrationList) {
-    let shared = Provider(
-      name: name, scope: scope, upstream: nil, site: site, isolation: isolation,
-      isEager: isEager, make: factory, conversion: nil, onClose: onClose, keepsInstances: true)
+    let shared = module.provider()
     for type in types { registrations.append(made: Self.alias(type, of: shared)) }
   }
 
   /// A provider of `Alias` that reads through to `shared` and casts its value.
   private static func alias<Alias>(_ type: Alias.Type, of shared: Provider<Value>) -> Registration {
-    Provider<Alias>(readingThrough: shared, site: shared.site) {
-      site, container throws(ResolutionError) in
-      let value = try shared.anyInstance(at: site, from: container)
+    AliasProvider<Alias>(readingThrough: shared) { site, container throws(ResolutionError) in
+      let value = try shared.resolve(at: site, from: container)
       guard let alias = value as? Alias else {
         let valueType = KeyDescription.typeName(of: Swift.type(of: value as Any))
         throw ResolutionError(
@@ -64,11 +125,3 @@ final class AliasRecipe<Value>: Recipe {
     }
   }
 }
-
-// A recipe only builds providers. The user's factory inside them, when registered from an
-// actor, runs only on that actor (`Provider` checks every call); registered from nonisolated
-// code, it may run on several threads at once, which `Module`'s documentation tells its author.
-extension Recipe: @unchecked Sendable {}
-
-// As for `Recipe`: their stored properties are constants.
-extension AliasRecipe: @unchecked Sendable {}

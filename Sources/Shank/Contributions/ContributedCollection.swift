@@ -40,11 +40,7 @@ enum ContributedCollection {
   private static func collector<Value>(
     site: SourceSite, _ collect: @escaping Provider<Value>.Conversion
   ) -> Registration {
-    let provider = Provider<Value>(
-      name: nil, scope: .unique, upstream: nil, site: site, isolation: nil, isEager: false,
-      make: nil, conversion: collect, onClose: nil, keepsInstances: false)
-    provider.role = .collector
-    return provider
+    CollectorProvider(site: site, collect: collect)
   }
 
   /// Hands `add` the contributions to `Element` that a resolution from `container` sees in
@@ -76,7 +72,7 @@ enum ContributedCollection {
       for entry in entries {
         let provider = Unmanaged<Provider<Element>>.fromOpaque(entry.toOpaque())
           .takeUnretainedValue()
-        add(provider.name, try provider.anyInstance(at: site, from: container))
+        add(provider.name, try provider.resolve(at: site, from: container))
       }
     }
   }
@@ -167,7 +163,7 @@ enum ContributedCollection {
   ) throws(ResolutionError) -> T {
     let provider = Unmanaged<Provider<T>>.fromOpaque(
       Unmanaged.passUnretained(registration).toOpaque())
-    return try provider.takeUnretainedValue().anyInstance(at: site, from: container)
+    return try provider.takeUnretainedValue().resolve(at: site, from: container)
   }
 }
 

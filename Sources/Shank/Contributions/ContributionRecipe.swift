@@ -1,22 +1,20 @@
-/// A contribution's recipe: its provider, and the collectors that answer `[Value]` and
+/// A contribution's recipe: its module's, and the collectors that answer `[Value]` and
 /// `[String: Value]` in each container it is registered in.
 final class ContributionRecipe<Value>: Recipe {
-  private let provider: Provider<Value>
+  /// The contributed module's own recipe, whose registrations are contributions.
+  private let module: Recipe
 
-  init(_ provider: Provider<Value>) {
-    provider.role = .contribution
-    self.provider = provider
+  init(_ module: Recipe) {
+    module.role = .contribution
+    self.module = module
     super.init(
-      name: provider.name, scope: provider.scope, site: provider.site,
-      isolation: provider.isolation, isEager: provider.isEager)
+      name: module.name, scope: module.scope, site: module.site, isolation: module.isolation,
+      isEager: module.isEager)
   }
 
   override func register(into registrations: inout RegistrationList) {
-    provider.register(into: &registrations)
+    module.register(into: &registrations)
     registrations.append(made: ContributedCollection.list(of: Value.self, site: site))
     registrations.append(made: ContributedCollection.named(Value.self, site: site))
   }
 }
-
-// As for `Recipe`: its stored properties are constants.
-extension ContributionRecipe: @unchecked Sendable {}

@@ -41,9 +41,9 @@ extension Module {
     onClose: ((Value) async -> Void)? = nil,
     _ factory: @escaping () throws -> Value
   ) -> Module {
-    let provider = Provider(
+    let recipe = Recipe.module(
       name: name, scope: scope, site: SourceSite(fileID: fileID, line: line),
       isolation: isolation, isEager: eager, onClose: onClose, factory: factory)
-    return Module(ContributionRecipe(provider))
+    return Module(ContributionRecipe<Value>(recipe))
   }
 }

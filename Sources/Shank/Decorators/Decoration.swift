@@ -39,6 +39,3 @@ final class Decoration<Value>: Registration {
     registrations.append(sharedBy: self)
   }
 }
-
-// Its stored properties are constants; `transform` runs only where `apply` checked it may.
-extension Decoration: @unchecked Sendable {}

@@ -256,14 +256,7 @@ extension Dependencies {
     else { return try missing(T.self, name: name, site: site) }
     let pending = _shank_is_observing() == 0 ? nil : PendingEvent(for: registration)
     let provider = Unmanaged<Provider<T>>.fromOpaque(registration.toOpaque()).takeUnretainedValue()
-    // The provider's method that makes or finds the instance, called directly: another frame
-    // choosing it would stay on the stack too.
-    let instance =
-      !provider.isPlain
-      ? try provider.produce(at: site, from: self)
-      : decorates
-        ? try provider.makeDecorated(at: site, from: self)
-        : try provider.makePlain(at: site, from: self)
+    let instance = try provider.resolve(at: site, from: self)
     pending?.deliver(askedForAt: site)
     return instance
   }

@@ -5,25 +5,9 @@
 @usableFromInline
 class Registration: Recipe, CustomStringConvertible {
   let type: Any.Type
-  /// The container whose table holds this registration. Unowned and unchecked because the
+  /// The container whose table holds this registration, if it keeps instances. Unowned and unchecked because the
   /// container owns its registrations and every resolution holds the container it runs in.
   unowned(unsafe) var owner: Dependencies?
-  /// What the registration is to its table; set before any table holds it.
-  var role = Role.module
-
-  /// What a registration is to its table.
-  enum Role {
-    /// Looked up by its key.
-    case module
-    /// One element of the collections of its type, never looked up by its key.
-    case contribution
-    /// Answers `[P]` or `[String: P]` with the contributions to `P`, unless a module registers
-    /// that key itself.
-    case collector
-    /// Wraps the instances of its type that its container and the layers over it make.
-    case decorator
-  }
-
   init(
     type: Any.Type, name: String?, scope: Scope, site: SourceSite, isolation: (any Actor)?,
     isEager: Bool
@@ -59,16 +43,12 @@ class Registration: Recipe, CustomStringConvertible {
   /// Whether the module has an `onClose` handler.
   var hasOnClose: Bool { false }
 
-  /// Records `container` as the owner, before the container is shared with anyone.
-  func adopt(by container: Dependencies) {
-    owner = container
-  }
+  /// Records `container` as the owner, before the container is shared with anyone: only a
+  /// registration that keeps instances has one, and is registered in one container.
+  func adopt(by container: Dependencies) {}
 
   /// Drops a `.cached` instance so the next resolution makes a new one, and returns its
   /// `onClose` handler, taken out of the container's list, for the caller to run, with its
   /// place in that list.
   func reset() -> (order: UInt, disposal: Disposal)? { nil }
 }
-
-// Every mutable part lives in `Provider` behind its lock or its once-flag.
-extension Registration: @unchecked Sendable {}

@@ -1,0 +1,15 @@
+// A `.weak` module's registration: shared while someone holds the instance.
+
+/// Keeps its instance weakly: resolutions share it while someone holds it. A value type has
+/// no identity to share, so it is made anew at each resolution.
+final class WeakProvider<Value>: SharedProvider<Value> {
+  private weak var object: AnyObject?
+
+  override func keptInstance(generation: inout UInt) -> Value? {
+    object.flatMap { $0 as? Value }
+  }
+
+  override func store(_ value: Value, madeIn generation: UInt) {
+    if Swift.type(of: value as Any) is AnyObject.Type { object = value as AnyObject }
+  }
+}

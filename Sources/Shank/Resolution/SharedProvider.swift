@@ -1,0 +1,160 @@
+// A module whose scope shares its instances: made once in its owner, under a creation lock.
+
+import _ShankAtomics
+
+/// A module's registration in one container when its scope shares instances: the factory, the
+/// creation lock, and the path that makes an instance once, in the container that owns it.
+///
+/// Each kind of keeping is a subclass: ``SingletonProvider``, ``CachedProvider`` and
+/// ``WeakProvider`` say where a made instance is kept and how it is found again.
+class SharedProvider<Value>: Provider<Value> {
+  private let factory: () throws -> Value
+  /// Runs when the owner drops a kept instance: the module's `onClose`.
+  private let onClose: ((Value) async -> Void)?
+  private let lock = Lock()
+
+  init(_ recipe: ModuleRecipe<Value>, made: OnceFlag? = nil) {
+    factory = recipe.factory
+    onClose = recipe.onClose
+    super.init(
+      name: recipe.name, scope: recipe.scope, site: recipe.site, isolation: recipe.isolation,
+      isEager: recipe.isEager, made: made)
+    role = recipe.role
+  }
+
+  /// The kept instance, read under the creation lock; for a `.cached` one, sets `generation`
+  /// to the resets that came before it, or before the next one made.
+  func keptInstance(generation: inout UInt) -> Value? {
+    preconditionFailure("every keeper overrides keptInstance(generation:)")
+  }
+
+  /// Keeps `value`, just made and decorated, under the creation lock.
+  func store(_ value: Value, madeIn generation: UInt) {
+    preconditionFailure("every keeper overrides store(_:madeIn:)")
+  }
+
+  override var hasOnClose: Bool { onClose != nil }
+
+  override func adopt(by container: Dependencies) {
+    owner = container
+  }
+
+  /// Checks the isolation on every resolution, and makes an instance once, in the container
+  /// that owns it, decorated there as it is made.
+  ///
+  /// What comes before and after the factory is done in calls that return before it runs: in
+  /// a debug build, this frame stays on the stack through every nested resolution.
+  override func resolve(at site: SourceSite, from container: Dependencies)
+    throws(ResolutionError) -> Value
+  {
+    if container.decorates, let owner, owner !== container {
+      return try decorated(at: site, over: container)
+    }
+    if made != nil, made.unsafelyUnwrapped.isSet { return kept.unsafelyUnwrapped.pointee }
+    var generation: UInt = 0
+    if let done = try claim(at: site, generation: &generation) { return done }
+    defer { finishMaking() }
+    do {
+      return try keep(factory(), madeIn: generation, at: site)
+    } catch {
+      throw failure(error, at: site)
+    }
+  }
+
+  /// The instance the owner underneath `container` keeps, decorated as the owner made it,
+  /// wrapped once more by the layers in between, which keep what they made.
+  private func decorated(at site: SourceSite, over container: Dependencies)
+    throws(ResolutionError) -> Value
+  {
+    let owner = owner.unsafelyUnwrapped
+    // Read before the instance: a reset in between then only makes the decoration kept for
+    // an older generation, which the next resolution decorates anew.
+    let generation = cachedGeneration
+    let value = try resolve(at: site, from: owner)
+    // On the trace, so that a decorator resolving what it decorates is a cycle, not a
+    // recursion until the stack runs out.
+    let trace = ResolutionTrace.unretainedCurrent
+    try trace.enter(self, from: container, at: site)
+    defer { trace.leave() }
+    return try container.decorated(
+      value, keptBy: self, generation: generation, in: owner, at: site)
+  }
+
+  /// Checks the isolation, then gives the kept instance. Otherwise returns `nil` with the
+  /// creation lock held, this thread waited for as the maker and the owner's factory on the
+  /// trace, which `finishMaking()` undoes, and sets `generation` to keep a `.cached` instance by.
+  private func claim(at site: SourceSite, generation: inout UInt) throws(ResolutionError)
+    -> Value?
+  {
+    try checkIsolation(at: site)
+    let owner = owner.unsafelyUnwrapped
+    let trace = ResolutionTrace.current
+    try acquire(trace: trace, site: site)
+    if let kept = keptInstance(generation: &generation) {
+      lock.unlock()
+      return kept
+    }
+    // A resolution that waited for the lock while the owner closed makes nothing: the owner
+    // would dispose of the instance as soon as it was made.
+    if owner.isClosedToThisThread {
+      lock.unlock()
+      throw owner.closedError(Value.self, name: name, closed: owner, site: site)
+    }
+    WaitGraph.shared.own(self, by: trace)
+    // Made by its owner, which its factory sees as `current`, so an override layer that
+    // happened to be active at the first resolution never ends up inside a shared instance.
+    do {
+      try trace.enter(self, from: owner, at: site)
+    } catch {
+      WaitGraph.shared.own(self, by: nil)
+      lock.unlock()
+      throw error
+    }
+    return nil
+  }
+
+  /// Undoes what `claim` did, once the factory has run or failed.
+  private func finishMaking() {
+    ResolutionTrace.unretainedCurrent.leave()
+    WaitGraph.shared.own(self, by: nil)
+    lock.unlock()
+  }
+
+  /// Takes the creation lock, or reports the cycle that waiting for it would deadlock on.
+  private func acquire(trace: ResolutionTrace, site: SourceSite) throws(ResolutionError) {
+    if lock.tryLock() { return }
+    try trace.checkNoCycle(closedBy: self, site: site)
+    try WaitGraph.shared.wait(for: self, by: trace, site: site)
+    lock.lock()
+    WaitGraph.shared.stopWaiting(trace)
+  }
+
+  /// Keeps `value`, just made, once its owner has decorated it; returns what it kept.
+  private func keep(_ value: Value, madeIn generation: UInt, at site: SourceSite)
+    throws(ResolutionError) -> Value
+  {
+    var value = value
+    if let owner, owner.decorates { value = try owner.decorated(value, at: site) }
+    if _shank_is_observing() != 0 { PendingEvent.noteMade(self) }
+    store(value, madeIn: generation)
+    return value
+  }
+
+  /// Runs `value`'s `onClose` on a task of its own: nothing keeps it.
+  final func dispose(_ value: Value) {
+    guard let onClose else { return }
+    Disposal.runLater([Disposal(isolation: isolation) { await onClose(value) }])
+  }
+
+  /// Adds `value`'s `onClose` to its owner's list, returning the entry's id. Once the owner is
+  /// closed, it runs the handler at once instead: the instance was dropped as it was kept.
+  final func addDisposal(of value: Value) -> UInt? {
+    guard let onClose, let owner else { return nil }
+    let disposal = Disposal(isolation: isolation) { await onClose(value) }
+    guard let id = owner.disposals.add(disposal) else {
+      Disposal.runLater([disposal])
+      return nil
+    }
+    return id
+  }
+}

@@ -1,0 +1,45 @@
+// A unique module: a factory that keeps nothing, shared by every container it is listed in.
+
+/// A ``Scope/unique`` module's registration: a new instance at every resolution.
+///
+/// It keeps nothing, so one serves every container the module is listed in, and the module
+/// holds it as its recipe.
+final class UniqueProvider<Value>: Provider<Value> {
+  private let factory: () throws -> Value
+  /// Whether the module was given an `onClose`, which never runs: ``Dependencies/verify()``
+  /// reports it.
+  private let hasIgnoredOnClose: Bool
+
+  init(
+    name: String?, site: SourceSite, isolation: (any Actor)?, isEager: Bool,
+    hasOnClose: Bool, factory: @escaping () throws -> Value
+  ) {
+    self.factory = factory
+    hasIgnoredOnClose = hasOnClose
+    super.init(
+      name: name, scope: .unique, site: site, isolation: isolation, isEager: isEager,
+      plainFactory: isolation == nil ? factory : nil)
+  }
+
+  override func resolve(at site: SourceSite, from container: Dependencies)
+    throws(ResolutionError) -> Value
+  {
+    try checkIsolation(at: site)
+    let trace = ResolutionTrace.unretainedCurrent
+    try trace.enter(self, from: container, at: site)
+    defer { trace.leave() }
+    do {
+      let value = try factory()
+      guard container.decorates else { return value }
+      return try container.decorated(value, at: site)
+    } catch {
+      throw failure(error, at: site)
+    }
+  }
+
+  override var hasOnClose: Bool { hasIgnoredOnClose }
+
+  override func register(into registrations: inout RegistrationList) {
+    registrations.append(sharedBy: self)
+  }
+}
