@@ -34,6 +34,8 @@ public final class Dependencies: Sendable {
   /// Whether this container or one underneath registers a decorator, which instances made
   /// here then pass through.
   @usableFromInline let decorates: Bool
+  /// The decorators of each type, composed with those underneath when the container is made.
+  let decorators: [DecoratedType]
   /// What this container's decorators made of shared instances kept underneath; `nil` in a
   /// container without decorators, which never keeps one.
   let keptDecorations: KeptDecorations?
@@ -65,7 +67,8 @@ public final class Dependencies: Sendable {
     self.site = site
     handle = ContainerHandle(site: site)
     keptDecorations = table.decorators.isEmpty ? nil : KeptDecorations()
-    decorates = !table.decorators.isEmpty || parent?.decorates == true
+    decorators = Self.composedDecorators(of: table, over: parent)
+    decorates = !decorators.isEmpty
     if decorates { table.setState(RegistrationTable.decoratesBit) }
     for registration in table.order {
       registration._withUnsafeGuaranteedRef { $0.adopt(by: self) }

@@ -1,66 +1,110 @@
-// How a container applies its decorators and those of the layers underneath.
+// How a container applies the decorators it composed when it was made.
 
 extension Dependencies {
-  /// `value` wrapped by every decorator of `Value` here and underneath: those underneath
-  /// first, each container's in registration order.
+  /// One decorator of a container's composed list, with the layer that registers it, `nil`
+  /// for the container itself: a closed layer's decorators are gone with its modules.
+  struct DecoratorLink {
+    let decoration: Unmanaged<Registration>
+    let layer: Unmanaged<Dependencies>?
+  }
+
+  /// The decorators of one type in a container, composed with those underneath.
+  struct DecoratedType {
+    let type: ObjectIdentifier
+    /// Those of the layers underneath first, then the container's, in registration order.
+    let links: [DecoratorLink]
+  }
+
+  /// The decorators that wrap each type's instances here, sorted by type for a binary search:
+  /// a `Dictionary` lookup would hash the type on every decorated resolution. Composed once,
+  /// when the container is made.
+  static func composedDecorators(
+    of table: RegistrationTable, over parent: Dependencies?
+  ) -> [DecoratedType] {
+    var composed: [ObjectIdentifier: [DecoratorLink]] = [:]
+    if let parent {
+      let layer = Unmanaged.passUnretained(parent)
+      for decorated in parent.decorators {
+        composed[decorated.type] = decorated.links.map {
+          DecoratorLink(decoration: $0.decoration, layer: $0.layer ?? layer)
+        }
+      }
+    }
+    for (type, entries) in table.decorators {
+      composed[type, default: []] += entries.map { DecoratorLink(decoration: $0, layer: nil) }
+    }
+    return composed.map { DecoratedType(type: $0.key, links: $0.value) }.sorted {
+      $0.type < $1.type
+    }
+  }
+
+  /// The composed decorators of `type` here, if any.
+  private func decorators(of type: ObjectIdentifier) -> [DecoratorLink]? {
+    var low = 0
+    var high = decorators.count
+    while low < high {
+      let middle = (low + high) / 2
+      if decorators[middle].type < type { low = middle + 1 } else { high = middle }
+    }
+    return low < decorators.count && decorators[low].type == type ? decorators[low].links : nil
+  }
+
+  /// `value` wrapped by every decorator of `Value` here and underneath.
   @usableFromInline
   func decorated<Value>(_ value: Value, at site: SourceSite) throws(ResolutionError) -> Value {
-    try decorated(value, by: layers(downTo: nil), at: site)
+    guard let links = decorators(of: ObjectIdentifier(Value.self)) else { return value }
+    return try apply(links[...], to: value, at: site)
   }
 
   /// `value`, which `owner` underneath keeps and made as `registration` says, wrapped by the
   /// decorators of `Value` from this container down to `owner`, not `owner`'s own, which
   /// wrapped it as it was made. Decorated once for each instance underneath (for a `.cached`
-  /// value type, once for each `generation`), and kept by the topmost layer with such
+  /// value type, once for each `generation`), and kept by the topmost open layer with such
   /// decorators, so that the layers over it share its decoration.
   func decorated<Value>(
     _ value: Value, keptBy registration: Registration, generation: UInt?,
     in owner: Dependencies, at site: SourceSite
   ) throws(ResolutionError) -> Value {
     let type = ObjectIdentifier(Value.self)
-    // The keeper is the topmost open layer with decorators for the type; the layer list is
-    // only built when it has not kept this instance's decoration yet.
-    var current: Dependencies? = self
-    while let layer = current, layer !== owner,
-      layer.table.decorators[type] == nil || layer.isClosedToThisThread
-    {
-      current = layer.parent
-    }
-    guard let keeper = current, keeper !== owner, let keeping = keeper.keptDecorations else {
-      return value
-    }
+    // `owner` is underneath, so its list is the start of this one.
+    guard let links = decorators(of: type)?.dropFirst(owner.decorators(of: type)?.count ?? 0),
+      let keeper = links.last(where: { !isClosed($0.layer) }).map(container(of:)),
+      let keeping = keeper.keptDecorations
+    else { return value }
     if let kept = keeping.decorated(of: value, madeBy: registration, generation: generation) {
       return kept as! Value
     }
-    let layers = keeper.layers(downTo: owner).filter { $0.table.decorators[type] != nil }
-    let decorated = try decorated(value, by: layers, at: site)
+    let decorated = try apply(links, to: value, at: site)
     return keeping.keep(decorated, of: value, madeBy: registration, generation: generation)
       as! Value
   }
 
-  /// This container and those underneath, down to `bottom` and without it, but for closed
-  /// ones: a closed container's decorators are gone with its modules.
-  private func layers(downTo bottom: Dependencies?) -> [Dependencies] {
-    var layers: [Dependencies] = []
-    var current: Dependencies? = self
-    while let layer = current, layer !== bottom {
-      if !layer.isClosedToThisThread { layers.append(layer) }
-      current = layer.parent
-    }
-    return layers
-  }
-
-  /// `value` wrapped by the decorators of `layers`, innermost last: the bottom layer's first.
-  private func decorated<Value>(
-    _ value: Value, by layers: [Dependencies], at site: SourceSite
+  /// `value` wrapped by each link's decorator in turn, but for closed layers'.
+  private func apply<Value>(
+    _ links: ArraySlice<DecoratorLink>, to value: Value, at site: SourceSite
   ) throws(ResolutionError) -> Value {
     var decorated = value
-    for layer in layers.reversed() {
-      for entry in layer.table.decorators[ObjectIdentifier(Value.self)] ?? [] {
-        let decoration = Unmanaged<Decoration<Value>>.fromOpaque(entry.toOpaque())
-        decorated = try decoration.takeUnretainedValue().apply(decorated, at: site)
-      }
+    for link in links where !isClosed(link.layer) {
+      let decoration = Unmanaged<Decoration<Value>>.fromOpaque(link.decoration.toOpaque())
+      decorated = try decoration.takeUnretainedValue().apply(decorated, at: site)
     }
     return decorated
   }
+
+  /// The container `link` names: a layer underneath, or this one.
+  private func container(of link: DecoratorLink) -> Dependencies {
+    link.layer?.takeUnretainedValue() ?? self
+  }
+
+  /// Whether `layer`, underneath or this container (`nil`), is closed to this thread.
+  private func isClosed(_ layer: Unmanaged<Dependencies>?) -> Bool {
+    guard let layer else { return isClosedToThisThread }
+    return layer._withUnsafeGuaranteedRef { $0.isClosedToThisThread }
+  }
 }
+
+// Immutable: the decoration is kept alive by its layer's table, and the layer by the
+// container that composed the link, which sits over it.
+extension Dependencies.DecoratorLink: @unchecked Sendable {}
+
+extension Dependencies.DecoratedType: Sendable {}

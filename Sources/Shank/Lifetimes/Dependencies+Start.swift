@@ -103,12 +103,6 @@ extension Dependencies {
     return isolation === MainActor.shared ? "the main actor" : "\(type(of: isolation))"
   }
 
-  /// Runs `body` on `actor`.
-  private static func run<Result: Sendable>(
-    on actor: isolated any Actor, _ body: @Sendable () -> Result
-  ) -> Result {
-    body()
-  }
 }
 
 /// A registration handed to the task that makes it.

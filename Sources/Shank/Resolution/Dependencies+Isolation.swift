@@ -52,7 +52,7 @@ extension Dependencies {
   }
 
   /// Runs `body` on `actor`; an `await` from anywhere else hops there first.
-  private static func run<Result: Sendable>(
+  static func run<Result: Sendable>(
     on actor: isolated any Actor, _ body: @Sendable () -> Result
   ) -> Result {
     body()
