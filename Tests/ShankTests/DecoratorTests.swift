@@ -29,22 +29,6 @@ import Testing
     #expect(child.resolve(GreeterType.self).greeting == "child+root+first+second")
   }
 
-  @Test func aSharedInstanceIsDecoratedOnceAndTheDecoratedOneIsKept() {
-    let decorations = Counter()
-    let container = Dependencies {
-      Module(scope: .singleton) { Greeter("kept") as GreeterType }
-      Module.decorating(GreeterType.self) { greeter in
-        decorations.increment()
-        return Loud(greeter)
-      }
-    }
-    let first = container.resolve(GreeterType.self)
-    let second = container.resolve(GreeterType.self)
-    #expect(first === second)
-    #expect(first is Loud)
-    #expect(decorations.value == 1)
-  }
-
   @Test func aUniqueInstanceIsDecoratedByTheContainerItIsResolvedFrom() {
     let root = Dependencies { Module { Greeter("root") as GreeterType } }
     let child = Dependencies(over: root) { Module.decorating(GreeterType.self) { Loud($0) } }
@@ -52,61 +36,72 @@ import Testing
     #expect(child.resolve(GreeterType.self).greeting == "ROOT!")
   }
 
-  @Test func aChildDecoratesASharedInstanceKeptUnderneathOnceAndKeepsIt() {
-    let decorations = Counter()
-    let root = Dependencies { Module(scope: .singleton) { Greeter("root") as GreeterType } }
-    let child = Dependencies(over: root) {
-      Module.decorating(GreeterType.self) { greeter in
-        decorations.increment()
-        return Loud(greeter)
+  // MARK: Each shared scope, decorated by its owner, by a child over it, or by both
+
+  /// A shared instance is made once, and each layer that decorates it does so once and keeps
+  /// what it made: the owner its decorated instance, a child its wrapper of the owner's, a
+  /// grandchild without decorators the child's; whichever layer is asked first.
+  @Test(arguments: [ScopeCase.singleton, .cached, .weak], DecoratingLayers.allCases)
+  func aSharedInstanceIsDecoratedOncePerLayerAndEachLayerKeepsItsOwn(
+    scope: ScopeCase, layers: DecoratingLayers
+  ) {
+    for childFirst in [true, false] {
+      let layered = DecoratedLayers(layers, scope: scope.scope)
+      let grandchild = Dependencies(over: layered.child) {}
+      let fromChild: TextType
+      let fromRoot: TextType
+      if childFirst {
+        // The owner makes and decorates its instance under the child's call.
+        fromChild = layered.child.resolve(TextType.self)
+        fromRoot = layered.root.resolve(TextType.self)
+      } else {
+        fromRoot = layered.root.resolve(TextType.self)
+        fromChild = layered.child.resolve(TextType.self)
       }
+      #expect(fromChild.text == layers.childText(made: 1))
+      #expect(fromRoot.text == layers.rootText(made: 1))
+      #expect(layers.underneath(fromChild) === fromRoot, "the child wraps the owner's instance")
+      #expect(layered.child.resolve(TextType.self) === fromChild)
+      #expect(grandchild.resolve(TextType.self) === fromChild)
+      #expect(layered.root.resolve(TextType.self) === fromRoot)
+      #expect(layered.made.value == 1)
+      #expect(layered.ownerDecorations.value == (layers.ownerDecorates ? 1 : 0))
+      #expect(layered.childDecorations.value == (layers.childDecorates ? 1 : 0))
     }
-    let first = child.resolve(GreeterType.self)
-    #expect(first.greeting == "ROOT!")
-    #expect(child.resolve(GreeterType.self) === first)
-    #expect(decorations.value == 1)
-    // The root keeps its own instance, undecorated: the child's decorators are the child's.
-    #expect(root.resolve(GreeterType.self).greeting == "root")
-    #expect(root.resolve(GreeterType.self) !== first)
   }
 
-  @Test func aChildDecoratesTheNewInstanceAfterAResetUnderneath() {
-    let decorations = Counter()
-    let root = Dependencies {
-      Module(scope: .cached("session")) { Greeter("session") as GreeterType }
-    }
-    let child = Dependencies(over: root) {
-      Module.decorating(GreeterType.self) { greeter in
-        decorations.increment()
-        return Tagged(greeter, "\(decorations.value)")
-      }
-    }
-    let first = child.resolve(GreeterType.self)
-    #expect(child.resolve(GreeterType.self) === first)
-    root.reset(.cached("session"))
-    let second = child.resolve(GreeterType.self)
+  @Test(arguments: DecoratingLayers.allCases)
+  func afterAResetUnderneathEachLayerDecoratesTheNewInstanceOnce(layers: DecoratingLayers) {
+    let layered = DecoratedLayers(layers, scope: .cached("session"))
+    let first = layered.child.resolve(TextType.self)
+    #expect(first.text == layers.childText(made: 1))
+    #expect(layered.child.resolve(TextType.self) === first)
+    layered.root.reset(.cached("session"))
+    let second = layered.child.resolve(TextType.self)
     #expect(second !== first)
-    #expect(second.greeting == "session+2")
-    #expect(child.resolve(GreeterType.self) === second)
+    #expect(second.text == layers.childText(made: 2))
+    #expect(layered.child.resolve(TextType.self) === second)
+    #expect(layered.root.resolve(TextType.self).text == layers.rootText(made: 2))
+    #expect(layered.made.value == 2)
+    #expect(layered.ownerDecorations.value == (layers.ownerDecorates ? 2 : 0))
+    #expect(layered.childDecorations.value == (layers.childDecorates ? 2 : 0))
   }
 
-  @Test func aChildKeepsItsDecoratedWeakInstanceOnlyWhileItIsHeld() {
-    let decorations = Counter()
-    let root = Dependencies { Module(scope: .weak) { Greeter("weak") as GreeterType } }
-    let child = Dependencies(over: root) {
-      Module.decorating(GreeterType.self) { greeter in
-        decorations.increment()
-        return Loud(greeter)
-      }
-    }
-    var held: GreeterType? = child.resolve(GreeterType.self)
-    #expect(child.resolve(GreeterType.self) === held)
-    #expect(decorations.value == 1)
+  @Test(arguments: DecoratingLayers.allCases)
+  func aDecoratedWeakInstanceLivesOnlyAsLongAsItsHolders(layers: DecoratingLayers) {
+    let layered = DecoratedLayers(layers, scope: .weak)
+    var held: TextType? = layered.child.resolve(TextType.self)
+    #expect(held?.text == layers.childText(made: 1))
+    #expect(layered.child.resolve(TextType.self) === held)
+    #expect(layered.root.resolve(TextType.self) === held.flatMap(layers.underneath))
+    #expect(layered.ownerDecorations.value == (layers.ownerDecorates ? 1 : 0))
+    #expect(layered.childDecorations.value == (layers.childDecorates ? 1 : 0))
     weak let released = held
     held = nil
-    #expect(released == nil, "the child kept the decorated .weak instance alive")
-    #expect(child.resolve(GreeterType.self).greeting == "WEAK!")
-    #expect(decorations.value == 2)
+    #expect(released == nil, "a layer kept the decorated .weak instance alive")
+    #expect(layered.child.resolve(TextType.self).text == layers.childText(made: 2))
+    #expect(layered.ownerDecorations.value == (layers.ownerDecorates ? 2 : 0))
+    #expect(layered.childDecorations.value == (layers.childDecorates ? 2 : 0))
   }
 
   @Test func aChildDecoratesAValueTypeSingletonOnce() {
@@ -798,90 +793,6 @@ import Testing
     #expect(path == ["GreeterType", "LeafModule", "GreeterType"])
   }
 
-  @Test func aParentAndAChildEachDecorateASingletonOnceAndEachLayerKeepsItsOwn() {
-    let made = Counter()
-    let parentDecorations = Counter()
-    let childDecorations = Counter()
-    let root = Dependencies {
-      Module(scope: .singleton) { () -> TextType in
-        made.increment()
-        return PlainText("s")
-      }
-      Module.decorating(TextType.self) { greeter in
-        parentDecorations.increment()
-        return TaggedText(greeter, "p")
-      }
-    }
-    let child = Dependencies(over: root) {
-      Module.decorating(TextType.self) { greeter in
-        childDecorations.increment()
-        return TaggedText(greeter, "c")
-      }
-    }
-    let grandchild = Dependencies(over: child) {}
-    // The child first: the owner makes and decorates its instance under the child's call.
-    let fromChild = child.resolve(TextType.self)
-    #expect(fromChild.text == "s+p+c")
-    let fromRoot = root.resolve(TextType.self)
-    #expect(fromRoot.text == "s+p")
-    #expect((fromChild as? TaggedText)?.wrapped === fromRoot)
-    #expect(child.resolve(TextType.self) === fromChild)
-    #expect(grandchild.resolve(TextType.self) === fromChild)
-    #expect(root.resolve(TextType.self) === fromRoot)
-    #expect(made.value == 1)
-    #expect(parentDecorations.value == 1)
-    #expect(childDecorations.value == 1)
-  }
-
-  @Test func aDecoratedCachedInstanceIsMadeAndDecoratedAgainInEachLayerAfterAReset() {
-    let made = Counter()
-    let parentDecorations = Counter()
-    let childDecorations = Counter()
-    let root = Dependencies {
-      Module(scope: .cached("reset")) { () -> TextType in
-        PlainText("v\(made.increment())")
-      }
-      Module.decorating(TextType.self) { greeter in
-        parentDecorations.increment()
-        return TaggedText(greeter, "p")
-      }
-    }
-    let child = Dependencies(over: root) {
-      Module.decorating(TextType.self) { greeter in
-        childDecorations.increment()
-        return TaggedText(greeter, "c")
-      }
-    }
-    let first = child.resolve(TextType.self)
-    #expect(first.text == "v1+p+c")
-    #expect(child.resolve(TextType.self) === first)
-    root.reset(.cached("reset"))
-    let second = child.resolve(TextType.self)
-    #expect(second.text == "v2+p+c")
-    #expect(second !== first)
-    #expect(root.resolve(TextType.self).text == "v2+p")
-    #expect(made.value == 2)
-    #expect(parentDecorations.value == 2)
-    #expect(childDecorations.value == 2)
-  }
-
-  @Test func aDecoratedWeakInstanceInADecoratingParentLivesAsLongAsItsHolders() {
-    let made = Counter()
-    let root = Dependencies {
-      Module(scope: .weak) { () -> TextType in PlainText("w\(made.increment())") }
-      Module.decorating(TextType.self) { TaggedText($0, "p") }
-    }
-    let child = Dependencies(over: root) {
-      Module.decorating(TextType.self) { TaggedText($0, "c") }
-    }
-    var held: TextType? = child.resolve(TextType.self)
-    #expect(held?.text == "w1+p+c")
-    #expect(child.resolve(TextType.self) === held)
-    #expect(root.resolve(TextType.self) === (held as? TaggedText)?.wrapped)
-    held = nil
-    #expect(child.resolve(TextType.self).text == "w2+p+c")
-  }
-
   /// The owner's decorators run as its factory does, with the owner as `current`; a child's
   /// with the child.
   @Test func eachLayersDecoratorResolvesFromItsOwnLayer() {
@@ -1239,6 +1150,58 @@ import Testing
 }
 
 // MARK: - Fixtures
+
+/// Which containers decorate a `TextType`: the one that keeps it, a child over it, or both.
+enum DecoratingLayers: CaseIterable, Sendable {
+  case owner, child, ownerAndChild
+
+  var ownerDecorates: Bool { self != .child }
+  var childDecorates: Bool { self != .owner }
+
+  /// What the owner gives for the `made`th instance it made: tagged "p" if it decorates.
+  func rootText(made: Int) -> String { "v\(made)" + (ownerDecorates ? "+p" : "") }
+
+  /// What the child gives: the owner's, then tagged "c" if the child decorates.
+  func childText(made: Int) -> String { rootText(made: made) + (childDecorates ? "+c" : "") }
+
+  /// The owner's instance inside what the child gave.
+  func underneath(_ fromChild: TextType) -> TextType? {
+    childDecorates ? (fromChild as? TaggedText)?.wrapped : fromChild
+  }
+}
+
+/// A root that keeps a `TextType` in a scope and a child over it, decorating as `layers` say,
+/// counting what the root makes and what each layer decorates.
+struct DecoratedLayers {
+  let made = Counter()
+  let ownerDecorations = Counter()
+  let childDecorations = Counter()
+  let root: Dependencies
+  let child: Dependencies
+
+  init(_ layers: DecoratingLayers, scope: Scope) {
+    let (made, ownerDecorations, childDecorations) = (
+      self.made, self.ownerDecorations, self.childDecorations
+    )
+    root = Dependencies {
+      Module(scope: scope) { () -> TextType in PlainText("v\(made.increment())") }
+      if layers.ownerDecorates {
+        Module.decorating(TextType.self) {
+          ownerDecorations.increment()
+          return TaggedText($0, "p")
+        }
+      }
+    }
+    child = Dependencies(over: root) {
+      if layers.childDecorates {
+        Module.decorating(TextType.self) {
+          childDecorations.increment()
+          return TaggedText($0, "c")
+        }
+      }
+    }
+  }
+}
 
 protocol GreeterType: AnyObject {
   var greeting: String { get }
