@@ -149,37 +149,6 @@ import Testing
     #expect(Set(held.all.map(\.serial)).count == 1)
   }
 
-  @Test func cachedMakesAtMostOneInstancePerResetUnderContention() async {
-    let made = Counter()
-    let resets = Counter()
-    let asking = Counter()
-    let dependencies = Dependencies {
-      Module(scope: .cached("stress")) { () -> Service in
-        // Hold the first maker until every thread is asking.
-        if made.increment() == 1 { eventually(timeout: 2) { asking.value == 64 } }
-        return ServiceImpl()
-      }
-      Module(scope: .singleton) { OtherServiceImpl() as OtherService }
-    }
-    let singleton = dependencies.resolve(OtherService.self)
-    let finished = await onThreads(64) { index in
-      asking.increment()
-      for round in 0..<50 {
-        if index.isMultiple(of: 8), round > 0, round.isMultiple(of: 10) {
-          dependencies.reset(.cached("stress"))
-          resets.increment()
-        }
-        _ = dependencies.resolve(Service.self)
-      }
-    }
-    #expect(finished)
-    #expect(resets.value == 32)
-    #expect(made.value >= 1)
-    #expect(
-      made.value <= resets.value + 1, "made \(made.value) instances for \(resets.value) resets")
-    #expect(dependencies.resolve(OtherService.self) === singleton)
-  }
-
   // MARK: @Inject
 
   @Test func injectFirstReadFromManyTasksGivesEveryoneOneInstance() async {

@@ -325,6 +325,37 @@ import Testing
     #expect(finished)
   }
 
+  @Test func cachedMakesAtMostOneInstancePerResetUnderContention() async {
+    let made = Counter()
+    let resets = Counter()
+    let asking = Counter()
+    let dependencies = Dependencies {
+      Module(scope: .cached("stress")) { () -> Service in
+        // Hold the first maker until every thread is asking.
+        if made.increment() == 1 { eventually(timeout: 2) { asking.value == 64 } }
+        return ServiceImpl()
+      }
+      Module(scope: .singleton) { OtherServiceImpl() as OtherService }
+    }
+    let singleton = dependencies.resolve(OtherService.self)
+    let finished = await onThreads(64) { index in
+      asking.increment()
+      for round in 0..<50 {
+        if index.isMultiple(of: 8), round > 0, round.isMultiple(of: 10) {
+          dependencies.reset(.cached("stress"))
+          resets.increment()
+        }
+        _ = dependencies.resolve(Service.self)
+      }
+    }
+    #expect(finished)
+    #expect(resets.value == 32)
+    #expect(made.value >= 1)
+    #expect(
+      made.value <= resets.value + 1, "made \(made.value) instances for \(resets.value) resets")
+    #expect(dependencies.resolve(OtherService.self) === singleton)
+  }
+
   // MARK: What a reset drops, where, and how it disposes of it
 
   @Test func resetLeavesOtherCachedScopesAndSingletonsAlone() {
@@ -373,6 +404,19 @@ import Testing
     }
   }
 
+  @Test func cachedAliasIsDroppedByReset() {
+    let dependencies = Dependencies {
+      Module(scope: .cached("session"), as: Service.self, OtherService.self) { ServiceAndOther() }
+    }
+    let before = dependencies.resolve(Service.self)
+    #expect(dependencies.resolve(OtherService.self) === before)
+    dependencies.reset(.cached("session"))
+    let after = dependencies.resolve(Service.self)
+    #expect(
+      after !== before, "reset(.cached(\"session\")) must drop an aliased module's instance too")
+    #expect(dependencies.resolve(OtherService.self) === after)
+  }
+
   @Test func resetDisposesOfTheDroppedInstancesAndItsAsyncFormWaits() async {
     let closed = Collector<String>()
     let container = Dependencies {
@@ -402,25 +446,28 @@ import Testing
       closed.all == ["second", "first", "first", "kept"],
       "a reset instance is not disposed of twice")
   }
+
+  @Test func anInjectPropertyKeepsAResetInstanceWhoseHandlerRan() async {
+    let closed = Collector<String>()
+    let container = Dependencies {
+      Module(scope: .cached("session"), onClose: { closed.append($0.user) }) {
+        RecipeSession(user: "ada") as RecipeSessionType
+      }
+      Module { RecipeSessionScreen() as RecipeSessionScreen }
+    }
+    let screen = container.resolve(RecipeSessionScreen.self)
+    let serial = screen.session.serial
+    await container.reset(.cached("session"))
+    #expect(closed.all == ["ada"])
+    #expect(screen.session.serial == serial, "the property keeps what it read")
+    #expect(container.resolve(RecipeSessionType.self).serial != serial, "the scope makes anew")
+  }
 }
 
 /// Resetting a scope that is not `.cached`, or one that no module uses, each in a child
 /// process: the message and the line it points at.
 @Suite struct ResetMisuseTests {
   private let fileID = "ShankTests/ResetTests.swift"
-
-  @Test func resettingTheSingletonScopeStops() async throws {
-    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
-    {
-      Dependencies { Module(scope: .singleton) { ServiceImpl() as Service } }.reset(.singleton)
-    }
-    let stderr = standardError(of: result)
-    #expect(
-      stderr.contains(
-        "Shank: reset(_:) takes a .cached(name) scope, not .singleton; only cached instances can be dropped"
-      ),
-      "\(stderr)")
-  }
 
   @Test func resettingTheUniqueScopeStops() async throws {
     let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
