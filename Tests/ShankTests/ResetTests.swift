@@ -496,65 +496,65 @@ import Testing
       "\(stderr)")
   }
 
-  @Test func resettingACachedScopeNoModuleUsesStopsAndListsTheRegisteredOnes() async throws {
+  /// A reset of a cached scope that no module uses, in each kind of container: the caller's
+  /// line, and the cached scopes registered here and underneath.
+  @Test(arguments: UnusedCachedScopeReset.allCases)
+  func resettingACachedScopeNoModuleUsesStopsAndListsTheRegisteredOnes(
+    reset: UnusedCachedScopeReset
+  ) async throws {
     let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
-    {
-      resetMisspelledSession()
+    { [reset] in
+      reset.run()
     }
     let stderr = standardError(of: result)
-    let site = "\(fileID):\(resetMisspelledSessionLine)"
-    #expect(
-      stderr.contains(
-        #"\#(site): Fatal error: Shank: reset(.cached("sesion")) at \#(site) matches no module here or in the containers underneath; cached scopes registered: .cached("cart"), .cached("session")"#
-          + "\n"),
-      "\(stderr)")
-  }
-
-  @Test func resettingAMisspelledCachedScopeInOneContainerStops() async throws {
-    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
-    {
-      resetScope(.cached("sesion"))
-    }
-    let stderr = standardError(of: result)
-    let site = "\(fileID):\(resetScopeLine)"
-    #expect(
-      stderr.contains(
-        #"\#(site): Fatal error: Shank: reset(.cached("sesion")) at \#(site) matches no module here or in the containers underneath; cached scopes registered: .cached("session")"#
-          + "\n"),
-      "\(stderr)")
-  }
-
-  @Test func resettingAnUnusedCachedScopeListsTheFirstTwentyOfMore() async throws {
-    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
-    {
-      resetAmongTwentyFiveCachedScopes()
-    }
-    let stderr = standardError(of: result)
-    let site = "\(fileID):\(resetAmongTwentyFiveCachedScopesLine)"
-    let firstTwenty = (0..<20).map { String(format: #".cached("s%02d")"#, $0) }
-    #expect(
-      stderr.contains(
-        #"\#(site): Fatal error: Shank: reset(.cached("none")) at \#(site) matches no module here or in the containers underneath; cached scopes registered (25, first 20): "#
-          + firstTwenty.joined(separator: ", ") + "\n"),
-      "\(stderr)")
-  }
-
-  @Test func resettingACachedScopeInAnEmptyContainerSaysNoneIsRegistered() async throws {
-    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
-    {
-      resetInAnEmptyContainer()
-    }
-    let stderr = standardError(of: result)
-    let site = "\(fileID):\(resetInAnEmptyContainerLine)"
-    #expect(
-      stderr.contains(
-        #"\#(site): Fatal error: Shank: reset(.cached("session")) at \#(site) matches no module here or in the containers underneath; no cached scope is registered"#
-          + "\n"),
-      "\(stderr)")
+    #expect(stderr.contains(reset.message(at: "\(fileID):\(reset.line)")), "\(stderr)")
   }
 }
 
 // MARK: - Fixtures
+
+/// A reset of a cached scope that no module uses, and the message it stops with.
+enum UnusedCachedScopeReset: String, CaseIterable, Codable, Sendable {
+  case misspelledUnderTwoOverrideLayers, misspelledInOneContainer, amongTwentyFiveCachedScopes
+  case inAnEmptyContainer
+
+  func run() {
+    switch self {
+    case .misspelledUnderTwoOverrideLayers: resetMisspelledSession()
+    case .misspelledInOneContainer: resetScope(.cached("sesion"))
+    case .amongTwentyFiveCachedScopes: resetAmongTwentyFiveCachedScopes()
+    case .inAnEmptyContainer: resetInAnEmptyContainer()
+    }
+  }
+
+  /// The line of the reset that `run()` makes.
+  var line: Int {
+    switch self {
+    case .misspelledUnderTwoOverrideLayers: resetMisspelledSessionLine
+    case .misspelledInOneContainer: resetScopeLine
+    case .amongTwentyFiveCachedScopes: resetAmongTwentyFiveCachedScopesLine
+    case .inAnEmptyContainer: resetInAnEmptyContainerLine
+    }
+  }
+
+  /// The whole line the reset at `site` stops with.
+  func message(at site: String) -> String {
+    switch self {
+    case .misspelledUnderTwoOverrideLayers:
+      #"\#(site): Fatal error: Shank: reset(.cached("sesion")) at \#(site) matches no module here or in the containers underneath; cached scopes registered: .cached("cart"), .cached("session")"#
+        + "\n"
+    case .misspelledInOneContainer:
+      #"\#(site): Fatal error: Shank: reset(.cached("sesion")) at \#(site) matches no module here or in the containers underneath; cached scopes registered: .cached("session")"#
+        + "\n"
+    case .amongTwentyFiveCachedScopes:
+      #"\#(site): Fatal error: Shank: reset(.cached("none")) at \#(site) matches no module here or in the containers underneath; cached scopes registered (25, first 20): "#
+        + (0..<20).map { String(format: #".cached("s%02d")"#, $0) }.joined(separator: ", ") + "\n"
+    case .inAnEmptyContainer:
+      #"\#(site): Fatal error: Shank: reset(.cached("session")) at \#(site) matches no module here or in the containers underneath; no cached scope is registered"#
+        + "\n"
+    }
+  }
+}
 
 /// A cached instance whose release resets its scope and resolves from it again.
 final class ResetsWhenReleased: Numbered, Service {
