@@ -25,7 +25,7 @@ import Testing
       let session = Dependencies(over: Dependencies {}) { modules }
       _ = await session.resolveAsync(SessionModuleType.self)
     }.value
-    await mainActorLifetimeEventually { places.onMainQueue.count == 1 }
+    await eventually { places.onMainQueue.count == 1 }
     #expect(places.onMainQueue == [true])
   }
 }
@@ -62,9 +62,10 @@ final class MainActorLifetimePlaces: Sendable {
   }
 }
 
-/// Waits on the main actor, without blocking it, until `condition` holds or five seconds pass.
-func mainActorLifetimeEventually(_ condition: () -> Bool) async {
-  let deadline = DispatchTime.now() + 5
+/// Waits on the main actor, without blocking it, until `condition` holds or `timeout` seconds
+/// pass: this target's form of the core suites' `eventually(timeout:_:)`.
+func eventually(timeout: Double = 5, _ condition: () -> Bool) async {
+  let deadline = DispatchTime.now() + timeout
   while !condition(), DispatchTime.now() < deadline {
     try? await Task.sleep(nanoseconds: 1_000_000)
   }

@@ -123,23 +123,6 @@ import Testing
     }
   }
 
-  @Test(arguments: [Scope.singleton, .cached("recipe15"), .weak])
-  func anInstanceTheContainerKeepsIsDecoratedOnce(scope: Scope) {
-    let decorations = Counter()
-    let container = Dependencies {
-      Module(scope: scope) { CompositionCatalog() as CompositionCatalogType }
-      Module.decorating(CompositionCatalogType.self) { catalog in
-        decorations.increment()
-        return CompositionMeteredCatalog(catalog, calls: Counter())
-      }
-    }
-    let first = container.resolve(CompositionCatalogType.self)
-    let second = container.resolve(CompositionCatalogType.self)
-    #expect(first is CompositionMeteredCatalog)
-    #expect(first === second, "the decorated instance is the one kept")
-    #expect(decorations.value == 1)
-  }
-
   @Test func anAliasIsDecoratedAtEveryResolutionByTheContainerResolvedFrom() {
     let decorations = Counter()
     let root = Dependencies {
@@ -272,10 +255,10 @@ import Testing
         durationNanoseconds: milliseconds * 1_000_000, onMainThread: main, depth: 0,
         site: "App.swift:1")
     }
-    #expect(recipe15TookAFrame(event(made: true, main: true, milliseconds: 17)))
-    #expect(!recipe15TookAFrame(event(made: true, main: true, milliseconds: 15)))
-    #expect(!recipe15TookAFrame(event(made: true, main: false, milliseconds: 17)))
-    #expect(!recipe15TookAFrame(event(made: false, main: true, milliseconds: 17)))
+    #expect(tookAFrameOnTheMainThread(event(made: true, main: true, milliseconds: 17)))
+    #expect(!tookAFrameOnTheMainThread(event(made: true, main: true, milliseconds: 15)))
+    #expect(!tookAFrameOnTheMainThread(event(made: true, main: false, milliseconds: 17)))
+    #expect(!tookAFrameOnTheMainThread(event(made: false, main: true, milliseconds: 17)))
   }
 
   @Test func aSlowFactoryOffTheMainThreadIsTimedButNotFlagged() async throws {
@@ -290,7 +273,7 @@ import Testing
     let observation = Dependencies.observe { event in
       guard event.key == #"CompositionCatalogType named "slow""# else { return }
       events.append(event)
-      if recipe15TookAFrame(event) { flagged.increment() }
+      if tookAFrameOnTheMainThread(event) { flagged.increment() }
     }
     defer { observation.cancel() }
     let finished = await onThreads(1) { _ in
@@ -374,7 +357,7 @@ import Testing
 // MARK: - Fixtures
 
 /// The article's recipe: a factory that ran on the main thread for longer than a frame.
-private func recipe15TookAFrame(_ event: ResolutionEvent) -> Bool {
+private func tookAFrameOnTheMainThread(_ event: ResolutionEvent) -> Bool {
   if event.madeInstance, event.onMainThread, event.durationNanoseconds > 16_000_000 {
     return true
   }

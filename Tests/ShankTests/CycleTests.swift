@@ -6,8 +6,8 @@ import Testing
 /// A factory that resolves itself, and a cycle closed below the outermost resolution: each is
 /// reported with its path, and leaves nothing held.
 @Suite struct CycleTests {
-  @Test(arguments: [Scope.unique, .singleton])
-  func aFactoryResolvingItselfIsACycle(scope: Scope) throws {
+  @Test(arguments: [Scope.unique, .singleton], [nil, "named"] as [String?])
+  func aFactoryResolvingItselfIsACycle(scope: Scope, name: String?) throws {
     let container = Dependencies {
       Module(scope: scope) { () throws -> SelfResolving in
         SelfResolving(next: try Dependencies.resolveOrThrow(SelfResolving.self))
@@ -16,15 +16,13 @@ import Testing
         SelfResolving(next: try Dependencies.resolveOrThrow(SelfResolving.self, name: "named"))
       }
     }
-    for name in [nil, "named"] as [String?] {
-      let key = name.map { #"SelfResolving named "\#($0)""# } ?? "SelfResolving"
-      let error = try #require(
-        resolutionError { try container.resolveOrThrow(SelfResolving.self, name: name) })
-      #expect(error.reason == .cycle(path: [key, key]))
-      // Nothing held: a second try goes the same way.
-      let again = resolutionError { try container.resolveOrThrow(SelfResolving.self, name: name) }
-      #expect(again?.reason == error.reason)
-    }
+    let key = name.map { #"SelfResolving named "\#($0)""# } ?? "SelfResolving"
+    let error = try #require(
+      resolutionError { try container.resolveOrThrow(SelfResolving.self, name: name) })
+    #expect(error.reason == .cycle(path: [key, key]))
+    // Nothing held: a second try goes the same way.
+    let again = resolutionError { try container.resolveOrThrow(SelfResolving.self, name: name) }
+    #expect(again?.reason == error.reason)
   }
 
   @Test(arguments: [Scope.unique, .singleton])

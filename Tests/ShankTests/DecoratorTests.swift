@@ -29,22 +29,6 @@ import Testing
     #expect(child.resolve(GreeterType.self).greeting == "child+root+first+second")
   }
 
-  @Test func aSharedInstanceIsDecoratedOnceAndTheDecoratedOneIsKept() {
-    let decorations = Counter()
-    let container = Dependencies {
-      Module(scope: .singleton) { Greeter("kept") as GreeterType }
-      Module.decorating(GreeterType.self) { greeter in
-        decorations.increment()
-        return Loud(greeter)
-      }
-    }
-    let first = container.resolve(GreeterType.self)
-    let second = container.resolve(GreeterType.self)
-    #expect(first === second)
-    #expect(first is Loud)
-    #expect(decorations.value == 1)
-  }
-
   @Test func aUniqueInstanceIsDecoratedByTheContainerItIsResolvedFrom() {
     let root = Dependencies { Module { Greeter("root") as GreeterType } }
     let child = Dependencies(over: root) { Module.decorating(GreeterType.self) { Loud($0) } }
@@ -52,61 +36,72 @@ import Testing
     #expect(child.resolve(GreeterType.self).greeting == "ROOT!")
   }
 
-  @Test func aChildDecoratesASharedInstanceKeptUnderneathOnceAndKeepsIt() {
-    let decorations = Counter()
-    let root = Dependencies { Module(scope: .singleton) { Greeter("root") as GreeterType } }
-    let child = Dependencies(over: root) {
-      Module.decorating(GreeterType.self) { greeter in
-        decorations.increment()
-        return Loud(greeter)
+  // MARK: Each shared scope, decorated by its owner, by a child over it, or by both
+
+  /// A shared instance is made once, and each layer that decorates it does so once and keeps
+  /// what it made: the owner its decorated instance, a child its wrapper of the owner's, a
+  /// grandchild without decorators the child's; whichever layer is asked first.
+  @Test(arguments: [ScopeCase.singleton, .cached, .weak], DecoratingLayers.allCases)
+  func aSharedInstanceIsDecoratedOncePerLayerAndEachLayerKeepsItsOwn(
+    scope: ScopeCase, layers: DecoratingLayers
+  ) {
+    for childFirst in [true, false] {
+      let layered = DecoratedLayers(layers, scope: scope.scope)
+      let grandchild = Dependencies(over: layered.child) {}
+      let fromChild: TextType
+      let fromRoot: TextType
+      if childFirst {
+        // The owner makes and decorates its instance under the child's call.
+        fromChild = layered.child.resolve(TextType.self)
+        fromRoot = layered.root.resolve(TextType.self)
+      } else {
+        fromRoot = layered.root.resolve(TextType.self)
+        fromChild = layered.child.resolve(TextType.self)
       }
+      #expect(fromChild.text == layers.childText(of: "v1"))
+      #expect(fromRoot.text == layers.rootText(of: "v1"))
+      #expect(layers.underneath(fromChild) === fromRoot, "the child wraps the owner's instance")
+      #expect(layered.child.resolve(TextType.self) === fromChild)
+      #expect(grandchild.resolve(TextType.self) === fromChild)
+      #expect(layered.root.resolve(TextType.self) === fromRoot)
+      #expect(layered.made.value == 1)
+      #expect(layered.ownerDecorations.value == (layers.ownerDecorates ? 1 : 0))
+      #expect(layered.childDecorations.value == (layers.childDecorates ? 1 : 0))
     }
-    let first = child.resolve(GreeterType.self)
-    #expect(first.greeting == "ROOT!")
-    #expect(child.resolve(GreeterType.self) === first)
-    #expect(decorations.value == 1)
-    // The root keeps its own instance, undecorated: the child's decorators are the child's.
-    #expect(root.resolve(GreeterType.self).greeting == "root")
-    #expect(root.resolve(GreeterType.self) !== first)
   }
 
-  @Test func aChildDecoratesTheNewInstanceAfterAResetUnderneath() {
-    let decorations = Counter()
-    let root = Dependencies {
-      Module(scope: .cached("session")) { Greeter("session") as GreeterType }
-    }
-    let child = Dependencies(over: root) {
-      Module.decorating(GreeterType.self) { greeter in
-        decorations.increment()
-        return Tagged(greeter, "\(decorations.value)")
-      }
-    }
-    let first = child.resolve(GreeterType.self)
-    #expect(child.resolve(GreeterType.self) === first)
-    root.reset(.cached("session"))
-    let second = child.resolve(GreeterType.self)
+  @Test(arguments: DecoratingLayers.allCases)
+  func afterAResetUnderneathEachLayerDecoratesTheNewInstanceOnce(layers: DecoratingLayers) {
+    let layered = DecoratedLayers(layers, scope: .cached("session"))
+    let first = layered.child.resolve(TextType.self)
+    #expect(first.text == layers.childText(of: "v1"))
+    #expect(layered.child.resolve(TextType.self) === first)
+    layered.root.reset(.cached("session"))
+    let second = layered.child.resolve(TextType.self)
     #expect(second !== first)
-    #expect(second.greeting == "session+2")
-    #expect(child.resolve(GreeterType.self) === second)
+    #expect(second.text == layers.childText(of: "v2"))
+    #expect(layered.child.resolve(TextType.self) === second)
+    #expect(layered.root.resolve(TextType.self).text == layers.rootText(of: "v2"))
+    #expect(layered.made.value == 2)
+    #expect(layered.ownerDecorations.value == (layers.ownerDecorates ? 2 : 0))
+    #expect(layered.childDecorations.value == (layers.childDecorates ? 2 : 0))
   }
 
-  @Test func aChildKeepsItsDecoratedWeakInstanceOnlyWhileItIsHeld() {
-    let decorations = Counter()
-    let root = Dependencies { Module(scope: .weak) { Greeter("weak") as GreeterType } }
-    let child = Dependencies(over: root) {
-      Module.decorating(GreeterType.self) { greeter in
-        decorations.increment()
-        return Loud(greeter)
-      }
-    }
-    var held: GreeterType? = child.resolve(GreeterType.self)
-    #expect(child.resolve(GreeterType.self) === held)
-    #expect(decorations.value == 1)
+  @Test(arguments: DecoratingLayers.allCases)
+  func aDecoratedWeakInstanceLivesOnlyAsLongAsItsHolders(layers: DecoratingLayers) {
+    let layered = DecoratedLayers(layers, scope: .weak)
+    var held: TextType? = layered.child.resolve(TextType.self)
+    #expect(held?.text == layers.childText(of: "v1"))
+    #expect(layered.child.resolve(TextType.self) === held)
+    #expect(layered.root.resolve(TextType.self) === held.flatMap(layers.underneath))
+    #expect(layered.ownerDecorations.value == (layers.ownerDecorates ? 1 : 0))
+    #expect(layered.childDecorations.value == (layers.childDecorates ? 1 : 0))
     weak let released = held
     held = nil
-    #expect(released == nil, "the child kept the decorated .weak instance alive")
-    #expect(child.resolve(GreeterType.self).greeting == "WEAK!")
-    #expect(decorations.value == 2)
+    #expect(released == nil, "a layer kept the decorated .weak instance alive")
+    #expect(layered.child.resolve(TextType.self).text == layers.childText(of: "v2"))
+    #expect(layered.ownerDecorations.value == (layers.ownerDecorates ? 2 : 0))
+    #expect(layered.childDecorations.value == (layers.childDecorates ? 2 : 0))
   }
 
   @Test func aChildDecoratesAValueTypeSingletonOnce() {
@@ -409,41 +404,42 @@ import Testing
     #expect(root.resolve([GreeterType].self).map(\.greeting) == ["a", "b", "c"])
   }
 
-  /// An alias (`Module(scope:as:)`) of a singleton is decorated at every resolution, by the
-  /// container resolved from, around the one instance kept: as the article says.
-  @Test func aChildDecoratesAnAliasAtEveryResolutionAroundTheOneInstanceKept() {
-    let decorations = Counter()
+  /// An alias (`Module(scope:as:)`) of a singleton is made once and decorated at every
+  /// resolution, by each layer that decorates it, around the one instance kept: as the article
+  /// says. Its other type is not decorated.
+  @Test(arguments: DecoratingLayers.allCases)
+  func anAliasIsDecoratedAtEveryResolutionAroundTheOneInstanceKept(layers: DecoratingLayers) {
+    let made = Counter()
+    let ownerDecorations = Counter()
+    let childDecorations = Counter()
     let root = Dependencies {
       Module(scope: .singleton, as: GreeterType.self, Labelled.self) {
-        CountedGreeter("alias", made: Counter(), freed: Counter())
+        CountedGreeter("alias", made: made, freed: Counter())
+      }
+      if layers.ownerDecorates {
+        Module.decorating(GreeterType.self) {
+          ownerDecorations.increment()
+          return Tagged($0, "p")
+        }
       }
     }
     let child = Dependencies(over: root) {
-      Module.decorating(GreeterType.self) { greeter in
-        decorations.increment()
-        return Loud(greeter)
+      if layers.childDecorates {
+        Module.decorating(GreeterType.self) {
+          childDecorations.increment()
+          return Tagged($0, "c")
+        }
       }
     }
-    #expect(child.resolve(GreeterType.self).greeting == "ALIAS!")
-    #expect(child.resolve(GreeterType.self) !== child.resolve(GreeterType.self))
-    #expect(decorations.value == 3)
+    // Asked where the outermost decorator is.
+    let asked = layers.childDecorates ? child : root
+    let first = asked.resolve(GreeterType.self)
+    #expect(first.greeting == layers.childText(of: "alias"))
+    #expect(asked.resolve(GreeterType.self) !== first)
+    #expect(ownerDecorations.value == (layers.ownerDecorates ? 2 : 0))
+    #expect(childDecorations.value == (layers.childDecorates ? 2 : 0))
     #expect(root.resolve(Labelled.self).label == "alias")
-  }
-
-  /// The same alias decorated in the container that keeps it: a new wrapper each time too.
-  @Test func anOwnerDecoratesAnAliasAtEveryResolution() {
-    let decorations = Counter()
-    let root = Dependencies {
-      Module(scope: .singleton, as: GreeterType.self) {
-        CountedGreeter("alias", made: Counter(), freed: Counter())
-      }
-      Module.decorating(GreeterType.self) { greeter in
-        decorations.increment()
-        return Loud(greeter)
-      }
-    }
-    #expect(root.resolve(GreeterType.self) !== root.resolve(GreeterType.self))
-    #expect(decorations.value == 2)
+    #expect(made.value == 1)
   }
 
   @Test func anAliasedSharedInstanceThroughAChild() {
@@ -796,90 +792,6 @@ import Testing
     }
     // The decoration is on the trace: the path runs from the decorated type back to it.
     #expect(path == ["GreeterType", "LeafModule", "GreeterType"])
-  }
-
-  @Test func aParentAndAChildEachDecorateASingletonOnceAndEachLayerKeepsItsOwn() {
-    let made = Counter()
-    let parentDecorations = Counter()
-    let childDecorations = Counter()
-    let root = Dependencies {
-      Module(scope: .singleton) { () -> TextType in
-        made.increment()
-        return PlainText("s")
-      }
-      Module.decorating(TextType.self) { greeter in
-        parentDecorations.increment()
-        return TaggedText(greeter, "p")
-      }
-    }
-    let child = Dependencies(over: root) {
-      Module.decorating(TextType.self) { greeter in
-        childDecorations.increment()
-        return TaggedText(greeter, "c")
-      }
-    }
-    let grandchild = Dependencies(over: child) {}
-    // The child first: the owner makes and decorates its instance under the child's call.
-    let fromChild = child.resolve(TextType.self)
-    #expect(fromChild.text == "s+p+c")
-    let fromRoot = root.resolve(TextType.self)
-    #expect(fromRoot.text == "s+p")
-    #expect((fromChild as? TaggedText)?.wrapped === fromRoot)
-    #expect(child.resolve(TextType.self) === fromChild)
-    #expect(grandchild.resolve(TextType.self) === fromChild)
-    #expect(root.resolve(TextType.self) === fromRoot)
-    #expect(made.value == 1)
-    #expect(parentDecorations.value == 1)
-    #expect(childDecorations.value == 1)
-  }
-
-  @Test func aDecoratedCachedInstanceIsMadeAndDecoratedAgainInEachLayerAfterAReset() {
-    let made = Counter()
-    let parentDecorations = Counter()
-    let childDecorations = Counter()
-    let root = Dependencies {
-      Module(scope: .cached("reset")) { () -> TextType in
-        PlainText("v\(made.increment())")
-      }
-      Module.decorating(TextType.self) { greeter in
-        parentDecorations.increment()
-        return TaggedText(greeter, "p")
-      }
-    }
-    let child = Dependencies(over: root) {
-      Module.decorating(TextType.self) { greeter in
-        childDecorations.increment()
-        return TaggedText(greeter, "c")
-      }
-    }
-    let first = child.resolve(TextType.self)
-    #expect(first.text == "v1+p+c")
-    #expect(child.resolve(TextType.self) === first)
-    root.reset(.cached("reset"))
-    let second = child.resolve(TextType.self)
-    #expect(second.text == "v2+p+c")
-    #expect(second !== first)
-    #expect(root.resolve(TextType.self).text == "v2+p")
-    #expect(made.value == 2)
-    #expect(parentDecorations.value == 2)
-    #expect(childDecorations.value == 2)
-  }
-
-  @Test func aDecoratedWeakInstanceInADecoratingParentLivesAsLongAsItsHolders() {
-    let made = Counter()
-    let root = Dependencies {
-      Module(scope: .weak) { () -> TextType in PlainText("w\(made.increment())") }
-      Module.decorating(TextType.self) { TaggedText($0, "p") }
-    }
-    let child = Dependencies(over: root) {
-      Module.decorating(TextType.self) { TaggedText($0, "c") }
-    }
-    var held: TextType? = child.resolve(TextType.self)
-    #expect(held?.text == "w1+p+c")
-    #expect(child.resolve(TextType.self) === held)
-    #expect(root.resolve(TextType.self) === (held as? TaggedText)?.wrapped)
-    held = nil
-    #expect(child.resolve(TextType.self).text == "w2+p+c")
   }
 
   /// The owner's decorators run as its factory does, with the owner as `current`; a child's
@@ -1239,6 +1151,58 @@ import Testing
 }
 
 // MARK: - Fixtures
+
+/// Which containers decorate a module: the one that keeps it, a child over it, or both.
+enum DecoratingLayers: CaseIterable, Sendable {
+  case owner, child, ownerAndChild
+
+  var ownerDecorates: Bool { self != .child }
+  var childDecorates: Bool { self != .owner }
+
+  /// What the owner gives for an instance whose text is `made`: tagged "p" if it decorates.
+  func rootText(of made: String) -> String { made + (ownerDecorates ? "+p" : "") }
+
+  /// What the child gives: the owner's, then tagged "c" if the child decorates.
+  func childText(of made: String) -> String { rootText(of: made) + (childDecorates ? "+c" : "") }
+
+  /// The owner's instance inside what the child gave.
+  func underneath(_ fromChild: TextType) -> TextType? {
+    childDecorates ? (fromChild as? TaggedText)?.wrapped : fromChild
+  }
+}
+
+/// A root that keeps a `TextType` in a scope and a child over it, decorating as `layers` say,
+/// counting what the root makes and what each layer decorates.
+struct DecoratedLayers {
+  let made = Counter()
+  let ownerDecorations = Counter()
+  let childDecorations = Counter()
+  let root: Dependencies
+  let child: Dependencies
+
+  init(_ layers: DecoratingLayers, scope: Scope) {
+    let (made, ownerDecorations, childDecorations) = (
+      self.made, self.ownerDecorations, self.childDecorations
+    )
+    root = Dependencies {
+      Module(scope: scope) { () -> TextType in PlainText("v\(made.increment())") }
+      if layers.ownerDecorates {
+        Module.decorating(TextType.self) {
+          ownerDecorations.increment()
+          return TaggedText($0, "p")
+        }
+      }
+    }
+    child = Dependencies(over: root) {
+      if layers.childDecorates {
+        Module.decorating(TextType.self) {
+          childDecorations.increment()
+          return TaggedText($0, "c")
+        }
+      }
+    }
+  }
+}
 
 protocol GreeterType: AnyObject {
   var greeting: String { get }

@@ -50,7 +50,7 @@ import Testing
       }
       precondition(length == 200, "\(length) levels fit")
     }
-    #expect(result.standardErrorContent.isEmpty)
+    #expect(standardError(of: result) == "")
   }
 
   @Test(
@@ -83,7 +83,7 @@ import Testing
       precondition(
         bytesPerLevel < bound, "\(bytesPerLevel) bytes of stack per nested resolution")
     }
-    #expect(result.standardErrorContent.isEmpty)
+    #expect(standardError(of: result) == "")
   }
 
   /// Not only the plain path: with an observer installed, in a decorating container, for each
@@ -99,7 +99,7 @@ import Testing
     ) { [path] in
       await stopUnlessTwoHundredLevelsFit { chainLength(200, path: path, recorder: $0) }
     }
-    #expect(result.standardErrorContent.isEmpty)
+    #expect(standardError(of: result) == "")
   }
 
   /// A chain too deep for its thread stops with Shank's message on every path, never with a
@@ -224,7 +224,7 @@ import Testing
       precondition(problems.isEmpty, "\(problems.prefix(3))")
       precondition(edges == 4_999, "\(edges) edges")
     }
-    #expect(result.standardErrorContent.isEmpty)
+    #expect(standardError(of: result) == "")
   }
 
   /// An outermost resolution that starts inside the stack's reserve takes the out-of-line
@@ -282,7 +282,7 @@ import Testing
     ) { [path] in
       await stopUnlessTwoHundredLevelsFit { chainLength(200, path: path, recorder: $0) }
     }
-    #expect(result.standardErrorContent.isEmpty)
+    #expect(standardError(of: result) == "")
   }
 
   /// An alias (`Module(as:)`) or a contribution list (`[P]`) reads through to another provider
@@ -307,7 +307,7 @@ import Testing
       }
       precondition(length == levels, "\(length) levels fit")
     }
-    #expect(result.standardErrorContent.isEmpty)
+    #expect(standardError(of: result) == "")
   }
 
   /// Main-actor modules run on the main actor, whose thread is large: how many bytes a level
@@ -331,7 +331,7 @@ import Testing
       precondition(bytesPerLevel > 0)
       precondition(bytesPerLevel < bound, "\(bytesPerLevel) bytes of stack per level")
     }
-    #expect(result.standardErrorContent.isEmpty)
+    #expect(standardError(of: result) == "")
   }
 
   /// A chain too deep for its thread stops with Shank's message on the composed paths too,

@@ -3,9 +3,10 @@ import Foundation
 import Shank
 import Testing
 
-/// Factories that resolve other modules, and factories that throw.
+/// Factories that resolve other modules, the container what they make reads from, and factories
+/// that throw.
 @Suite struct FactoryTests {
-  // MARK: What a factory sees as current
+  // MARK: What a factory, and the module it makes, see as current
 
   @Test func currentInsideAUniqueFactoryIsTheContainerResolutionStartedIn() throws {
     let seen = Collector<ObjectIdentifier>()
@@ -170,6 +171,58 @@ import Testing
       seen.all == [
         "U1 \(inner)", "S \(outer)", "U2 \(outer)", "U1 again \(inner)", "mock \(inner)",
       ])
+  }
+
+  @Test func moduleResolvesItsInjectionsFromTheContainerThatMadeIt() {
+    // Never built and never current: CartModule's @Inject must still find ShopAppModuleType.
+    let dependencies = Dependencies { shopModules() }
+    #expect(dependencies.resolve(CartModuleType.self).total() == "12 EUR")
+    #expect(dependencies.resolve(PaymentsModuleType.self).pay() == "paid 12 EUR")
+  }
+
+  @Test func sharedModuleDoesNotKeepItsContainerAlive() throws {
+    weak var released: Dependencies?
+    do {
+      let dependencies = Dependencies {
+        shopModules()
+        Module(scope: .singleton) { CartModule() as CartModuleType }
+      }
+      released = dependencies
+      #expect(dependencies.resolve(CartModuleType.self).total() == "12 EUR")
+      try dependencies.verify()
+    }
+    #expect(released == nil)
+  }
+
+  @Test func singletonMadeDuringAnOverrideIsMadeByItsOwner() {
+    Dependencies.withOverrides {
+      shopModules()
+      Module(scope: .singleton) { CartModule() as CartModuleType }
+    } operation: {
+      let insideOverride = Dependencies.withOverrides {
+        Module { MockShopAppModule(code: "USD") as ShopAppModuleType }
+      } operation: {
+        Dependencies.resolve(CartModuleType.self).total()
+      }
+      // The singleton belongs to the layer that registers it, so the override that happened
+      // to be active when it was first made never gets inside it.
+      #expect(insideOverride == "12 EUR")
+      #expect(Dependencies.resolve(CartModuleType.self).total() == "12 EUR")
+    }
+  }
+
+  @Test func uniqueModuleMadeDuringAnOverrideSeesIt() {
+    Dependencies.withOverrides {
+      shopModules()
+    } operation: {
+      // CartModule is registered below the override, but resolution started above it.
+      let total = Dependencies.withOverrides {
+        Module { MockShopAppModule(code: "USD") as ShopAppModuleType }
+      } operation: {
+        Dependencies.resolve(CartModuleType.self).total()
+      }
+      #expect(total == "12 USD")
+    }
   }
 
   // MARK: Factories that throw

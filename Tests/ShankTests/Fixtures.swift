@@ -249,9 +249,9 @@ func eventually(timeout: Double = 120, _ condition: () -> Bool) async {
   }
 }
 
-/// Spins until `condition` holds, or `timeout` seconds pass: the form for a factory or a thread,
-/// which cannot suspend; a test that can suspend uses ``eventually(timeout:_:)``.
-func waitUntil(timeout: Double = 2, _ condition: () -> Bool) {
+/// The same wait for a factory or a thread, which cannot suspend: it spins. No default
+/// timeout, so that a caller says how long a thread may be held.
+func eventually(timeout: Double, _ condition: () -> Bool) {
   let deadline = DispatchTime.now() + timeout
   while !condition(), DispatchTime.now() < deadline { usleep(50) }
 }

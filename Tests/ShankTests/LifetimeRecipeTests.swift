@@ -89,22 +89,6 @@ import Testing
     #expect(screen.session.user == "ada")
   }
 
-  @Test func anInjectPropertyKeepsAResetInstanceWhoseHandlerRan() async {
-    let closed = Collector<String>()
-    let container = Dependencies {
-      Module(scope: .cached("session"), onClose: { closed.append($0.user) }) {
-        RecipeSession(user: "ada") as RecipeSessionType
-      }
-      Module { RecipeSessionScreen() as RecipeSessionScreen }
-    }
-    let screen = container.resolve(RecipeSessionScreen.self)
-    let serial = screen.session.serial
-    await container.reset(.cached("session"))
-    #expect(closed.all == ["ada"])
-    #expect(screen.session.serial == serial, "the property keeps what it read")
-    #expect(container.resolve(RecipeSessionType.self).serial != serial, "the scope makes anew")
-  }
-
   @Test func aClosedContainerFreesItsInstancesWhenLetGo() async {
     let closed = Counter()
     weak var released: RecipeSessionType?

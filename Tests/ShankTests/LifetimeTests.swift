@@ -409,7 +409,7 @@ import Testing
       Dependencies { Module { ServiceImpl() as Service } }.build()
       _ = holderFromAReleasedContainer().service
     }
-    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    let stderr = standardError(of: result)
     let fileID = "ShankTests/LifetimeTests.swift"
     #expect(
       stderr.contains(
@@ -479,8 +479,7 @@ let releasedContainerLine = #line - 6
       precondition(
         openFileCount() <= files + 1, "open files grew from \(files) to \(openFileCount())")
     }
-    let stderr = standardError(of: result)
-    #expect(stderr.isEmpty)
+    #expect(standardError(of: result) == "")
   }
 
   @Test func resolvingWhileRootsAreReplacedReadsOnlyLiveRoots() async throws {
@@ -523,8 +522,7 @@ let releasedContainerLine = #line - 6
       await eventually(timeout: 20) { closed.value == made.value }
       precondition(closed.value == made.value, "made \(made.value), disposed of \(closed.value)")
     }
-    let stderr = standardError(of: result)
-    #expect(stderr.isEmpty)
+    #expect(standardError(of: result) == "")
   }
 
   /// The static forms borrow the built root; a failed resolution must put the hazard slot back,

@@ -325,6 +325,37 @@ import Testing
     #expect(finished)
   }
 
+  @Test func cachedMakesAtMostOneInstancePerResetUnderContention() async {
+    let made = Counter()
+    let resets = Counter()
+    let asking = Counter()
+    let dependencies = Dependencies {
+      Module(scope: .cached("stress")) { () -> Service in
+        // Hold the first maker until every thread is asking.
+        if made.increment() == 1 { eventually(timeout: 2) { asking.value == 64 } }
+        return ServiceImpl()
+      }
+      Module(scope: .singleton) { OtherServiceImpl() as OtherService }
+    }
+    let singleton = dependencies.resolve(OtherService.self)
+    let finished = await onThreads(64) { index in
+      asking.increment()
+      for round in 0..<50 {
+        if index.isMultiple(of: 8), round > 0, round.isMultiple(of: 10) {
+          dependencies.reset(.cached("stress"))
+          resets.increment()
+        }
+        _ = dependencies.resolve(Service.self)
+      }
+    }
+    #expect(finished)
+    #expect(resets.value == 32)
+    #expect(made.value >= 1)
+    #expect(
+      made.value <= resets.value + 1, "made \(made.value) instances for \(resets.value) resets")
+    #expect(dependencies.resolve(OtherService.self) === singleton)
+  }
+
   // MARK: What a reset drops, where, and how it disposes of it
 
   @Test func resetLeavesOtherCachedScopesAndSingletonsAlone() {
@@ -373,6 +404,19 @@ import Testing
     }
   }
 
+  @Test func cachedAliasIsDroppedByReset() {
+    let dependencies = Dependencies {
+      Module(scope: .cached("session"), as: Service.self, OtherService.self) { ServiceAndOther() }
+    }
+    let before = dependencies.resolve(Service.self)
+    #expect(dependencies.resolve(OtherService.self) === before)
+    dependencies.reset(.cached("session"))
+    let after = dependencies.resolve(Service.self)
+    #expect(
+      after !== before, "reset(.cached(\"session\")) must drop an aliased module's instance too")
+    #expect(dependencies.resolve(OtherService.self) === after)
+  }
+
   @Test func resetDisposesOfTheDroppedInstancesAndItsAsyncFormWaits() async {
     let closed = Collector<String>()
     let container = Dependencies {
@@ -402,25 +446,28 @@ import Testing
       closed.all == ["second", "first", "first", "kept"],
       "a reset instance is not disposed of twice")
   }
+
+  @Test func anInjectPropertyKeepsAResetInstanceWhoseHandlerRan() async {
+    let closed = Collector<String>()
+    let container = Dependencies {
+      Module(scope: .cached("session"), onClose: { closed.append($0.user) }) {
+        RecipeSession(user: "ada") as RecipeSessionType
+      }
+      Module { RecipeSessionScreen() as RecipeSessionScreen }
+    }
+    let screen = container.resolve(RecipeSessionScreen.self)
+    let serial = screen.session.serial
+    await container.reset(.cached("session"))
+    #expect(closed.all == ["ada"])
+    #expect(screen.session.serial == serial, "the property keeps what it read")
+    #expect(container.resolve(RecipeSessionType.self).serial != serial, "the scope makes anew")
+  }
 }
 
 /// Resetting a scope that is not `.cached`, or one that no module uses, each in a child
 /// process: the message and the line it points at.
 @Suite struct ResetMisuseTests {
   private let fileID = "ShankTests/ResetTests.swift"
-
-  @Test func resettingTheSingletonScopeStops() async throws {
-    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
-    {
-      Dependencies { Module(scope: .singleton) { ServiceImpl() as Service } }.reset(.singleton)
-    }
-    let stderr = standardError(of: result)
-    #expect(
-      stderr.contains(
-        "Shank: reset(_:) takes a .cached(name) scope, not .singleton; only cached instances can be dropped"
-      ),
-      "\(stderr)")
-  }
 
   @Test func resettingTheUniqueScopeStops() async throws {
     let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
@@ -449,65 +496,65 @@ import Testing
       "\(stderr)")
   }
 
-  @Test func resettingACachedScopeNoModuleUsesStopsAndListsTheRegisteredOnes() async throws {
+  /// A reset of a cached scope that no module uses, in each kind of container: the caller's
+  /// line, and the cached scopes registered here and underneath.
+  @Test(arguments: UnusedCachedScopeReset.allCases)
+  func resettingACachedScopeNoModuleUsesStopsAndListsTheRegisteredOnes(
+    reset: UnusedCachedScopeReset
+  ) async throws {
     let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
-    {
-      resetMisspelledSession()
+    { [reset] in
+      reset.run()
     }
     let stderr = standardError(of: result)
-    let site = "\(fileID):\(resetMisspelledSessionLine)"
-    #expect(
-      stderr.contains(
-        #"\#(site): Fatal error: Shank: reset(.cached("sesion")) at \#(site) matches no module here or in the containers underneath; cached scopes registered: .cached("cart"), .cached("session")"#
-          + "\n"),
-      "\(stderr)")
-  }
-
-  @Test func resettingAMisspelledCachedScopeInOneContainerStops() async throws {
-    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
-    {
-      resetScope(.cached("sesion"))
-    }
-    let stderr = standardError(of: result)
-    let site = "\(fileID):\(resetScopeLine)"
-    #expect(
-      stderr.contains(
-        #"\#(site): Fatal error: Shank: reset(.cached("sesion")) at \#(site) matches no module here or in the containers underneath; cached scopes registered: .cached("session")"#
-          + "\n"),
-      "\(stderr)")
-  }
-
-  @Test func resettingAnUnusedCachedScopeListsTheFirstTwentyOfMore() async throws {
-    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
-    {
-      resetAmongTwentyFiveCachedScopes()
-    }
-    let stderr = standardError(of: result)
-    let site = "\(fileID):\(resetAmongTwentyFiveCachedScopesLine)"
-    let firstTwenty = (0..<20).map { String(format: #".cached("s%02d")"#, $0) }
-    #expect(
-      stderr.contains(
-        #"\#(site): Fatal error: Shank: reset(.cached("none")) at \#(site) matches no module here or in the containers underneath; cached scopes registered (25, first 20): "#
-          + firstTwenty.joined(separator: ", ") + "\n"),
-      "\(stderr)")
-  }
-
-  @Test func resettingACachedScopeInAnEmptyContainerSaysNoneIsRegistered() async throws {
-    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
-    {
-      resetInAnEmptyContainer()
-    }
-    let stderr = standardError(of: result)
-    let site = "\(fileID):\(resetInAnEmptyContainerLine)"
-    #expect(
-      stderr.contains(
-        #"\#(site): Fatal error: Shank: reset(.cached("session")) at \#(site) matches no module here or in the containers underneath; no cached scope is registered"#
-          + "\n"),
-      "\(stderr)")
+    #expect(stderr.contains(reset.message(at: "\(fileID):\(reset.line)")), "\(stderr)")
   }
 }
 
 // MARK: - Fixtures
+
+/// A reset of a cached scope that no module uses, and the message it stops with.
+enum UnusedCachedScopeReset: String, CaseIterable, Codable, Sendable {
+  case misspelledUnderTwoOverrideLayers, misspelledInOneContainer, amongTwentyFiveCachedScopes
+  case inAnEmptyContainer
+
+  func run() {
+    switch self {
+    case .misspelledUnderTwoOverrideLayers: resetMisspelledSession()
+    case .misspelledInOneContainer: resetScope(.cached("sesion"))
+    case .amongTwentyFiveCachedScopes: resetAmongTwentyFiveCachedScopes()
+    case .inAnEmptyContainer: resetInAnEmptyContainer()
+    }
+  }
+
+  /// The line of the reset that `run()` makes.
+  var line: Int {
+    switch self {
+    case .misspelledUnderTwoOverrideLayers: resetMisspelledSessionLine
+    case .misspelledInOneContainer: resetScopeLine
+    case .amongTwentyFiveCachedScopes: resetAmongTwentyFiveCachedScopesLine
+    case .inAnEmptyContainer: resetInAnEmptyContainerLine
+    }
+  }
+
+  /// The whole line the reset at `site` stops with.
+  func message(at site: String) -> String {
+    switch self {
+    case .misspelledUnderTwoOverrideLayers:
+      #"\#(site): Fatal error: Shank: reset(.cached("sesion")) at \#(site) matches no module here or in the containers underneath; cached scopes registered: .cached("cart"), .cached("session")"#
+        + "\n"
+    case .misspelledInOneContainer:
+      #"\#(site): Fatal error: Shank: reset(.cached("sesion")) at \#(site) matches no module here or in the containers underneath; cached scopes registered: .cached("session")"#
+        + "\n"
+    case .amongTwentyFiveCachedScopes:
+      #"\#(site): Fatal error: Shank: reset(.cached("none")) at \#(site) matches no module here or in the containers underneath; cached scopes registered (25, first 20): "#
+        + (0..<20).map { String(format: #".cached("s%02d")"#, $0) }.joined(separator: ", ") + "\n"
+    case .inAnEmptyContainer:
+      #"\#(site): Fatal error: Shank: reset(.cached("session")) at \#(site) matches no module here or in the containers underneath; no cached scope is registered"#
+        + "\n"
+    }
+  }
+}
 
 /// A cached instance whose release resets its scope and resolves from it again.
 final class ResetsWhenReleased: Numbered, Service {

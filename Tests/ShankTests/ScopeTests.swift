@@ -194,19 +194,6 @@ import Testing
     #expect(made.value == 2)
   }
 
-  @Test func cachedAliasIsDroppedByReset() {
-    let dependencies = Dependencies {
-      Module(scope: .cached("session"), as: Service.self, OtherService.self) { ServiceAndOther() }
-    }
-    let before = dependencies.resolve(Service.self)
-    #expect(dependencies.resolve(OtherService.self) === before)
-    dependencies.reset(.cached("session"))
-    let after = dependencies.resolve(Service.self)
-    #expect(
-      after !== before, "reset(.cached(\"session\")) must drop an aliased module's instance too")
-    #expect(dependencies.resolve(OtherService.self) === after)
-  }
-
   // MARK: Scope values
 
   @Test func scopesCompareByKindAndCacheName() {

@@ -65,7 +65,7 @@ import Testing
       precondition(report.entries.count == 2)
       precondition(firstSawTheSecond.all == [true], "made one after the other")
     }
-    #expect(result.standardErrorContent.isEmpty)
+    #expect(standardError(of: result) == "")
   }
 
   @Test func theReportListsTheSlowestFirstAsATable() async throws {
