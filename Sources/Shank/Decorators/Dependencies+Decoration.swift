@@ -40,6 +40,7 @@ extension Dependencies {
 
   /// The composed decorators of `type` here, if any.
   private func decorators(of type: ObjectIdentifier) -> [DecoratorLink]? {
+    if decorators.count == 1 { return decorators[0].type == type ? decorators[0].links : nil }
     var low = 0
     var high = decorators.count
     while low < high {

@@ -136,9 +136,9 @@ extension Dependencies {
   func value<T>(_ type: T.Type, name: String?, site: SourceSite) throws(ResolutionError) -> T {
     // Everything but a plain hit takes one call, so that in a debug build this frame, which
     // stays on the stack through every nested resolution, holds one result buffer, not three.
-    guard let registration = unretainedRegistration(for: ObjectIdentifier(T.self), name: name),
-      table.state == 0, _shank_is_observing() == 0
-    else { return try slowValue(T.self, name: name, site: site) }
+    let found = unretainedRegistration(for: ObjectIdentifier(T.self), name: name)
+    guard let registration = found, table.state == 0, _shank_is_observing() == 0
+    else { return try slowValue(T.self, name: name, site: site, found: found) }
     // Borrowed, not retained: the tables of this container and those under it keep the
     // registration alive, and a retain on every resolution would make threads contend for its
     // reference count.
@@ -244,16 +244,18 @@ extension Dependencies {
   }
 
   /// A resolution that is not a plain hit: observed, decorated, from a closed container, or a
-  /// miss.
+  /// miss; `found` is what ``value(_:name:site:)`` looked up.
   ///
   /// One frame between ``value(_:name:site:)`` and the provider's, whatever the path: in a
   /// debug build every frame here stays on the stack through each resolution nested in the
   /// factory.
   @usableFromInline
-  func slowValue<T>(_ type: T.Type, name: String?, site: SourceSite) throws(ResolutionError) -> T {
-    guard !isClosedToThisThread,
-      let registration = unretainedRegistration(for: ObjectIdentifier(T.self), name: name)
-    else { return try missing(T.self, name: name, site: site) }
+  func slowValue<T>(
+    _ type: T.Type, name: String?, site: SourceSite, found: Unmanaged<Registration>?
+  ) throws(ResolutionError) -> T {
+    guard !isClosedToThisThread, let registration = found else {
+      return try missing(T.self, name: name, site: site)
+    }
     let pending = _shank_is_observing() == 0 ? nil : PendingEvent(for: registration)
     let provider = Unmanaged<Provider<T>>.fromOpaque(registration.toOpaque()).takeUnretainedValue()
     let instance = try provider.resolve(at: site, from: self)

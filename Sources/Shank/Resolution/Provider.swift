@@ -105,8 +105,14 @@ class Provider<Value>: Registration {
   ///
   /// The main actor is checked without trapping, so the error can carry Shank's message;
   /// another actor can only be asserted, by the runtime's own check.
+  @inline(__always)
   final func checkIsolation(at site: SourceSite) throws(ResolutionError) {
-    guard let isolation else { return }
+    if isolation != nil { try checkIsolationSlowly(at: site) }
+  }
+
+  /// ``checkIsolation(at:)`` for a module bound to an actor.
+  private func checkIsolationSlowly(at site: SourceSite) throws(ResolutionError) {
+    let isolation = isolation.unsafelyUnwrapped
     if isolation === MainActor.shared {
       if !MainActorCheck.isOnMainActor { throw isolationError(actor: "MainActor", at: site) }
     } else if ResolutionTrace.current.inspection != nil {
