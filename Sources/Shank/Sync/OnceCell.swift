@@ -8,9 +8,10 @@
 // reference is left. A `OnceValue` is an address into the cell, valid while the cell lives:
 // whoever holds one keeps the cell alive beside it.
 
-/// The tail element of a ``OnceCell``. Only ever touched through raw pointers, at the offsets
-/// Swift gives its stored properties: the word first, then the value where `OnceValue.offset`
-/// says (`make` checks it in debug builds), then the context.
+/// The tail element of a ``OnceCell``, for its size and alignment. Only ever touched through
+/// raw pointers, at the offsets `OnceValue` computes, which are the ones Swift gives these
+/// stored properties (`make` checks them in debug builds): the word, the value right after
+/// it, then the context.
 @usableFromInline
 struct OnceSlot<Context, Value> {
   var word: UInt
@@ -23,10 +24,10 @@ struct OnceSlot<Context, Value> {
 final class OnceCell<Context, Value>: ManagedBuffer<Void, OnceSlot<Context, Value>> {
   /// A cell whose value is still to be published.
   static func make(_ context: Context) -> OnceCell {
-    assert(MemoryLayout<OnceSlot<Context, Value>>.offset(of: \.word) == 0)
-    assert(
-      MemoryLayout<OnceSlot<Context, Value>>.offset(of: \.value) == OnceValue<Context, Value>.offset
-    )
+    typealias Slot = OnceSlot<Context, Value>
+    assert(MemoryLayout<Slot>.offset(of: \.word) == 0)
+    assert(MemoryLayout<Slot>.offset(of: \.value) == OnceValue<Context, Value>.offset)
+    assert(MemoryLayout<Slot>.offset(of: \.context) == OnceValue<Context, Value>.contextOffset)
     let cell = unsafeDowncast(create(minimumCapacity: 1) { _ in }, to: OnceCell.self)
     cell.withUnsafeMutablePointerToElements { slot in
       let raw = UnsafeMutableRawPointer(slot)
@@ -69,12 +70,15 @@ struct OnceValue<Context, Value> {
     address = (slot + Self.offset).assumingMemoryBound(to: Value.self)
   }
 
+  /// The ``OnceFlag`` word right before the value.
+  @inlinable @inline(__always)
+  var word: UnsafeMutablePointer<UInt> {
+    (UnsafeMutableRawPointer(address) - Self.offset).assumingMemoryBound(to: UInt.self)
+  }
+
   /// Whether the value is published, and so safe to read from any thread.
   @inlinable @inline(__always)
-  var isPublished: Bool {
-    OnceFlag.isSet(
-      at: (UnsafeMutableRawPointer(address) - Self.offset).assumingMemoryBound(to: UInt.self))
-  }
+  var isPublished: Bool { OnceFlag.isSet(at: word) }
 
   /// A copy of the published value; only once ``isPublished``.
   @inlinable @inline(__always)
@@ -84,15 +88,20 @@ struct OnceValue<Context, Value> {
   var context: Context { contextAddress.pointee }
 
   fileprivate var contextAddress: UnsafeMutablePointer<Context> {
-    let offset = MemoryLayout<OnceSlot<Context, Value>>.offset(of: \.context)!
-    return (UnsafeMutableRawPointer(address) - Self.offset + offset)
+    (UnsafeMutableRawPointer(address) - Self.offset + Self.contextOffset)
       .assumingMemoryBound(to: Context.self)
+  }
+
+  /// The context's offset in its slot: after the value, as the context's alignment allows.
+  static var contextOffset: Int {
+    let end = offset + MemoryLayout<Value>.size
+    let alignment = MemoryLayout<Context>.alignment
+    return (end + alignment - 1) / alignment * alignment
   }
 
   /// Publishes `value` if no other thread claimed the cell first, and returns the published
   /// value: `value`, or the one the other thread publishes.
   func publish(_ value: Value) -> Value {
-    let word = (UnsafeMutableRawPointer(address) - Self.offset).assumingMemoryBound(to: UInt.self)
     if OnceFlag.claim(at: word) {
       address.initialize(to: value)
       OnceFlag.publish(at: word)
