@@ -29,9 +29,9 @@
 public struct Inject<Value> {
   /// Keeps the cell alive for as long as any copy of the wrapper exists.
   @usableFromInline var owner: InjectionCell<Value>
-  /// `owner`'s address, which reads go through: a read through `owner` itself retains and
-  /// releases the cell, and that was most of the cost of a read.
-  @usableFromInline var address: UnsafeRawPointer
+  /// The address of `owner`'s value, which reads go through: a read through `owner` itself
+  /// retains and releases the cell, and that was most of the cost of a read.
+  @usableFromInline var kept: OnceValue<InjectedProperty, Value>
 
   /// Declares a module to resolve on first read.
   ///
@@ -41,24 +41,25 @@ public struct Inject<Value> {
   ///   - fileID: The file that declares the property, for diagnostics; leave it to its default.
   ///   - line: The line that declares the property, for diagnostics; leave it to its default.
   public init(_ name: String? = nil, fileID: StaticString = #fileID, line: UInt = #line) {
-    owner = InjectionCell.make(name: name, site: SourceSite(fileID: fileID, line: line))
-    address = UnsafeRawPointer(Unmanaged.passUnretained(owner).toOpaque())
+    owner = InjectedProperty.cell(name: name, site: SourceSite(fileID: fileID, line: line))
+    kept = owner.value
   }
 
   /// The module: resolved on the first read, the kept instance afterwards.
   @inlinable
   public var wrappedValue: Value {
     get {
-      let slot = InjectionCell<Value>.slot(at: address)
-      if InjectionCell<Value>.isPublished(slot) {
-        return InjectionCell<Value>.value(in: slot).pointee
-      }
-      return Unmanaged<InjectionCell<Value>>.fromOpaque(address).takeUnretainedValue().resolve()
+      if _fastPath(kept.isPublished) { return kept.published }
+      return InjectedProperty.resolve(kept)
     }
-    set {
-      owner = owner.replacing(with: newValue)
-      address = UnsafeRawPointer(Unmanaged.passUnretained(owner).toOpaque())
-    }
+    set { replace(with: newValue) }
+  }
+
+  /// Gives this copy of the wrapper a cell of its own that already holds `newValue`.
+  @usableFromInline
+  mutating func replace(with newValue: Value) {
+    owner = InjectionCell.make(owner.value.context, publishing: newValue)
+    kept = owner.value
   }
 }
 

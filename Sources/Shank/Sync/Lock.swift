@@ -1,4 +1,16 @@
 // The one lock type: a mutex over the platform's own.
+//
+// Sound because the primitive is made once, in place, in a `ManagedBuffer`'s tail, which
+// never moves (both primitives depend on their address), is touched only through the
+// platform's own lock calls below, and is destroyed only in `deinit`, when no thread can hold
+// it. On Darwin it is `os_unfair_lock`, checked against `<os/lock.h>` and Apple's
+// documentation (developer.apple.com/documentation/os/os_unfair_lock_lock, …_trylock,
+// …_unlock): `os_unfair_lock_t` is `struct os_unfair_lock_s *`, `os_unfair_lock_lock` and
+// `os_unfair_lock_unlock` return `void`, `os_unfair_lock_trylock` returns `bool`, all since
+// macOS 10.12 and iOS 10 (below this package's floor); `os_unfair_lock()` is
+// `OS_UNFAIR_LOCK_INIT`, and the lock needs no destroy call. Elsewhere it is a default
+// `pthread_mutex_t`. Not one `pthread_mutex_t` everywhere: on Darwin it is fair, so a lock
+// handed over under contention costs a context switch that the unfair lock avoids.
 
 #if canImport(Darwin)
   import Darwin
