@@ -289,6 +289,31 @@ import Testing
     #expect(sample(dependencies) == "SampleModule.test()")
   }
 
+  @Test func aModuleOfSeveralKeysStaysWhileOneWinsAndOneAfterItIsFreedWhenReplaced() {
+    weak var several: Counter?
+    weak var replaced: Counter?
+    let dependencies: Dependencies
+    do {
+      let severalMade = Counter()
+      let replacedMade = Counter()
+      several = severalMade
+      replaced = replacedMade
+      dependencies = Dependencies {
+        Module(scope: .singleton, as: Service.self, OtherService.self) { () -> ServiceAndOther in
+          severalMade.increment()
+          return ServiceAndOther()
+        }
+        countedService(by: replacedMade, "named")
+        Module("named") { ServiceImpl() as Service }
+        Module { ServiceImpl() as Service }
+      }
+    }
+    #expect(several != nil)
+    #expect(replaced == nil)
+    #expect(dependencies.resolve(OtherService.self) is ServiceAndOther)
+    #expect(dependencies.resolve(Service.self) is ServiceImpl)
+  }
+
   @Test func aLaterAliasReplacesAnEarlierModuleForItsTypes() {
     let dependencies = Dependencies {
       Module { ServiceImpl() as Service }

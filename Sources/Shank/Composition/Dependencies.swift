@@ -27,10 +27,6 @@ public final class Dependencies: Sendable {
   /// Where the container was made, for the message of a resolution after ``close()``; `nil`
   /// for an override layer.
   let site: SourceSite?
-  /// Where it was made, as the ``Inject`` properties that its factories declare keep it.
-  let handle: ContainerHandle
-  /// The `onClose` handlers of the instances this container keeps.
-  let disposals = Disposals()
   /// Whether this container or one underneath registers a decorator, which instances made
   /// here then pass through.
   @usableFromInline let decorates: Bool
@@ -65,20 +61,56 @@ public final class Dependencies: Sendable {
     self.parent = parent
     self.isUnbuilt = isUnbuilt
     self.site = site
-    handle = ContainerHandle(site: site)
     keptDecorations = table.decorators.isEmpty ? nil : KeptDecorations()
     decorators = Self.composedDecorators(of: table, over: parent)
     decorates = !decorators.isEmpty
     if decorates { table.setState(RegistrationTable.decoratesBit) }
-    for registration in table.order {
-      registration._withUnsafeGuaranteedRef { $0.adopt(by: self) }
+    // By index: iterating would copy the list, and retain each of its arrays.
+    for index in table.order.indices {
+      table.order[index]._withUnsafeGuaranteedRef { $0.adopt(by: self) }
     }
   }
 
   /// A container dropped without ``close()`` still disposes of its instances: on a task of
   /// its own, since nothing can wait here.
   deinit {
-    Disposal.runLater(disposals.seal())
+    if let disposals = object(in: .disposals, as: Disposals.self) {
+      Disposal.runLater(disposals.seal())
+      Unmanaged.passUnretained(disposals).release()
+    }
+    if let handle = object(in: .handle, as: ContainerHandle.self) {
+      Unmanaged.passUnretained(handle).release()
+    }
+  }
+
+  /// Where it was made, as the ``Inject`` properties that its factories declare keep it: made
+  /// at the first such property, since most containers never make one.
+  var handle: ContainerHandle {
+    object(in: .handle, as: ContainerHandle.self)
+      ?? install(ContainerHandle(site: site), in: .handle).unsafelyUnwrapped
+  }
+
+  /// The object that `word` holds, if it holds one.
+  func object<Object: AnyObject>(in word: RegistrationTable.HeaderWord, as: Object.Type)
+    -> Object?
+  {
+    let bits = table.load(word)
+    guard bits > Self.sealedWithoutDisposals, let pointer = UnsafeRawPointer(bitPattern: bits)
+    else { return nil }
+    return Unmanaged<Object>.fromOpaque(pointer).takeUnretainedValue()
+  }
+
+  /// Stores `object` in `word`, which then keeps it alive, unless another thread stored
+  /// something first; returns the object stored, or `nil` when `word` holds no object.
+  func install<Object: AnyObject>(_ object: Object, in word: RegistrationTable.HeaderWord)
+    -> Object?
+  {
+    let retained = Unmanaged.passRetained(object)
+    if table.replace(word, expected: 0, with: UInt(bitPattern: retained.toOpaque())) {
+      return object
+    }
+    retained.release()
+    return self.object(in: word, as: Object.self)
   }
 
   /// The registrations that won their key, in registration order.

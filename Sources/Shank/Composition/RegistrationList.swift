@@ -3,25 +3,68 @@
 /// A provider that keeps nothing is shared by every container that registers it, and the
 /// container's modules already keep it alive, so it goes in unretained; a registration made
 /// for this container alone is kept in `made`. Listing a thousand plain modules then writes no
-/// reference count, which is most of what building a root costs.
-struct RegistrationList {
-  /// Every registration, in order. Each is kept alive by a module or by `made`.
-  private(set) var order: [Unmanaged<Registration>] = []
+/// reference count, which is most of what building a root costs. A list whose every
+/// registration was made here, a scope's usually, is `made` alone: one array, not two.
+struct RegistrationList: RandomAccessCollection {
+  /// Every registration, in order, once one is shared; empty until then, while `made` holds
+  /// every one in order. Each is kept alive by a module or by `made`.
+  private var shared: [Unmanaged<Registration>] = []
   /// The registrations made for this container alone: per-container copies and aliases.
-  private(set) var made: [Registration] = []
+  private var made: [Registration] = []
+  /// Whether a shared registration was added, so that `shared` lists every one.
+  private var hasShared = false
+  /// How many registrations to make room for at the first.
+  private let expected: Int
+
+  /// The first module that did not add exactly one registration, if any: the modules before
+  /// it need no entry in `ends`, so the usual list, a registration a module, allocates none.
+  private var firstIrregular: Int?
+  /// Where the registrations of `firstIrregular` and each module after it end in the list.
+  private var ends: [Int] = []
 
   init(reservingCapacity capacity: Int) {
-    order.reserveCapacity(capacity)
+    expected = capacity
+  }
+
+  var startIndex: Int { 0 }
+
+  var endIndex: Int { hasShared ? shared.count : made.count }
+
+  subscript(position: Int) -> Unmanaged<Registration> {
+    hasShared ? shared[position] : .passUnretained(made[position])
   }
 
   /// Adds a registration that one of the container's modules keeps alive.
   mutating func append(sharedBy recipe: Registration) {
-    order.append(.passUnretained(recipe))
+    if !hasShared {
+      hasShared = true
+      shared.reserveCapacity(Swift.max(expected, made.count + 1))
+      for registration in made { shared.append(.passUnretained(registration)) }
+    }
+    shared.append(.passUnretained(recipe))
   }
 
   /// Adds a registration made for this container, which the list then keeps alive.
   mutating func append(made registration: consuming Registration) {
-    order.append(.passUnretained(registration))
+    if made.isEmpty { made.reserveCapacity(hasShared ? 1 : expected) }
+    if hasShared { shared.append(.passUnretained(registration)) }
     made.append(registration)
+  }
+
+  /// Notes that module `index`, the next in order, added all its registrations.
+  mutating func endModule(_ index: Int) {
+    if firstIrregular == nil, count == index + 1 { return }
+    if firstIrregular == nil { firstIrregular = index }
+    ends.append(count)
+  }
+
+  /// The positions of what module `index` added.
+  func registrations(ofModule index: Int) -> Range<Int> {
+    (index == 0 ? 0 : end(ofModule: index - 1))..<end(ofModule: index)
+  }
+
+  private func end(ofModule index: Int) -> Int {
+    guard let firstIrregular, index >= firstIrregular else { return index + 1 }
+    return ends[index - firstIrregular]
   }
 }

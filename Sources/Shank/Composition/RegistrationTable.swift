@@ -21,17 +21,13 @@ final class RegistrationTable {
 
   @usableFromInline let slots: UnsafeMutablePointer<Slot>
   @usableFromInline let mask: Int
-  /// The registrations that won their key, in registration order.
-  let order: [Unmanaged<Registration>]
+  /// The registrations that won their key, in registration order, which it keeps alive.
+  let order: RegistrationList
   /// The modules with a registration that won its key, in order: they keep their shared
   /// providers alive, and make a private copy of the container (see
   /// ``Dependencies/privateCopy()``). A module whose every key was replaced is not kept, so
   /// that it and what its factory holds are freed now.
   let modules: [Module]
-  /// The registrations made for this container alone, or every winner when a module was
-  /// replaced.
-  private let made: [Registration]
-
   /// The contributions registered here, by the type they contribute to, in registration order.
   let contributions: [ObjectIdentifier: [Unmanaged<Registration>]]
 
@@ -48,35 +44,33 @@ final class RegistrationTable {
   /// of a container that this table's is a copy of.
   init(_ modules: [Module], cachedScopes extra: Set<Scope> = []) {
     var list = RegistrationList(reservingCapacity: modules.count)
-    // Where each module's registrations end in `list.order`.
-    var ends: [Int] = []
-    ends.reserveCapacity(modules.count)
     // Borrowed, not retained: `modules` keeps each recipe alive.
     for index in modules.indices {
       Unmanaged.passUnretained(modules[index].recipe)._withUnsafeGuaranteedRef {
         $0.register(into: &list)
       }
-      ends.append(list.order.count)
+      list.endModule(index)
     }
-    var cachedScopes = extra
-    for entry in list.order {
-      entry._withUnsafeGuaranteedRef {
-        if case .cached = $0.scope.kind { cachedScopes.insert($0.scope) }
-      }
-    }
-    self.cachedScopes = cachedScopes
     var capacity = 8
-    while capacity < list.order.count * 2 { capacity *= 2 }
+    while capacity < list.count * 2 { capacity *= 2 }
     mask = capacity - 1
-    // One slot more, in front: its first word is the container's state (see `state`).
-    slots = UnsafeMutablePointer<Slot>.allocate(capacity: capacity + 1) + 1
-    (slots - 1).initialize(repeating: Slot(type: 0, registration: nil), count: capacity + 1)
+    // Two slots more, in front: the container's state (see `state`) and its `HeaderWord`s.
+    slots = UnsafeMutablePointer<Slot>.allocate(capacity: capacity + 2) + 2
+    (slots - 2).initialize(repeating: Slot(type: 0, registration: nil), count: capacity + 2)
+    var cachedScopes = extra
     var replaced = false
     var contributions: [ObjectIdentifier: [Unmanaged<Registration>]] = [:]
     var collectors: [Unmanaged<Registration>] = []
     var decorators: [ObjectIdentifier: [Unmanaged<Registration>]] = [:]
-    for entry in list.order {
-      switch entry._withUnsafeGuaranteedRef({ $0.role }) {
+    // By index: iterating would copy the list, and retain each of its arrays.
+    for index in list.indices {
+      let entry = list[index]
+      let (role, isCached) = entry._withUnsafeGuaranteedRef { registration in
+        guard case .cached = registration.scope.kind else { return (registration.role, false) }
+        return (registration.role, true)
+      }
+      if isCached { cachedScopes.insert(entry.takeUnretainedValue().scope) }
+      switch role {
       case .module: replaced = Self.insert(entry, into: slots, mask: mask) || replaced
       case .contribution:
         contributions[ObjectIdentifier(entry.takeUnretainedValue().type), default: []].append(entry)
@@ -85,6 +79,7 @@ final class RegistrationTable {
         decorators[ObjectIdentifier(entry.takeUnretainedValue().type), default: []].append(entry)
       }
     }
+    self.cachedScopes = cachedScopes
     // A collector answers `[P]` only where no module registers `[P]` itself, in any order.
     for entry in collectors where !Self.isTaken(entry, in: slots, mask: mask) {
       _ = Self.insert(entry, into: slots, mask: mask)
@@ -94,23 +89,25 @@ final class RegistrationTable {
     if replaced || !collectors.isEmpty {
       // The table keeps the later of two registrations with the same key, and only the
       // winners: a replaced module and what its factory holds are freed now.
-      order = Self.winners(list.order, in: slots, mask: mask)
+      let order = Self.winners(list, in: slots, mask: mask)
       let winners = Set(order.map { $0.toOpaque() })
       self.modules = modules.indices.compactMap { index in
-        let start = index == 0 ? 0 : ends[index - 1]
-        let won = list.order[start..<ends[index]].contains { winners.contains($0.toOpaque()) }
+        let won = list[list.registrations(ofModule: index)].contains {
+          winners.contains($0.toOpaque())
+        }
         return won ? modules[index] : nil
       }
-      made = order.map { $0.takeUnretainedValue() }
+      var kept = RegistrationList(reservingCapacity: order.count)
+      for entry in order { kept.append(made: entry.takeUnretainedValue()) }
+      self.order = kept
     } else {
-      order = list.order
+      order = list
       self.modules = modules
-      made = list.made
     }
   }
 
   deinit {
-    (slots - 1).deallocate()
+    (slots - 2).deallocate()
   }
 
   /// The container's state: ``closedBit`` and ``decoratesBit``, 0 for a container that
@@ -126,6 +123,29 @@ final class RegistrationTable {
   func setState(_ bits: UInt) {
     _ = UnsafeMutableRawPointer(slots - 1).withMemoryRebound(to: UInt.self, capacity: 1) {
       _shank_fetch_or_releasing($0, bits)
+    }
+  }
+
+  /// A word ahead of the slots where the container keeps an object it makes only when it
+  /// first needs it, so that a scope that never needs one allocates nothing for it.
+  enum HeaderWord: Int {
+    /// The container's ``ContainerHandle``.
+    case handle = 0
+    /// The container's ``Disposals``, or `Dependencies.sealedWithoutDisposals`.
+    case disposals = 3
+  }
+
+  /// What `word` holds: 0 until the container stores something there.
+  func load(_ word: HeaderWord) -> UInt {
+    UnsafeMutableRawPointer(slots - 2).withMemoryRebound(to: UInt.self, capacity: 4) {
+      _shank_load_acquiring($0 + word.rawValue)
+    }
+  }
+
+  /// Stores `desired` in `word` if it still holds `expected`; returns whether it did.
+  func replace(_ word: HeaderWord, expected: UInt, with desired: UInt) -> Bool {
+    UnsafeMutableRawPointer(slots - 2).withMemoryRebound(to: UInt.self, capacity: 4) {
+      _shank_compare_exchange_publishing($0 + word.rawValue, expected, desired)
     }
   }
 
@@ -162,7 +182,7 @@ final class RegistrationTable {
   /// The registrations that won their slot, and every contribution and decorator, each once,
   /// in registration order.
   private static func winners(
-    _ all: [Unmanaged<Registration>], in slots: UnsafeMutablePointer<Slot>, mask: Int
+    _ all: RegistrationList, in slots: UnsafeMutablePointer<Slot>, mask: Int
   ) -> [Unmanaged<Registration>] {
     var seen: Set<UnsafeMutableRawPointer> = []
     return all.filter { entry in

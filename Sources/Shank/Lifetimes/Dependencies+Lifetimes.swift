@@ -54,12 +54,32 @@ extension Dependencies {
   /// > `close()` may return before that handler has run. Closing the empty stand-in that
   /// > ``current`` gives before anything is built does nothing.
   public func close() async {
+    await seal()?.close()
+  }
+
+  /// Closes the container to resolution, and returns the handlers for ``close()`` to run, or
+  /// `nil` when it kept none: then there is nothing to run or wait for, and no task to start.
+  private func seal() -> Disposals? {
     // The stand-in resolution reads before anything is built is shared by every caller.
-    guard !isUnbuilt else { return }
+    guard !isUnbuilt else { return nil }
     table.setState(RegistrationTable.closedBit)
     keptDecorations?.removeAll()
-    await disposals.close()
+    // A mark seals the list that was never made.
+    if table.replace(.disposals, expected: 0, with: Self.sealedWithoutDisposals) { return nil }
+    return object(in: .disposals, as: Disposals.self)
   }
+
+  /// The `onClose` handlers of the instances this container keeps: made when the first is
+  /// added, since most scopes keep none. Once the container closed without one, a list that
+  /// is sealed and empty.
+  var disposals: Disposals {
+    if let disposals = object(in: .disposals, as: Disposals.self) { return disposals }
+    if table.load(.disposals) == Self.sealedWithoutDisposals { return .sealed }
+    return install(Disposals(), in: .disposals) ?? .sealed
+  }
+
+  /// What the ``Disposals`` word holds once the container closed before it kept a handler.
+  static var sealedWithoutDisposals: UInt { 1 }
 
   /// Whether ``close()`` was called on this container.
   public var isClosed: Bool { table.state & RegistrationTable.closedBit != 0 }
@@ -101,13 +121,15 @@ extension Dependencies {
     let scope = Dependencies(
       modules: modules(), over: current, site: SourceSite(fileID: fileID, line: line))
     let result: Result
+    // Sealed here rather than by `close()`, which, being async, would cost two hops to the
+    // generic executor and back even for a scope that kept no handler.
     do {
       result = try await $overrides.withValue(scope, operation: operation, isolation: isolation)
     } catch {
-      await scope.close()
+      await scope.seal()?.close()
       throw error
     }
-    await scope.close()
+    await scope.seal()?.close()
     return result
   }
 

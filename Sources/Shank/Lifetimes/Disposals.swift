@@ -8,9 +8,16 @@ final class Disposals {
   /// and sealing sorts them back into order, once.
   private var entries: [UInt: Disposal] = [:]
   private var nextID: UInt = 0
-  private var isSealed = false
+  private var isSealed: Bool
   /// The task running the handlers taken by the first ``close()``, which later calls await.
   private var run: Task<Void, Never>?
+
+  /// The list of every container that closed before it kept a handler: sealed, and empty.
+  static let sealed = Disposals(isSealed: true)
+
+  init(isSealed: Bool = false) {
+    self.isSealed = isSealed
+  }
 
   /// Adds `disposal`, returning the id that ``remove(_:)`` takes, or `nil` once sealed.
   func add(_ disposal: Disposal) -> UInt? {
