@@ -1,13 +1,5 @@
 // `Module.when(_:)` and `Module.Context`: modules registered only in tests, previews, debug builds or on a flag.
 
-#if canImport(Darwin)
-  import Darwin
-#elseif canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
-
 extension Module {
   /// Registers this module only when one of `contexts` holds; otherwise leaves it out, as an
   /// `if` around it in the ``ModuleBuilder`` block would.
@@ -106,10 +98,12 @@ extension Module {
     public var isActive: Bool {
       switch kind {
       case .testing: TestRun.isRunning
-      case .previews: Self.value(of: "XCODE_RUNNING_FOR_PREVIEWS") == "1"
+      // Not documented by Apple: the variable that Factory's `FactoryContext.isPreview` and
+      // swift-dependencies' default context read, compared to "1" as they do.
+      case .previews: Platform.environmentValue("XCODE_RUNNING_FOR_PREVIEWS") == "1"
       case .debug: Self.isDebugBuild
       case .launchArgument(let argument): CommandLine.arguments.dropFirst().contains(argument)
-      case .environmentVariable(let name): Self.isOn(Self.value(of: name))
+      case .environmentVariable(let name): Self.isOn(Platform.environmentValue(name))
       }
     }
 
@@ -118,11 +112,6 @@ extension Module {
     #else
       private static let isDebugBuild = false
     #endif
-
-    /// The variable's value, or `nil` when it is not set.
-    private static func value(of name: String) -> String? {
-      getenv(name).map { String(cString: $0) }
-    }
 
     /// Whether an environment variable's `value` switches something on: set, and not empty,
     /// `0` or `false`.

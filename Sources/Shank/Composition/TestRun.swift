@@ -1,15 +1,7 @@
 // Whether this process runs tests, for `Module.Context.testing` and the messages of a bare test.
 
-#if canImport(Darwin)
-  import Darwin
-#elseif canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
-
 /// Tells whether this process runs tests, from what the test runners give it: its arguments
-/// and environment, read with `getenv` and `CommandLine`, without Foundation.
+/// and environment, read with `Platform.environmentValue` and `CommandLine`, without Foundation.
 ///
 /// What each runner gives, as observed or as its tools document it:
 /// - `swift test` on Linux runs the package's test executable, named `<Package>PackageTests.xctest`,
@@ -21,13 +13,17 @@
 ///   which sets `XCTestConfigurationFilePath`, `XCTestBundlePath` or `XCTestSessionIdentifier`
 ///   in the test process, also when the tests are hosted in the app and `argv[0]` is the
 ///   app's own executable.
-/// These are the same signals that Factory's `FactoryContext.isTest` and IssueReporting's
-/// `isTesting` read; no image list is inspected, since a hosted test's environment already
-/// says it.
+/// Apple documents none of these variables. They are the ones IssueReporting's `isTesting`
+/// reads (swift-issue-reporting, `Sources/IssueReporting/IsTesting.swift`, which also looks for
+/// the runner names in every argument, not only the first), and swift-dependencies takes its
+/// test context from that `isTesting` (`Sources/Dependencies/DependencyValues.swift`). Factory's
+/// `FactoryContext.isTest` reads `XCTestConfigurationFilePath` or whether the `XCTest` class is
+/// loaded (`Sources/Factory/Factory/Contexts.swift`); no class is looked up here, since a
+/// hosted test's environment already says it and Swift Testing alone loads no XCTest.
 enum TestRun {
   /// Whether this process runs tests.
   static var isRunning: Bool {
-    isRunning(arguments: CommandLine.arguments) { getenv($0) != nil }
+    isRunning(arguments: CommandLine.arguments) { Platform.environmentValue($0) != nil }
   }
 
   /// Whether a process with `arguments` (its executable's path first) and the environment

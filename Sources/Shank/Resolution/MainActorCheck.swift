@@ -2,12 +2,6 @@
 
 import Dispatch
 
-#if canImport(Darwin)
-  import Darwin
-#elseif canImport(Foundation)
-  import class Foundation.Thread
-#endif
-
 /// Whether code runs on the main actor, asked without trapping.
 ///
 /// `MainActor.preconditionIsolated` only traps, and on Linux it does so through
@@ -28,14 +22,5 @@ enum MainActorCheck {
   }()
 
   /// Asked once per thread: `ResolutionTrace` keeps the answer.
-  static var isMainThread: Bool {
-    #if canImport(Darwin)
-      pthread_main_np() != 0
-    #elseif canImport(Foundation)
-      Thread.isMainThread
-    #else
-      // No portable main-thread test here: only main-queue blocks count as the main actor.
-      false
-    #endif
-  }
+  static var isMainThread: Bool { Platform.isMainThread }
 }

@@ -126,7 +126,9 @@ final class ResolutionTrace {
   }
 
   /// Undoes `makeCurrent()` on a thread that is ending.
-  private static func endCurrent(_ raw: UnsafeMutableRawPointer) {
+  private static func endCurrent(_ raw: UnsafeMutableRawPointer?) {
+    // Never nil: POSIX calls a key's destructor only for a value that is set.
+    guard let raw else { return }
     Root.shared.unregister(_shank_hazard_address())
     _shank_set_trace(nil)
     Unmanaged<ResolutionTrace>.fromOpaque(raw).release()
@@ -258,14 +260,11 @@ final class ResolutionTrace {
 
   private static let threadKey: pthread_key_t = {
     var key = pthread_key_t()
-    #if canImport(Darwin)
-      pthread_key_create(&key) { endCurrent($0) }
-    #else
-      pthread_key_create(&key) { raw in
-        guard let raw else { return }
-        endCurrent(raw)
-      }
-    #endif
+    // Apple's <pthread.h> declares the destructor `void (* _Nullable)(void *)` inside
+    // `assume_nonnull` (apple/darwin-libpthread, include/pthread/pthread.h): Swift passes it a
+    // nonnull pointer there, as swift-nio's NIOPosix/ThreadPosix.swift has it, and an optional
+    // one on glibc. `endCurrent` takes an optional, which both convert to.
+    pthread_key_create(&key) { endCurrent($0) }
     return key
   }()
 }

@@ -48,6 +48,12 @@ struct StackBounds {
   /// The lowest address and size of the calling thread's stack.
   private static func currentThreadStack() -> (low: UInt, size: UInt)? {
     #if canImport(Darwin)
+      // `size_t pthread_get_stacksize_np(pthread_t)` and
+      // `void* pthread_get_stackaddr_np(pthread_t)`: <pthread.h> in apple/darwin-libpthread
+      // (include/pthread/pthread.h), macOS 10.4, iOS 2.0.
+      // The header does not say which end the address is; Apple's libc takes it as the top, the
+      // highest address, and the bottom as that less the size (`thread_stack_pcs`, as quoted in
+      // a boostorg/stacktrace issue). Not compiled here: no Apple machine builds this package.
       let thread = pthread_self()
       let size = UInt(pthread_get_stacksize_np(thread))
       let high = UInt(bitPattern: pthread_get_stackaddr_np(thread))
@@ -82,11 +88,18 @@ struct StackBounds {
     withoutActuallyEscaping(body) { body in
       let job = Unmanaged.passRetained(FreshStackJob(body))
       #if canImport(Darwin)
+        // `pthread_create` takes `pthread_t _Nullable * _Nonnull` (<pthread.h>,
+        // apple/darwin-libpthread): there `pthread_t` is a pointer, in glibc an integer.
         var thread: pthread_t?
       #else
         var thread = pthread_t()
       #endif
-      guard pthread_create(&thread, nil, runFreshStackJob, job.toOpaque()) == 0 else {
+      // A closure, not `runFreshStackJob` itself: it converts to the start routine whether
+      // that takes an optional pointer, as in glibc, or a nonnull one, as swift-nio's
+      // NIOPosix/ThreadPosix.swift, built on macOS, declares it for Apple platforms. The
+      // open-source <pthread.h> (apple/darwin-libpthread) reads
+      // `void * _Nullable (* _Nonnull)(void * _Nullable)` for Swift; not built here to tell.
+      guard pthread_create(&thread, nil, { runFreshStackJob($0) }, job.toOpaque()) == 0 else {
         job.release()
         return body()
       }
@@ -107,14 +120,8 @@ private final class FreshStackJob {
   init(_ run: @escaping () -> Void) { self.run = run }
 }
 
-#if canImport(Darwin)
-  private func runFreshStackJob(_ raw: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? {
-    Unmanaged<FreshStackJob>.fromOpaque(raw).takeRetainedValue().run()
-    return nil
-  }
-#else
-  private func runFreshStackJob(_ raw: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
-    Unmanaged<FreshStackJob>.fromOpaque(raw!).takeRetainedValue().run()
-    return nil
-  }
-#endif
+/// Runs the job at `raw`, which `StackBounds.onFreshStack` hands its thread; never `nil`.
+private func runFreshStackJob(_ raw: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+  Unmanaged<FreshStackJob>.fromOpaque(raw!).takeRetainedValue().run()
+  return nil
+}
