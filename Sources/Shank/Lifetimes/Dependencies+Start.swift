@@ -71,22 +71,19 @@ extension Dependencies {
     return registrations.filter { $0.isEager && seen.insert(ObjectIdentifier($0.keeper)).inserted }
   }
 
-  /// Makes `registration` on its isolation, timing it.
+  /// Makes `registration` on its isolation, and any async module it needs first, timing it.
   private func make(_ registration: Registration, at site: SourceSite) async
     -> Result<StartReport.Entry, ResolutionError>
   {
-    guard let actor = registration.isolation else { return timed(registration, at: site) }
-    let module = UncheckedRegistration(registration)
-    return await Self.run(on: actor) { self.timed(module.registration, at: site) }
-  }
-
-  /// Makes `registration` here, on this thread, and times it.
-  private func timed(_ registration: Registration, at site: SourceSite)
-    -> Result<StartReport.Entry, ResolutionError>
-  {
     let started = MonotonicClock.now
+    let module = UncheckedRegistration(registration)
     do throws(ResolutionError) {
-      _ = try registration.inspectedInstance(at: site, from: self)
+      try await makingAsyncModules(at: site) { () async -> Result<Void, ResolutionError> in
+        guard let actor = module.registration.isolation else {
+          return self.makeHere(module.registration, at: site)
+        }
+        return await Self.run(on: actor) { self.makeHere(module.registration, at: site) }
+      }
     } catch {
       return .failure(error)
     }
@@ -95,6 +92,15 @@ extension Dependencies {
         key: registration.description, scope: registration.scope,
         durationNanoseconds: MonotonicClock.now &- started,
         ranOn: Self.place(registration.isolation)))
+  }
+
+  /// Makes `registration` here, on this thread.
+  private func makeHere(_ registration: Registration, at site: SourceSite)
+    -> Result<Void, ResolutionError>
+  {
+    Result { () throws(ResolutionError) in
+      _ = try registration.inspectedInstance(at: site, from: self)
+    }
   }
 
   /// Where a factory bound to `isolation` runs, in a report's words.
