@@ -28,7 +28,7 @@ extension Module {
   ///   - fileID: The file that registers the module, for diagnostics; leave it to its default.
   ///   - line: The line that registers the module, for diagnostics; leave it to its default.
   ///   - onClose: Disposes of a kept instance when its owner drops it; see
-  ///     ``init(_:scope:eager:isolation:fileID:line:onClose:_:)-(_,_,_,_,_,_,_,()->Value)``.
+  ///     ``init(_:scope:eager:isolation:fileID:line:onClose:_:)-7hoea``.
   ///   - factory: Makes the module, and may await and throw. Its static result type, usually
   ///     written `X() as P`, is the type the module is resolved by.
   public init<Value>(
@@ -57,7 +57,7 @@ extension Module {
   /// shares.
   ///
   /// It is made as the async module above is; see
-  /// ``init(_:scope:eager:isolation:fileID:line:onClose:_:)-(_,_,_,_,_,_,_,()asyncthrows->Value)``.
+  /// ``init(_:scope:eager:isolation:fileID:line:onClose:_:)-1i95g``.
   ///
   /// - Parameters:
   ///   - name: The name every listed type is registered under, or `nil`.

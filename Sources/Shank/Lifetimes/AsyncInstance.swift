@@ -146,8 +146,11 @@ final class AsyncInstance<Value>: AsyncMaking {
     in container: Dependencies
   ) async throws -> Made<Value> {
     Root.noteOverridesInstalled()
-    return try await Dependencies.$overrides.withValue(container) {
-      Made(try await factory())
+    // Nothing handed to the resolution that started the attempt is the factory's to take.
+    return try await AsyncHandoffs.$current.withValue(nil) {
+      try await Dependencies.$overrides.withValue(container) {
+        Made(try await factory())
+      }
     }
   }
 
