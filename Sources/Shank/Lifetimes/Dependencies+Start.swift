@@ -17,7 +17,9 @@ extension Dependencies {
   /// Modules whose factories are not bound to an actor are made at the same time, on tasks of
   /// their own; one that resolves another eager module waits for it, as any resolution does.
   /// A module registered from main-actor code is made on the main actor, and one registered
-  /// from another actor on that actor. ``build()`` alone makes nothing eagerly.
+  /// from another actor on that actor. A module with an `async` factory is awaited at the same
+  /// time as the others, and so is any async module that an eager module's factory resolves
+  /// with `resolveOrThrow`. ``build()`` alone makes nothing eagerly.
   ///
   /// > Note: `eager` keeps its meaning only for ``Scope/singleton`` and ``Scope/cached(_:)``
   /// > modules, which the container keeps. Any other eager module is made and dropped, which

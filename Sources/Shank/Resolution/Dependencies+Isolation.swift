@@ -16,7 +16,9 @@ extension Dependencies {
   /// }
   /// ```
   ///
-  /// A module registered from nonisolated code is resolved right here, with no hop.
+  /// A module registered from nonisolated code is resolved right here, with no hop. A module
+  /// whose factory is `async` is made first, once per container when its scope shares it (see
+  /// ``resolveAsyncOrThrow(_:name:fileID:line:)-swift.type.method``).
   ///
   /// - Parameters:
   ///   - type: The type to resolve; inferred from the context when left out. It crosses from
