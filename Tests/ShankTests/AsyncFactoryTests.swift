@@ -232,6 +232,31 @@ import Testing
     await second.close()
   }
 
+  @Test func anAsyncFactoryResolvesFromTheContainerThatMakesIt() async throws {
+    let child = Dependencies(over: Dependencies {}) {
+      Module(scope: .singleton) { () async throws -> ReportType in
+        _ = try Dependencies.resolveOrThrow(DatabaseType.self, name: "child only")
+        return Report()
+      }
+      Module("child only") { Database() as DatabaseType }
+    }
+    _ = try await child.resolveAsyncOrThrow(ReportType.self)
+  }
+
+  @Test func aResetCachedOneIsMadeAgainAsynchronously() async throws {
+    let made = Counter()
+    let container = Dependencies {
+      Module(scope: .cached("session")) { try await Self.connectedDatabase(made) }
+    }
+    let first = await container.resolveAsync(DatabaseType.self)
+    #expect(container.resolve(DatabaseType.self) === first)
+    await container.reset(.cached("session"))
+    #expect(resolutionError { try container.resolveOrThrow(DatabaseType.self) } != nil)
+    let second = await container.resolveAsync(DatabaseType.self)
+    #expect(second !== first)
+    #expect(made.value == 2)
+  }
+
   @Test func verifyMakesAsyncModulesAndReportsOneThatThrows() throws {
     let made = Counter()
     let container = Dependencies {
