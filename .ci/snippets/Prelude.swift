@@ -377,6 +377,16 @@ public final class Database: DatabaseType {
   public init(path: String) {}
   public init(path: String, migrating: [String]) throws {}
   public static func migrated() throws -> Database { Database(path: "widgets.sqlite") }
+  public static func open(path: String) async throws -> Database { Database(path: path) }
+}
+
+public protocol DatabasePoolType {
+  func close() async
+}
+
+public final class DatabasePool: DatabasePoolType {
+  public static func connect(_ url: String) async throws -> DatabasePool { DatabasePool() }
+  public func close() async {}
 }
 
 public protocol PriceCacheType {}

@@ -21,6 +21,18 @@ import Testing
       ) == true)
   }
 
+  @Test func onTheMainActorAMainActorAsyncModuleIsReportedNotMade() throws {
+    let dependencies = Dependencies {
+      Module(scope: .singleton) { () async -> SessionModuleType in SessionModule() }
+    }
+    let error = try #require(throws: VerificationError.self) { try dependencies.verify() }
+    #expect(error.problems.count == 1)
+    #expect(
+      error.problems.first?.description.hasPrefix(
+        "SessionModuleType could not be made: Shank cannot resolve SessionModuleType synchronously: its factory is async, and nothing has made it in this container yet"
+      ) == true, "\(error)")
+  }
+
   @Test func offTheMainActorMainActorModulesAreReportedNotMade() async throws {
     let dependencies = Dependencies { Module { ReportModule(analytics: AnalyticsModule()) } }
     let problems = await verifyOffTheMainActor(dependencies)

@@ -91,7 +91,7 @@ public struct Module {
   ///   - fileID: The file that registers the module, for diagnostics; leave it to its default.
   ///   - line: The line that registers the module, for diagnostics; leave it to its default.
   ///   - onClose: Disposes of the shared instance when its owner drops it, once however many
-  ///     types it is resolved as; see ``init(_:scope:eager:isolation:fileID:line:onClose:_:)``.
+  ///     types it is resolved as; see ``init(_:scope:eager:isolation:fileID:line:onClose:_:)-7hoea``.
   ///   - factory: Makes the value. It may resolve other modules and may throw.
   public init<Value>(
     _ name: String? = nil,

@@ -27,7 +27,7 @@ extension Module {
   ///   - isolation: The isolation the factory runs on. Leave it to its default, the caller's.
   ///   - fileID: The file that registers it, for diagnostics; leave it to its default.
   ///   - line: The line that registers it, for diagnostics; leave it to its default.
-  ///   - onClose: Disposes of a kept instance; see ``init(_:scope:eager:isolation:fileID:line:onClose:_:)``.
+  ///   - onClose: Disposes of a kept instance; see ``init(_:scope:eager:isolation:fileID:line:onClose:_:)-7hoea``.
   ///   - factory: Makes the element. Its static result type, usually written `X() as P`, is the
   ///     type contributed to.
   /// - Returns: The module to list in a ``Dependencies`` block.

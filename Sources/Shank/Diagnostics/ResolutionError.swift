@@ -44,6 +44,13 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     /// been released, so nothing is left to resolve from in its graph. `container` says where
     /// that container was made.
     case released(container: String)
+    /// The module's factory is `async`, and nothing has made its instance in this container
+    /// yet: a synchronous resolution cannot await it. ``Dependencies/start(fileID:line:)``
+    /// makes an eager one, and ``Dependencies/resolveAsync(_:name:fileID:line:)-swift.type.method``
+    /// any one; a ``Scope/unique`` module with an async factory resolves only from
+    /// `resolveAsync`, since nothing keeps what it made. `registeredAt` says where the module
+    /// was registered.
+    case notMadeYet(registeredAt: String)
   }
 
   /// What went wrong.
@@ -66,6 +73,9 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
   public var registered: [String] { storage.registered }
   /// How many keys are registered in all.
   public var registeredCount: Int { storage.registeredCount }
+  /// The async module whose instance is not made yet, for `start()` and `resolveAsync` to
+  /// make before they resolve again.
+  var pending: AsyncPending? { storage.pending }
 
   /// The fields, behind one reference. Every frame a resolution passes through throws this
   /// type, and typed throws reserves room for the error in each of them: 128 bytes of fields
@@ -95,7 +105,17 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     storage = Storage(
       reason: reason, typeName: key.typeName, name: key.name, fileID: site.fileID.description,
       line: Int(site.line), noContainerBuilt: noContainerBuilt, inBareTest: inBareTest,
-      nearMisses: nearMisses, registered: registered, registeredCount: registeredCount)
+      nearMisses: nearMisses, registered: registered, registeredCount: registeredCount,
+      pending: nil)
+  }
+
+  /// The error of a synchronous resolution that met an async module not made yet.
+  init(_ pending: AsyncPending, key: KeyDescription, site: SourceSite) {
+    storage = Storage(
+      reason: .notMadeYet(registeredAt: pending.registeredAt.description),
+      typeName: key.typeName, name: key.name, fileID: site.fileID.description,
+      line: Int(site.line), noContainerBuilt: false, inBareTest: false, nearMisses: [],
+      registered: [], registeredCount: 0, pending: pending)
   }
 
   /// What an error says, made once and never changed.
@@ -112,11 +132,12 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     let nearMisses: [NearMiss]
     let registered: [String]
     let registeredCount: Int
+    let pending: AsyncPending?
 
     init(
       reason: Reason, typeName: String, name: String?, fileID: String, line: Int,
       noContainerBuilt: Bool, inBareTest: Bool, nearMisses: [NearMiss], registered: [String],
-      registeredCount: Int
+      registeredCount: Int, pending: AsyncPending?
     ) {
       self.reason = reason
       self.typeName = typeName
@@ -128,6 +149,7 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
       self.nearMisses = nearMisses
       self.registered = registered
       self.registeredCount = registeredCount
+      self.pending = pending
     }
   }
 
@@ -212,6 +234,13 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         "Shank cannot resolve \(key): the container that made the instance holding it was released (\(container))",
         "  asked for at \(fileID):\(line)",
         "  keep that container for as long as what it made is in use, or read the property while it is",
+      ]
+    case .notMadeYet(let registeredAt):
+      lines = [
+        "Shank cannot resolve \(key) synchronously: its factory is async, and nothing has made it in this container yet",
+        "  asked for at \(fileID):\(line)",
+        "  it was registered at \(registeredAt) with an async factory",
+        "  make it first: register it eager: true and call try await dependencies.start() at launch, or resolve it from async code with await Dependencies.resolveAsync(\(typeName).self); a .unique one resolves only that way",
       ]
     case .tooDeep(let depth, let chain):
       let more = depth > chain.count ? " → …" : ""

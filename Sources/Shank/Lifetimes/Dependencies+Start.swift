@@ -17,7 +17,9 @@ extension Dependencies {
   /// Modules whose factories are not bound to an actor are made at the same time, on tasks of
   /// their own; one that resolves another eager module waits for it, as any resolution does.
   /// A module registered from main-actor code is made on the main actor, and one registered
-  /// from another actor on that actor. ``build()`` alone makes nothing eagerly.
+  /// from another actor on that actor. A module with an `async` factory is awaited at the same
+  /// time as the others, and so is any async module that an eager module's factory resolves
+  /// with `resolveOrThrow`. ``build()`` alone makes nothing eagerly.
   ///
   /// > Note: `eager` keeps its meaning only for ``Scope/singleton`` and ``Scope/cached(_:)``
   /// > modules, which the container keeps. Any other eager module is made and dropped, which
@@ -71,22 +73,19 @@ extension Dependencies {
     return registrations.filter { $0.isEager && seen.insert(ObjectIdentifier($0.keeper)).inserted }
   }
 
-  /// Makes `registration` on its isolation, timing it.
+  /// Makes `registration` on its isolation, and any async module it needs first, timing it.
   private func make(_ registration: Registration, at site: SourceSite) async
     -> Result<StartReport.Entry, ResolutionError>
   {
-    guard let actor = registration.isolation else { return timed(registration, at: site) }
-    let module = UncheckedRegistration(registration)
-    return await Self.run(on: actor) { self.timed(module.registration, at: site) }
-  }
-
-  /// Makes `registration` here, on this thread, and times it.
-  private func timed(_ registration: Registration, at site: SourceSite)
-    -> Result<StartReport.Entry, ResolutionError>
-  {
     let started = MonotonicClock.now
+    let module = UncheckedRegistration(registration)
     do throws(ResolutionError) {
-      _ = try registration.inspectedInstance(at: site, from: self)
+      try await makingAsyncModules(at: site) { () async -> Result<Void, ResolutionError> in
+        guard let actor = module.registration.isolation else {
+          return self.makeHere(module.registration, at: site)
+        }
+        return await Self.run(on: actor) { self.makeHere(module.registration, at: site) }
+      }
     } catch {
       return .failure(error)
     }
@@ -95,6 +94,15 @@ extension Dependencies {
         key: registration.description, scope: registration.scope,
         durationNanoseconds: MonotonicClock.now &- started,
         ranOn: Self.place(registration.isolation)))
+  }
+
+  /// Makes `registration` here, on this thread.
+  private func makeHere(_ registration: Registration, at site: SourceSite)
+    -> Result<Void, ResolutionError>
+  {
+    Result { () throws(ResolutionError) in
+      _ = try registration.inspectedInstance(at: site, from: self)
+    }
   }
 
   /// Where a factory bound to `isolation` runs, in a report's words.

@@ -16,7 +16,9 @@ extension Dependencies {
   /// }
   /// ```
   ///
-  /// A module registered from nonisolated code is resolved right here, with no hop.
+  /// A module registered from nonisolated code is resolved right here, with no hop. A module
+  /// whose factory is `async` is made first, once per container when its scope shares it (see
+  /// ``resolveAsyncOrThrow(_:name:fileID:line:)-swift.type.method``).
   ///
   /// - Parameters:
   ///   - type: The type to resolve; inferred from the context when left out. It crosses from
@@ -42,13 +44,67 @@ extension Dependencies {
   public func resolveAsync<T: Sendable>(
     _ type: T.Type = T.self, name: String? = nil, fileID: StaticString = #fileID, line: UInt = #line
   ) async -> T {
+    do {
+      return try await resolveAsyncOrThrow(type, name: name, fileID: fileID, line: line)
+    } catch {
+      Self.stop(error, at: SourceSite(fileID: fileID, line: line))
+    }
+  }
+
+  /// Resolves a module from ``current`` on the actor it was registered from, making it first
+  /// when its factory is `async`, and throwing instead of stopping the program.
+  ///
+  /// ```swift
+  /// let database = try await Dependencies.resolveAsyncOrThrow(DatabaseType.self)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The type to resolve; it must be `Sendable` to cross from the module's actor.
+  ///   - name: The name the module was registered under, or `nil` for the unnamed one.
+  ///   - fileID: The file that asks, for diagnostics; leave it to its default.
+  ///   - line: The line that asks, for diagnostics; leave it to its default.
+  /// - Returns: The module's instance, made or shared as its ``Scope`` says.
+  /// - Throws: ``ResolutionError`` as ``resolveOrThrow(_:name:fileID:line:)-swift.type.method``
+  ///   does; when an async factory throws, every caller that waited for that attempt gets its
+  ///   error, and the next call runs the factory again.
+  public static func resolveAsyncOrThrow<T: Sendable>(
+    _ type: T.Type = T.self, name: String? = nil, fileID: StaticString = #fileID, line: UInt = #line
+  ) async throws(ResolutionError) -> T {
+    try await current.resolveAsyncOrThrow(type, name: name, fileID: fileID, line: line)
+  }
+
+  /// Resolves a module from this container on the actor it was registered from, making it
+  /// first when its factory is `async`, and throwing instead of stopping the program.
+  ///
+  /// A shared module with an `async` factory is made once per container, however many ask at
+  /// the same time; every caller waiting for an attempt that fails gets its error, and the
+  /// next call tries again. Any async module that the module's own factory resolves is made
+  /// the same way first.
+  ///
+  /// - Parameters:
+  ///   - type: The type to resolve; it must be `Sendable` to cross from the module's actor.
+  ///   - name: The name the module was registered under, or `nil` for the unnamed one.
+  ///   - fileID: The file that asks, for diagnostics; leave it to its default.
+  ///   - line: The line that asks, for diagnostics; leave it to its default.
+  /// - Returns: The module's instance, made or shared as its ``Scope`` says.
+  /// - Throws: ``ResolutionError`` as ``resolveOrThrow(_:name:fileID:line:)-swift.method`` does.
+  public func resolveAsyncOrThrow<T: Sendable>(
+    _ type: T.Type = T.self, name: String? = nil, fileID: StaticString = #fileID, line: UInt = #line
+  ) async throws(ResolutionError) -> T {
+    let site = SourceSite(fileID: fileID, line: line)
     let lookedUp = (T.self as? OptionalMarker.Type)?.wrappedType ?? T.self
-    guard let actor = registration(for: Key(lookedUp, name: name))?.isolation else {
-      return resolve(type, name: name, fileID: fileID, line: line)
+    let actor = registration(for: Key(lookedUp, name: name))?.isolation
+    return try await makingAsyncModules(at: site) { () async -> Result<T, ResolutionError> in
+      guard let actor else { return self.result(T.self, name: name, site: site) }
+      return await Self.run(on: actor) { self.result(T.self, name: name, site: site) }
     }
-    return await Self.run(on: actor) {
-      self.resolve(type, name: name, fileID: fileID, line: line)
-    }
+  }
+
+  /// One synchronous resolution, as a `Result` to carry across actors.
+  private func result<T>(_ type: T.Type, name: String?, site: SourceSite)
+    -> Result<T, ResolutionError>
+  {
+    Result { () throws(ResolutionError) -> T in try value(T.self, name: name, site: site) }
   }
 
   /// Runs `body` on `actor`; an `await` from anywhere else hops there first.

@@ -97,6 +97,9 @@ class Provider<Value>: Registration {
   @usableFromInline
   final func failure(_ error: any Error, at site: SourceSite) -> ResolutionError {
     if let error = error as? ResolutionError { return error }
+    if let pending = error as? AsyncPending {
+      return ResolutionError(pending, key: keyDescription, site: site)
+    }
     return ResolutionError(
       .factoryFailed(error: String(describing: error)), key: keyDescription, site: site)
   }

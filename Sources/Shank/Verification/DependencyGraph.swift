@@ -53,7 +53,7 @@ public struct DependencyGraph: Sendable, Hashable {
       /// A module, resolved by its type and name.
       case module
       /// One element of the list of its type, from
-      /// ``Module/contribution(_:scope:eager:isolation:fileID:line:onClose:_:)``.
+      /// ``Module/contribution(_:scope:eager:isolation:fileID:line:onClose:_:)-458nm``.
       case contribution
       /// A decorator of its type, from ``Module/decorating(_:isolation:fileID:line:_:)``.
       case decorator

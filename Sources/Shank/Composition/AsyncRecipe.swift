@@ -1,0 +1,39 @@
+/// The recipe of a module with an `async` factory: in each container, a slot for the instance
+/// and an ordinary recipe whose synchronous factory takes it from there.
+///
+/// So an async module resolves as any other, through its provider: kept, decorated, disposed
+/// of and checked for isolation the same way. Only making the value is async, in `start()` and
+/// `resolveAsync` (see ``AsyncInstance``).
+final class AsyncRecipe<Value>: Recipe {
+  private let factory: () async throws -> Value
+  private let onClose: ((Value) async -> Void)?
+  /// The synchronous recipe the module would have, given a factory.
+  private let recipe: (@escaping () throws -> Value) -> Recipe
+
+  init(
+    name: String?, scope: Scope, site: SourceSite, isolation: (any Actor)?, isEager: Bool,
+    onClose: ((Value) async -> Void)?, factory: @escaping () async throws -> Value,
+    recipe: @escaping (@escaping () throws -> Value) -> Recipe
+  ) {
+    self.factory = factory
+    self.onClose = onClose
+    self.recipe = recipe
+    super.init(name: name, scope: scope, site: site, isolation: isolation, isEager: isEager)
+  }
+
+  override func register(into registrations: inout RegistrationList) {
+    let instance = AsyncInstance(
+      factory: factory, isolation: isolation, onClose: onClose,
+      key: KeyDescription(Value.self, name: name), site: site, shares: scope.kind != .unique)
+    // Made for this container alone, so the list keeps what it registers, even the unique
+    // provider that a synchronous module's recipe would leave to the module to keep.
+    let made = recipe { try instance.take() }
+    var list = RegistrationList(reservingCapacity: 3)
+    made.register(into: &list)
+    withExtendedLifetime(made) {
+      for registration in list {
+        registrations.append(made: registration.takeUnretainedValue())
+      }
+    }
+  }
+}

@@ -1,0 +1,48 @@
+// Runs an async factory for `verify()` on the inspection thread itself.
+
+import Dispatch
+
+/// The executor that a ``Dependencies/verify()`` thread lends to an async factory it needs,
+/// running its jobs itself while it waits for it.
+///
+/// `verify()` is synchronous, and so is the thread it makes modules on: an async factory it
+/// needs cannot be awaited there. Run on the cooperative pool instead, it could wait forever
+/// for a thread, when as many callers as the pool has threads are blocked in `verify()`. So
+/// the inspection thread runs the factory's jobs, and blocks only itself.
+@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+final class InspectionExecutor: TaskExecutor {
+  private let lock = Lock()
+  private let ready = DispatchSemaphore(value: 0)
+  private var jobs: [UnownedJob] = []
+  private var finished = false
+
+  func enqueue(_ job: UnownedJob) {
+    lock.withLock { jobs.append(job) }
+    ready.signal()
+  }
+
+  /// Runs the jobs enqueued here, on this thread, until ``finish()``.
+  func run() {
+    while true {
+      ready.wait()
+      let next = lock.withLock { () -> UnownedJob?? in
+        if jobs.isEmpty { return finished ? .some(nil) : nil }
+        return jobs.removeFirst()
+      }
+      switch next {
+      case .some(.some(let job)): job.runSynchronously(on: asUnownedTaskExecutor())
+      case .some(.none): return
+      case .none: continue
+      }
+    }
+  }
+
+  /// Lets ``run()`` return once the jobs enqueued so far have run.
+  func finish() {
+    lock.withLock { finished = true }
+    ready.signal()
+  }
+}
+
+// `jobs` and `finished` are read and written under `lock`.
+extension InspectionExecutor: @unchecked Sendable {}

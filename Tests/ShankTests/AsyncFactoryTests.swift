@@ -1,0 +1,358 @@
+import Dispatch
+import Foundation
+import Shank
+import Testing
+
+/// Modules whose factories are `async`: made by `start()` and `resolveAsync`, then resolved as
+/// any other module.
+@Suite struct AsyncFactoryTests {
+  /// A factory that suspends before it makes its service, as one that connects would.
+  static func connectedDatabase(_ made: Counter) async throws -> DatabaseType {
+    try await Task.sleep(nanoseconds: 1_000_000)
+    made.increment()
+    return Database()
+  }
+
+  /// Waits until `count` tasks are about to ask, then a while longer for them to join the
+  /// attempt in progress; the deadline is a watchdog, not a timing.
+  static func untilEveryoneAsks(_ asking: Counter, count: Int) async throws {
+    await eventually(timeout: 30) { asking.value == count }
+    try await Task.sleep(nanoseconds: 100_000_000)
+  }
+
+  @Test func startMakesAnEagerAsyncModuleAtTheSameTimeAsTheOthers() async throws {
+    let arrived = Counter()
+    let sawEachOther = Collector<Bool>()
+    func meeting(_ name: String) -> Module {
+      Module(name, scope: .singleton, eager: true) { () async -> DatabaseType in
+        // Each waits for the other to have started: made one after the other, the first would
+        // wait out the deadline and see only itself.
+        arrived.increment()
+        await eventually(timeout: 30) { arrived.value == 2 }
+        sawEachOther.append(arrived.value == 2)
+        return Database()
+      }
+    }
+    let container = Dependencies {
+      meeting("a")
+      meeting("b")
+      Module("sync", scope: .singleton, eager: true) { Database() as DatabaseType }
+    }
+    let report = try await container.start()
+    #expect(sawEachOther.all == [true, true])
+    #expect(
+      Set(report.entries.map(\.key))
+        == [#"DatabaseType named "a""#, #"DatabaseType named "b""#, #"DatabaseType named "sync""#])
+  }
+
+  @Test func afterStartASynchronousResolutionGivesTheInstanceItMade() async throws {
+    let made = Counter()
+    let container = Dependencies {
+      Module(scope: .singleton, eager: true) { try await Self.connectedDatabase(made) }
+    }
+    _ = try await container.start()
+    let first = container.resolve(DatabaseType.self)
+    #expect(first === container.resolve(DatabaseType.self))
+    #expect(first === (try container.resolveOrThrow(DatabaseType.self)))
+    #expect(made.value == 1)
+  }
+
+  @Test func resolveAsyncFromManyTasksAtOnceMakesASharedOneExactlyOnce() async throws {
+    let made = Counter()
+    let asking = Counter()
+    let container = Dependencies {
+      Module(scope: .singleton) { () async throws -> DatabaseType in
+        try await Self.untilEveryoneAsks(asking, count: 50)
+        made.increment()
+        return Database()
+      }
+    }
+    let serials = await withTaskGroup(of: Int.self) { group in
+      for _ in 0..<50 {
+        group.addTask {
+          asking.increment()
+          return await container.resolveAsync(DatabaseType.self).serial
+        }
+      }
+      return await group.reduce(into: Set<Int>()) { $0.insert($1) }
+    }
+    #expect(made.value == 1)
+    #expect(serials.count == 1)
+    #expect(serials.first == container.resolve(DatabaseType.self).serial)
+  }
+
+  @Test func aFailingFactoryFailsEveryoneWaitingAndTheNextCallTriesAgain() async throws {
+    let attempts = Counter()
+    let asking = Counter()
+    let container = Dependencies {
+      Module(scope: .singleton) { () async throws -> DatabaseType in
+        try await Self.untilEveryoneAsks(asking, count: 10)
+        if attempts.increment() == 1 { throw ConnectionRefused() }
+        return Database()
+      }
+    }
+    let line = #line + 6
+    let outcomes = await withTaskGroup(of: String.self) { group in
+      for _ in 0..<10 {
+        group.addTask {
+          asking.increment()
+          do throws(ResolutionError) {
+            _ = try await container.resolveAsyncOrThrow(DatabaseType.self)
+            return "made"
+          } catch {
+            return error.description
+          }
+        }
+      }
+      return await group.reduce(into: [String]()) { $0.append($1) }
+    }
+    #expect(attempts.value == 1)
+    #expect(
+      outcomes
+        == Array(
+          repeating: """
+            Shank cannot resolve DatabaseType: its factory threw connection refused
+              asked for at ShankTests/AsyncFactoryTests.swift:\(line)
+            """, count: 10))
+    _ = try await container.resolveAsyncOrThrow(DatabaseType.self)
+    #expect(attempts.value == 2)
+  }
+
+  @Test func aSynchronousResolutionBeforeItIsMadeSaysToStartOrResolveAsync() throws {
+    let container = Dependencies {
+      Module(scope: .singleton) { try await Self.connectedDatabase(Counter()) }
+    }
+    let registered = #line - 2
+    let error = try #require(resolutionError { try container.resolveOrThrow(DatabaseType.self) })
+    let asked = #line - 1
+    #expect(
+      error.reason == .notMadeYet(registeredAt: "ShankTests/AsyncFactoryTests.swift:\(registered)"))
+    #expect(
+      error.description == """
+        Shank cannot resolve DatabaseType synchronously: its factory is async, and nothing has made it in this container yet
+          asked for at ShankTests/AsyncFactoryTests.swift:\(asked)
+          it was registered at ShankTests/AsyncFactoryTests.swift:\(registered) with an async factory
+          make it first: register it eager: true and call try await dependencies.start() at launch, or resolve it from async code with await Dependencies.resolveAsync(DatabaseType.self); a .unique one resolves only that way
+        """)
+  }
+
+  @Test func aUniqueOneResolvesOnlyAsynchronouslyAndAfreshEachTime() async throws {
+    let made = Counter()
+    let container = Dependencies {
+      Module { try await Self.connectedDatabase(made) }
+    }
+    let first = await container.resolveAsync(DatabaseType.self)
+    let second = await container.resolveAsync(DatabaseType.self)
+    #expect(first !== second)
+    #expect(made.value == 2)
+    let error = resolutionError { try container.resolveOrThrow(DatabaseType.self) }
+    #expect(
+      error?.reason == .notMadeYet(registeredAt: "ShankTests/AsyncFactoryTests.swift:\(#line - 7)"))
+  }
+
+  @Test func aSyncModuleWhoseFactoryResolvesAnAsyncOneGetsItMadeFirst() async throws {
+    let made = Counter()
+    let container = Dependencies {
+      Module { try await Self.connectedDatabase(made) }
+      Module(scope: .singleton) { () throws -> ReportType in
+        _ = try Dependencies.resolveOrThrow(DatabaseType.self)
+        return Report()
+      }
+    }
+    _ = await container.resolveAsync(ReportType.self)
+    #expect(made.value == 1)
+  }
+
+  @Test func decoratorsWrapTheAsyncInstanceOnce() async throws {
+    let decorated = Counter()
+    let container = Dependencies {
+      Module(scope: .singleton, eager: true) { () async -> GreeterType in Greeter("db") }
+      Module.decorating(GreeterType.self) { greeter -> GreeterType in
+        decorated.increment()
+        return Loud(greeter)
+      }
+    }
+    _ = try await container.start()
+    #expect(container.resolve(GreeterType.self).greeting == "DB!")
+    #expect(
+      container.resolve(GreeterType.self) as AnyObject === container.resolve(GreeterType.self)
+        as AnyObject)
+    #expect(decorated.value == 1)
+  }
+
+  @Test func onCloseDisposesOfTheAsyncInstanceAtClose() async throws {
+    let closed = Collector<Int>()
+    let container = Dependencies {
+      Module(scope: .singleton, onClose: { closed.append($0.serial) }) { () async -> DatabaseType in
+        Database()
+      }
+    }
+    let serial = await container.resolveAsync(DatabaseType.self).serial
+    #expect(closed.all.isEmpty)
+    await container.close()
+    #expect(closed.all == [serial])
+  }
+
+  @Test func aClosedContainerThrowsClosedToResolveAsyncAndMakesNothing() async throws {
+    let made = Counter()
+    let container = Dependencies {
+      Module(scope: .singleton) { try await Self.connectedDatabase(made) }
+    }
+    await container.close()
+    let error = await #expect(throws: ResolutionError.self) {
+      try await container.resolveAsyncOrThrow(DatabaseType.self)
+    }
+    guard case .closed = error?.reason else {
+      Issue.record("not closed: \(String(describing: error))")
+      return
+    }
+    #expect(made.value == 0)
+  }
+
+  @Test func eachChildContainerAndScopeMakesItsOwnAsyncSingleton() async throws {
+    let made = Counter()
+    let parent = Dependencies {}
+    let modules = { Module(scope: .singleton) { try await Self.connectedDatabase(made) } }
+    let first = Dependencies(over: parent) { modules() }
+    let second = Dependencies(over: parent) { modules() }
+    let one = await first.resolveAsync(DatabaseType.self)
+    let two = await second.resolveAsync(DatabaseType.self)
+    #expect(one !== two)
+    #expect(first.resolve(DatabaseType.self) === one)
+    let inScope = try await Dependencies.withScope {
+      modules()
+    } operation: {
+      let service = try await Dependencies.resolveAsyncOrThrow(DatabaseType.self)
+      #expect(Dependencies.resolve(DatabaseType.self) === service)
+      return service.serial
+    }
+    #expect(made.value == 3)
+    #expect(![one.serial, two.serial].contains(inScope))
+    await first.close()
+    await second.close()
+  }
+
+  @Test func anAsyncFactoryResolvesFromTheContainerThatMakesIt() async throws {
+    let child = Dependencies(over: Dependencies {}) {
+      Module(scope: .singleton) { () async throws -> ReportType in
+        _ = try Dependencies.resolveOrThrow(DatabaseType.self, name: "child only")
+        return Report()
+      }
+      Module("child only") { Database() as DatabaseType }
+    }
+    _ = try await child.resolveAsyncOrThrow(ReportType.self)
+  }
+
+  @Test func aResetCachedOneIsMadeAgainAsynchronously() async throws {
+    let made = Counter()
+    let container = Dependencies {
+      Module(scope: .cached("session")) { try await Self.connectedDatabase(made) }
+    }
+    let first = await container.resolveAsync(DatabaseType.self)
+    #expect(container.resolve(DatabaseType.self) === first)
+    await container.reset(.cached("session"))
+    #expect(resolutionError { try container.resolveOrThrow(DatabaseType.self) } != nil)
+    let second = await container.resolveAsync(DatabaseType.self)
+    #expect(second !== first)
+    #expect(made.value == 2)
+  }
+
+  @Test func verifyMakesAsyncModulesAndReportsOneThatThrows() throws {
+    let made = Counter()
+    let container = Dependencies {
+      Module(scope: .singleton) { try await Self.connectedDatabase(made) }
+      Module("broken") { () async throws -> DatabaseType in throw ConnectionRefused() }
+    }
+    let line = #line - 2
+    let error = try #require(verificationError { try container.verify() })
+    #expect(made.value == 1)
+    #expect(
+      error.problems == [
+        .unresolvable(
+          module: #"DatabaseType named "broken""#,
+          message: """
+            Shank cannot resolve DatabaseType named "broken": its factory threw connection refused
+              asked for at ShankTests/AsyncFactoryTests.swift:\(line)
+            """)
+      ])
+  }
+
+  @Test func graphShowsAsyncModulesAndWhatTheyInject() {
+    let graph = Dependencies {
+      Module(scope: .singleton) { () async -> AsyncHolderType in AsyncHolder() }
+      Module { Database() as DatabaseType }
+    }.graph()
+    #expect(graph.nodes.map(\.label) == ["AsyncHolderType · .singleton", "DatabaseType"])
+    #expect(
+      graph.edges.map { "\($0.from) -\($0.property)-> \($0.to)" } == [
+        "AsyncHolderType -service-> DatabaseType"
+      ])
+  }
+
+  @Test func anAsyncContributionResolvedBeforeItIsMadeIsNamed() async throws {
+    let container = Dependencies {
+      Module.contribution("remote", scope: .singleton) { () async -> DatabaseType in Database() }
+    }
+    let registered = #line - 2
+    let error = resolutionError { try container.resolveOrThrow([DatabaseType].self) }
+    #expect(error?.typeName == "DatabaseType")
+    #expect(error?.name == "remote")
+    #expect(
+      error?.reason == .notMadeYet(registeredAt: "ShankTests/AsyncFactoryTests.swift:\(registered)")
+    )
+    let all = await container.resolveAsync([DatabaseType].self)
+    #expect(all.count == 1)
+    #expect(container.resolve([DatabaseType].self).map(\.serial) == all.map(\.serial))
+  }
+
+  @Test func aSynchronousResolveStopsWithTheMessage() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      Dependencies {
+        Module(scope: .singleton) { () async -> AsyncHolderType in AsyncHolder() }
+      }.build()
+      _ = AsyncHolderReader().holder
+    }
+    let stderr = standardError(of: result)
+    #expect(
+      stderr.contains(
+        "Shank cannot resolve AsyncHolderType synchronously: its factory is async, and nothing has made it in this container yet"
+      ))
+    #expect(
+      stderr.contains("asked for at ShankTests/AsyncFactoryTests.swift:\(AsyncHolderReader.line)"))
+  }
+}
+
+// MARK: - Fixtures
+
+/// What a connection attempt that failed throws.
+struct ConnectionRefused: Error, CustomStringConvertible {
+  var description: String { "connection refused" }
+}
+
+/// A database connection, as tests of async factories make one: `Sendable`, as
+/// `resolveAsync` needs.
+protocol DatabaseType: AnyObject, Sendable {
+  var serial: Int { get }
+}
+
+final class Database: DatabaseType {
+  private static let serials = Counter()
+  let serial = Database.serials.increment()
+}
+
+protocol ReportType: Sendable {}
+
+struct Report: ReportType {}
+
+protocol AsyncHolderType {}
+
+/// A module made asynchronously that injects another.
+struct AsyncHolder: AsyncHolderType {
+  @Inject var service: DatabaseType
+}
+
+/// Reads an async module through `@Inject` before anything made it.
+final class AsyncHolderReader {
+  static let line = #line + 1
+  @Inject var holder: AsyncHolderType
+}
