@@ -243,6 +243,22 @@ import Testing
     _ = try await child.resolveAsyncOrThrow(ReportType.self)
   }
 
+  @Test func anAsyncMadeModulesInjectedPropertiesReadFromTheContainerThatMadeIt() async throws {
+    let child = Dependencies(over: Dependencies {}) {
+      Module(scope: .singleton) { () async -> InjectingReportType in InjectingReport() }
+      Module("made here") { Database() as DatabaseType }
+    }
+    let report = try await child.resolveAsyncOrThrow(InjectingReportType.self)
+    let elsewhere = Database()
+    // Read first where another container is current: the property still reads its maker's.
+    let read = Dependencies.withOverrides {
+      Module("made here") { elsewhere as DatabaseType }
+    } operation: {
+      report.database
+    }
+    #expect(read !== elsewhere)
+  }
+
   @Test func aResetCachedOneIsMadeAgainAsynchronously() async throws {
     let made = Counter()
     let container = Dependencies {
@@ -345,6 +361,16 @@ protocol ReportType: Sendable {}
 struct Report: ReportType {}
 
 protocol AsyncHolderType {}
+
+protocol InjectingReportType: Sendable {
+  var database: DatabaseType { get }
+}
+
+/// A module made asynchronously whose `@Inject` property is read after it was made.
+struct InjectingReport: InjectingReportType {
+  @Inject("made here") private var injected: DatabaseType
+  var database: DatabaseType { injected }
+}
 
 /// A module made asynchronously that injects another.
 struct AsyncHolder: AsyncHolderType {

@@ -149,7 +149,7 @@ final class AsyncInstance<Value>: AsyncMaking {
     // Nothing handed to the resolution that started the attempt is the factory's to take.
     return try await AsyncHandoffs.$current.withValue(nil) {
       try await Dependencies.$overrides.withValue(container) {
-        Made(try await factory())
+        try await Dependencies.$asyncMaker.withValue(container) { Made(try await factory()) }
       }
     }
   }
@@ -224,3 +224,10 @@ extension AsyncInstance.Outcome: @unchecked Sendable {}
 
 // Called only by the one task it is handed to, on the factory's own isolation.
 extension AsyncInstance.UncheckedFactory: @unchecked Sendable {}
+
+extension Dependencies {
+  /// The container an async factory running in this task makes its module for: the
+  /// ``Inject`` properties the module declares read from it, as those of a synchronous
+  /// factory's module read from the container on the resolution trace.
+  @TaskLocal static var asyncMaker: Dependencies?
+}

@@ -22,7 +22,8 @@ struct InjectedProperty {
 
   /// A cell that resolves on its first read, for a property declared now.
   static func cell<Value>(name: String?, site: SourceSite) -> InjectionCell<Value> {
-    let maker = ResolutionTrace.unretainedMakingContainer?.takeUnretainedValue()
+    let maker =
+      ResolutionTrace.unretainedMakingContainer?.takeUnretainedValue() ?? Dependencies.asyncMaker
     return InjectionCell.make(
       InjectedProperty(name: name, site: site, maker: maker, makerOrigin: maker?.handle))
   }
