@@ -381,6 +381,23 @@ import Testing
     #expect(child.resolve([GreeterType].self).map(\.greeting) == ["listed"])
   }
 
+  /// A child with decorators of its own over a closed layer: what it kept before the close
+  /// carried the closed layer's decoration, which must go with the layer, as "as if the closed
+  /// one were not there, its decorators included" says; its own decoration stays.
+  @Test(arguments: [Scope.singleton, .cached("closed-middle-kept")])
+  func aChildsKeptDecorationLosesAClosedMiddleLayersDecorator(scope: Scope) async {
+    let root = Dependencies { Module(scope: scope) { Greeter("s") as GreeterType } }
+    let middle = Dependencies(over: root) {
+      Module.decorating(GreeterType.self) { Tagged($0, "middle") }
+    }
+    let child = Dependencies(over: middle) {
+      Module.decorating(GreeterType.self) { Tagged($0, "child") }
+    }
+    #expect(child.resolve(GreeterType.self).greeting == "s+middle+child")
+    await middle.close()
+    #expect(child.resolve(GreeterType.self).greeting == "s+child")
+  }
+
   @Test func contributionsThroughAChildAreEachDecoratedOnceAndKept() {
     let decorations = Counter()
     let root = Dependencies {
