@@ -496,6 +496,24 @@ import Testing
     #expect(child.resolve(GreeterType.self, name: "b") === b)
   }
 
+  /// `resolveAsync` resolves on the actor the module needs; a main-actor decorator of a
+  /// nonisolated module needs the main actor too, as the error of a synchronous resolution off
+  /// it advises: "or from async code with Dependencies.resolveAsync".
+  @Test func resolveAsyncOffTheMainActorRunsAMainActorDecoratorOnIt() async {
+    await #expect(processExitsWith: .success) {
+      exitIfStillRunning(after: 20)
+      let container = await MainActor.run {
+        Dependencies {
+          Module(scope: .singleton, isolation: nil) { "made" }
+          // Registered on the main actor, so the decorator is bound to it.
+          Module.decorating(String.self) { $0 + "+decorated" }
+        }
+      }
+      let resolved = await Task.detached { await container.resolveAsync(String.self) }.value
+      precondition(resolved == "made+decorated", resolved)
+    }
+  }
+
   @MainActor @Test func aMainActorDecoratorInAChild() async throws {
     let root = Dependencies { Module(scope: .singleton) { Greeter("root") as GreeterType } }
     // Registered on the main actor, so the decorator is bound to it.
