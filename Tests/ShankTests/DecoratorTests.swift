@@ -381,6 +381,23 @@ import Testing
     #expect(child.resolve([GreeterType].self).map(\.greeting) == ["listed"])
   }
 
+  /// A child with decorators of its own over a closed layer: what it kept before the close
+  /// carried the closed layer's decoration, which must go with the layer, as "as if the closed
+  /// one were not there, its decorators included" says; its own decoration stays.
+  @Test(arguments: [Scope.singleton, .cached("closed-middle-kept")])
+  func aChildsKeptDecorationLosesAClosedMiddleLayersDecorator(scope: Scope) async {
+    let root = Dependencies { Module(scope: scope) { Greeter("s") as GreeterType } }
+    let middle = Dependencies(over: root) {
+      Module.decorating(GreeterType.self) { Tagged($0, "middle") }
+    }
+    let child = Dependencies(over: middle) {
+      Module.decorating(GreeterType.self) { Tagged($0, "child") }
+    }
+    #expect(child.resolve(GreeterType.self).greeting == "s+middle+child")
+    await middle.close()
+    #expect(child.resolve(GreeterType.self).greeting == "s+child")
+  }
+
   @Test func contributionsThroughAChildAreEachDecoratedOnceAndKept() {
     let decorations = Counter()
     let root = Dependencies {
@@ -477,6 +494,24 @@ import Testing
     #expect(b.greeting == "B!")
     #expect(child.resolve(GreeterType.self, name: "caf\u{E9}") === a)
     #expect(child.resolve(GreeterType.self, name: "b") === b)
+  }
+
+  /// `resolveAsync` resolves on the actor the module needs; a main-actor decorator of a
+  /// nonisolated module needs the main actor too, as the error of a synchronous resolution off
+  /// it advises: "or from async code with Dependencies.resolveAsync".
+  @Test func resolveAsyncOffTheMainActorRunsAMainActorDecoratorOnIt() async {
+    await #expect(processExitsWith: .success) {
+      exitIfStillRunning(after: 20)
+      let container = await MainActor.run {
+        Dependencies {
+          Module(scope: .singleton, isolation: nil) { "made" }
+          // Registered on the main actor, so the decorator is bound to it.
+          Module.decorating(String.self) { $0 + "+decorated" }
+        }
+      }
+      let resolved = await Task.detached { await container.resolveAsync(String.self) }.value
+      precondition(resolved == "made+decorated", resolved)
+    }
   }
 
   @MainActor @Test func aMainActorDecoratorInAChild() async throws {

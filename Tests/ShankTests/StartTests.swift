@@ -21,6 +21,21 @@ import Testing
     #expect(made.value == 1, "start() made the instance the container keeps")
   }
 
+  /// A nonisolated eager module whose type a main-actor decorator wraps: the container
+  /// resolves it on the main actor, so `start()` must make it too, not fail off the main actor.
+  @MainActor @Test func startMakesANonisolatedEagerModuleThatAMainActorDecoratorWraps()
+    async throws
+  {
+    let container = Dependencies {
+      Module(scope: .singleton, eager: true, isolation: nil) { "made" }
+      // Registered on the main actor, so the decorator is bound to it.
+      Module.decorating(String.self) { $0 + "+decorated" }
+    }
+    let report = try await container.start()
+    #expect(report.entries.map(\.key) == ["String"])
+    #expect(container.resolve(String.self) == "made+decorated")
+  }
+
   @Test func anEagerModuleUnderSeveralTypesIsMadeOnceAndReportedOnce() async throws {
     let made = Counter()
     let container = Dependencies {
