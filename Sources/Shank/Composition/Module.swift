@@ -117,7 +117,8 @@ public struct Module {
   }
 }
 
-// A recipe's stored properties are constants; the factory in it, when registered from an
-// actor, runs only on that actor (each provider checks every call), and registered from
-// nonisolated code, it may run on several threads at once, as the Important note above says.
+// A recipe is written only before its module is shared (a contribution's role, as it is made);
+// a unique module's provider keeps nothing. Its factory, registered from an actor, runs only
+// there (each provider checks every call); from nonisolated code, it may run on several threads
+// at once, as the Important note above says.
 extension Module: @unchecked Sendable {}

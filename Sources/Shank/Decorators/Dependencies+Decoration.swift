@@ -50,6 +50,16 @@ extension Dependencies {
     return low < decorators.count && decorators[low].type == type ? decorators[low].links : nil
   }
 
+  /// The actor a resolution of `type` from here must run on: the module's, else that of a
+  /// decorator of the type here or underneath, which runs only there.
+  func isolation(ofResolving type: Any.Type, registeredAs registration: Registration?)
+    -> (any Actor)?
+  {
+    if let isolation = registration?.isolation { return isolation }
+    return decorators(of: ObjectIdentifier(type))?.lazy
+      .compactMap { $0.decoration.takeUnretainedValue().isolation }.first
+  }
+
   /// `value` wrapped by every decorator of `Value` here and underneath.
   @usableFromInline
   func decorated<Value>(_ value: Value, at site: SourceSite) throws(ResolutionError) -> Value {
@@ -72,11 +82,15 @@ extension Dependencies {
       let keeper = links.last(where: { !isClosed($0.layer) }).map(container(of:)),
       let keeping = keeper.keptDecorations
     else { return value }
-    if let kept = keeping.decorated(of: value, madeBy: registration, generation: generation) {
+    let open = links.count { !isClosed($0.layer) }
+    if let kept = keeping.decorated(
+      of: value, madeBy: registration, generation: generation, decorators: open)
+    {
       return kept as! Value
     }
     let decorated = try apply(links, to: value, at: site)
-    return keeping.keep(decorated, of: value, madeBy: registration, generation: generation)
+    return keeping.keep(
+      decorated, of: value, madeBy: registration, generation: generation, decorators: open)
       as! Value
   }
 

@@ -18,8 +18,12 @@ final class KeptDecorations {
     let decorated: Any?
     /// The decorated instance of a `.weak` module, which only its holders keep alive.
     weak var weaklyDecorated: AnyObject?
+    /// How many decorators wrapped it: fewer are open once a layer in between closes, and its
+    /// decorators are then gone from the instance too.
+    let decorators: Int
 
-    func wraps(_ object: AnyObject?, generation: UInt?) -> Bool {
+    func wraps(_ object: AnyObject?, generation: UInt?, decorators: Int) -> Bool {
+      guard decorators == self.decorators else { return false }
       guard let object else { return wrapsValue && self.generation == generation }
       return underlying === object
     }
@@ -32,14 +36,15 @@ final class KeptDecorations {
   /// Set by ``removeAll()``: a decoration that finishes after its container closed is not kept.
   private var isClosed = false
 
-  /// What was kept for `underlying`, which `registration` made underneath, if anything.
-  func decorated(of underlying: Any, madeBy registration: Registration, generation: UInt?)
-    -> Any?
-  {
+  /// What was kept for `underlying`, which `registration` made underneath, if anything, when
+  /// it was wrapped by as many `decorators` as are open now.
+  func decorated(
+    of underlying: Any, madeBy registration: Registration, generation: UInt?, decorators: Int
+  ) -> Any? {
     let object = Self.identity(of: underlying)
     return lock.withLock {
       guard let entry = entries[ObjectIdentifier(registration)],
-        entry.wraps(object, generation: generation)
+        entry.wraps(object, generation: generation, decorators: decorators)
       else {
         return nil
       }
@@ -50,7 +55,8 @@ final class KeptDecorations {
   /// Keeps `decorated` for `underlying`, unless another thread kept one for it first; returns
   /// the one kept, or `decorated` when its kind cannot be kept.
   func keep(
-    _ decorated: Any, of underlying: Any, madeBy registration: Registration, generation: UInt?
+    _ decorated: Any, of underlying: Any, madeBy registration: Registration, generation: UInt?,
+    decorators: Int
   ) -> Any {
     let object = Self.identity(of: underlying)
     var isWeak = false
@@ -66,7 +72,8 @@ final class KeptDecorations {
     let (kept, replaced): (Any, Entry?) = lock.withLock {
       guard !isClosed else { return (decorated, nil) }
       let key = ObjectIdentifier(registration)
-      if let entry = entries[key], entry.wraps(object, generation: generation),
+      if let entry = entries[key],
+        entry.wraps(object, generation: generation, decorators: decorators),
         let kept = entry.value
       {
         return (kept, nil)
@@ -74,7 +81,7 @@ final class KeptDecorations {
       let replaced = entries.updateValue(
         Entry(
           underlying: object, wrapsValue: object == nil, generation: generation,
-          decorated: isWeak ? nil : decorated, weaklyDecorated: weakly),
+          decorated: isWeak ? nil : decorated, weaklyDecorated: weakly, decorators: decorators),
         forKey: key)
       return (decorated, replaced)
     }

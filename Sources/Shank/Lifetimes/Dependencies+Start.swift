@@ -79,9 +79,10 @@ extension Dependencies {
   {
     let started = MonotonicClock.now
     let module = UncheckedRegistration(registration)
+    let isolation = isolation(ofResolving: registration.type, registeredAs: registration)
     do throws(ResolutionError) {
       try await makingAsyncModules(at: site) { () async -> Result<Void, ResolutionError> in
-        guard let actor = module.registration.isolation else {
+        guard let actor = isolation else {
           return self.makeHere(module.registration, at: site)
         }
         return await Self.run(on: actor) { self.makeHere(module.registration, at: site) }
@@ -93,7 +94,7 @@ extension Dependencies {
       StartReport.Entry(
         key: registration.description, scope: registration.scope,
         durationNanoseconds: MonotonicClock.now &- started,
-        ranOn: Self.place(registration.isolation)))
+        ranOn: Self.place(isolation)))
   }
 
   /// Makes `registration` here, on this thread.

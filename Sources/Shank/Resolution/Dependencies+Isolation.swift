@@ -93,7 +93,8 @@ extension Dependencies {
   ) async throws(ResolutionError) -> T {
     let site = SourceSite(fileID: fileID, line: line)
     let lookedUp = (T.self as? OptionalMarker.Type)?.wrappedType ?? T.self
-    let actor = registration(for: Key(lookedUp, name: name))?.isolation
+    let actor = isolation(
+      ofResolving: lookedUp, registeredAs: registration(for: Key(lookedUp, name: name)))
     return try await makingAsyncModules(at: site) { () async -> Result<T, ResolutionError> in
       guard let actor else { return self.result(T.self, name: name, site: site) }
       return await Self.run(on: actor) { self.result(T.self, name: name, site: site) }
