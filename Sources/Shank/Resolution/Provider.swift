@@ -6,15 +6,15 @@
 /// (a factory and a keeper: ``SingletonProvider``, ``CachedProvider``, ``WeakProvider``),
 /// ``AliasProvider`` and ``CollectorProvider``. Each one's ``resolve(at:from:)`` is its whole
 /// path. Two cases are read inline first, with no call: a made nonisolated singleton, and a
-/// nonisolated unique module, which are most resolutions.
+/// unique module, nonisolated or on the main actor, which are most resolutions.
 @usableFromInline
 class Provider<Value>: Registration {
   /// Makes an alias's or a collection's instance for a resolution asked for at a site and
   /// started in a container.
   typealias Conversion = (SourceSite, Dependencies) throws(ResolutionError) -> Value
 
-  /// A nonisolated unique module's factory, which ``instance(at:from:)`` calls inline; `nil`
-  /// for every other kind. Called directly: a wrapping closure would cost a call, and its
+  /// A unique module's factory, nonisolated or on the main actor, which
+  /// ``instance(at:from:)`` calls inline; `nil` for every other kind. Called directly: a wrapping closure would cost a call, and its
   /// context would be retained and released on every resolution.
   @usableFromInline let plainFactory: (() throws -> Value)?
   /// Published once a nonisolated `.singleton` is made, which is then read without a lock
@@ -24,6 +24,9 @@ class Provider<Value>: Registration {
   /// and read without the lock after. A pointer, so a read copies the value and never an
   /// `Optional`, and so that making a provider needs no `Optional<Value>` metadata.
   @exclusivity(unchecked) @usableFromInline final var kept: UnsafeMutablePointer<Value>?
+  /// Whether it was registered from the main actor, worked out once: the most common
+  /// isolation, that of every module of an app target with default `MainActor` isolation.
+  @usableFromInline let isMainActorOnly: Bool
 
   init(
     name: String?, scope: Scope, site: SourceSite, isolation: (any Actor)?, isEager: Bool,
@@ -31,6 +34,7 @@ class Provider<Value>: Registration {
   ) {
     self.plainFactory = plainFactory
     self.made = made
+    isMainActorOnly = isolation === MainActor.shared
     super.init(
       type: Value.self, name: name, scope: scope, site: site, isolation: isolation,
       isEager: isEager)
@@ -50,11 +54,12 @@ class Provider<Value>: Registration {
     return try makePlain(at: site, from: container)
   }
 
-  /// A nonisolated unique module's new instance, undecorated: the factory called directly.
+  /// A unique module's new instance, undecorated: the factory called directly.
   @inlinable
   final func makePlain(at site: SourceSite, from container: Dependencies)
     throws(ResolutionError) -> Value
   {
+    if isMainActorOnly { try checkIsolation(at: site) }
     let trace = ResolutionTrace.unretainedCurrent
     try trace.enter(self, from: container, at: site)
     defer { trace.leave() }
@@ -108,17 +113,19 @@ class Provider<Value>: Registration {
   ///
   /// The main actor is checked without trapping, so the error can carry Shank's message;
   /// another actor can only be asserted, by the runtime's own check.
-  @inline(__always)
+  @usableFromInline
   final func checkIsolation(at site: SourceSite) throws(ResolutionError) {
-    if isolation != nil { try checkIsolationSlowly(at: site) }
+    if isMainActorOnly {
+      if !MainActorCheck.isOnMainActor { throw isolationError(actor: "MainActor", at: site) }
+    } else if isolation != nil {
+      try checkOtherActor(at: site)
+    }
   }
 
-  /// ``checkIsolation(at:)`` for a module bound to an actor.
-  private func checkIsolationSlowly(at site: SourceSite) throws(ResolutionError) {
+  /// ``checkIsolation(at:)`` for a module bound to an actor other than the main actor.
+  private func checkOtherActor(at site: SourceSite) throws(ResolutionError) {
     let isolation = isolation.unsafelyUnwrapped
-    if isolation === MainActor.shared {
-      if !MainActorCheck.isOnMainActor { throw isolationError(actor: "MainActor", at: site) }
-    } else if ResolutionTrace.current.inspection != nil {
+    if ResolutionTrace.current.inspection != nil {
       // `verify()` never stops the program: it cannot be on another actor, so it reports.
       throw isolationError(actor: "\(Swift.type(of: isolation))", at: site)
     } else {

@@ -18,7 +18,7 @@ final class UniqueProvider<Value>: Provider<Value> {
     hasIgnoredOnClose = hasOnClose
     super.init(
       name: name, scope: .unique, site: site, isolation: isolation, isEager: isEager,
-      plainFactory: isolation == nil ? factory : nil)
+      plainFactory: isolation == nil || isolation === MainActor.shared ? factory : nil)
   }
 
   override func resolve(at site: SourceSite, from container: Dependencies)
