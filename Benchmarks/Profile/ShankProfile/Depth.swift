@@ -1,13 +1,13 @@
 // `ShankProfile depth [LENGTH]`: how many nested resolutions fit a 512 KiB thread in a release
 // build, down each path a resolution can take, and how much stack each level takes. Not a
 // callgrind scenario: CI runs it after building ShankProfile (.ci/run), so that a release build
-// whose chains no longer go far deeper than the 200 levels DepthTests checks in a debug build
-// fails, on any path.
+// whose chains no longer go far deeper than the 200 levels api.md §11 promises in release
+// fails, on any path. (DepthTests checks the 64 promised in a debug build.)
 import Foundation
 import Shank
 
 /// The stack of the thread each chain is resolved on: Darwin's default for a secondary thread,
-/// the size DepthTests' promise of 200 levels in a debug build is made for.
+/// the size api.md §11's promises (64 levels in a debug build, 200 in release) are made for.
 let depthStackSize = 512 << 10
 
 /// One link of a chain of modules registered under the names "0", "1", …: the factory of link N
@@ -85,7 +85,7 @@ struct DepthPath: Sendable {
 /// (Benchmarks/README.md), each 9–24% under what its path fit and rounded to a hundred, so
 /// that on every path a level that takes a third more stack fails, while a compiler's small
 /// changes to a frame do not. No one floor fits every path: a plain resolution fits 1,102
-/// levels, 5× the 200 a debug build promises, a decorated one takes 1.4× its stack and fits
+/// levels, 5× the 200 a release build promises, a decorated one takes 1.4× its stack and fits
 /// 812; a floor of 1,000 would fail six paths, one of 700 would let the plain path lose a
 /// third of its depth.
 let depthPaths: [DepthPath] = [
