@@ -42,12 +42,15 @@ class Recipe {
   }
 
   /// The recipe of a module with `factory`: a unique one is its own provider.
-  @usableFromInline
+  ///
+  /// Inlined into ``Module``'s initializers, so that the provider's generic type is looked up
+  /// once per call site, not once per module.
+  @inlinable
   static func module<Value>(
     name: String?, scope: Scope, site: SourceSite, isolation: (any Actor)?, isEager: Bool,
     onClose: ((Value) async -> Void)?, factory: @escaping () throws -> Value
   ) -> Recipe {
-    guard case .unique = scope.kind else {
+    guard scope.isUnique else {
       return ModuleRecipe(
         name: name, scope: scope, site: site, isolation: isolation, isEager: isEager,
         onClose: onClose, factory: factory)
@@ -59,10 +62,12 @@ class Recipe {
 }
 
 /// A module's factory and how its instances are kept: makes its provider for each container.
+@usableFromInline
 final class ModuleRecipe<Value>: Recipe {
   let factory: () throws -> Value
   let onClose: ((Value) async -> Void)?
 
+  @usableFromInline
   init(
     name: String?, scope: Scope, site: SourceSite, isolation: (any Actor)?, isEager: Bool,
     onClose: ((Value) async -> Void)?, factory: @escaping () throws -> Value

@@ -20,6 +20,12 @@ public struct Scope: Sendable, Hashable {
 
   let kind: Kind
 
+  /// Whether it keeps nothing: ``unique``.
+  @usableFromInline var isUnique: Bool {
+    if case .unique = kind { return true }
+    return false
+  }
+
   /// Whether a container keeps the instances, and so disposes of them.
   var keepsInstances: Bool {
     switch kind {

@@ -4,12 +4,14 @@
 ///
 /// It keeps nothing, so one serves every container the module is listed in, and the module
 /// holds it as its recipe.
+@usableFromInline
 final class UniqueProvider<Value>: Provider<Value> {
   private let factory: () throws -> Value
   /// Whether the module was given an `onClose`, which never runs: ``Dependencies/verify()``
   /// reports it.
   private let hasIgnoredOnClose: Bool
 
+  @usableFromInline
   init(
     name: String?, site: SourceSite, isolation: (any Actor)?, isEager: Bool,
     hasOnClose: Bool, factory: @escaping () throws -> Value
