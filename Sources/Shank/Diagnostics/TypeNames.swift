@@ -3,18 +3,17 @@
 /// `String(describing:)` of a metatype walks its metadata, thousands of instructions; an
 /// observer's event names its key at every resolution, so it would pay that every time.
 /// Types are never unloaded, so a name once written stays true.
-final class TypeNames {
+final class TypeNames: Sendable {
   static let shared = TypeNames()
 
-  private let lock = Lock()
-  private var names: [ObjectIdentifier: String] = [:]
+  private let names = Locked<[ObjectIdentifier: String]>([:])
 
   func name(of type: Any.Type) -> String {
     let id = ObjectIdentifier(type)
-    if let known = lock.withLock({ names[id] }) { return known }
+    if let known = names.withLock({ $0[id] }) { return known }
     // Written outside the lock: a collection's name asks for its element's.
     let name = Self.written(type)
-    lock.withLock { names[id] = name }
+    names.withLock { $0[id] = name }
     return name
   }
 
@@ -24,6 +23,3 @@ final class TypeNames {
     return name.hasPrefix("any ") ? String(name.dropFirst(4)) : name
   }
 }
-
-// `names` is only touched under `lock`.
-extension TypeNames: @unchecked Sendable {}

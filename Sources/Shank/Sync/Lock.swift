@@ -1,9 +1,10 @@
-// The one lock type: a mutex over the platform's own.
+// The one lock type: a mutex over the platform's own, with the state it guards beside it.
 //
 // Sound because the primitive is made once, in place, in a `ManagedBuffer`'s tail, which
 // never moves (both primitives depend on their address), is touched only through the
 // platform's own lock calls below, and is destroyed only in `deinit`, when no thread can hold
-// it. On Darwin it is `os_unfair_lock`, checked against `<os/lock.h>` and Apple's
+// it. The state, the buffer's header, is reached only inside `withLock`, while the lock is
+// held. On Darwin it is `os_unfair_lock`, checked against `<os/lock.h>` and Apple's
 // documentation (developer.apple.com/documentation/os/os_unfair_lock_lock, …_trylock,
 // …_unlock): `os_unfair_lock_t` is `struct os_unfair_lock_s *`, `os_unfair_lock_lock` and
 // `os_unfair_lock_unlock` return `void`, `os_unfair_lock_trylock` returns `bool`, all since
@@ -20,19 +21,27 @@
   import Musl
 #endif
 
-/// A mutual-exclusion lock whose platform primitive lives at a stable address.
+/// A lock that guards nothing but the code run under it.
+@usableFromInline
+typealias Lock = Locked<Void>
+
+/// State that threads share, reached only while holding the lock that guards it.
 ///
 /// `Synchronization.Mutex` needs macOS 15 and iOS 18; this keeps the package's older floor.
-/// The primitive sits in a `ManagedBuffer`'s tail, so nothing ever takes `&` of a stored lock.
+/// The state and the platform primitive share one allocation, the primitive in a
+/// `ManagedBuffer`'s tail, so nothing ever takes `&` of a stored lock. Like `Mutex`, the state
+/// goes in and out only as `sending` values, so a type that keeps its mutable state in a
+/// `Locked` is `Sendable` without an unchecked conformance of its own.
 @usableFromInline
-final class Lock {
+struct Locked<State> {
   #if canImport(Darwin)
     @usableFromInline typealias Primitive = os_unfair_lock
   #else
     @usableFromInline typealias Primitive = pthread_mutex_t
   #endif
 
-  private final class Buffer: ManagedBuffer<Void, Primitive> {
+  @usableFromInline
+  final class Buffer: ManagedBuffer<State, Primitive> {
     deinit {
       #if !canImport(Darwin)
         _ = withUnsafeMutablePointerToElements { pthread_mutex_destroy($0) }
@@ -40,11 +49,11 @@ final class Lock {
     }
   }
 
-  private let buffer: Buffer
+  @usableFromInline let buffer: Buffer
 
-  @usableFromInline
-  init() {
-    let made = Buffer.create(minimumCapacity: 1) { _ in }
+  /// A lock guarding `state`.
+  init(_ state: sending State) {
+    let made = Buffer.create(minimumCapacity: 1) { _ in state }
     buffer = unsafeDowncast(made, to: Buffer.self)
     buffer.withUnsafeMutablePointerToElements { primitive in
       #if canImport(Darwin)
@@ -89,13 +98,33 @@ final class Lock {
     }
   }
 
+  /// Runs `body` with the state, holding the lock.
   @inlinable
-  func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+  func withLock<Result, Failure: Error>(
+    _ body: (inout sending State) throws(Failure) -> sending Result
+  ) throws(Failure) -> sending Result {
+    lock()
+    defer { unlock() }
+    return try body(&buffer.header)
+  }
+}
+
+extension Locked where State == Void {
+  /// A lock that guards no state.
+  @usableFromInline
+  init() { self.init(()) }
+
+  /// Runs `body` holding the lock.
+  @inlinable
+  func withLock<Result, Failure: Error>(
+    _ body: () throws(Failure) -> Result
+  ) throws(Failure) -> Result {
     lock()
     defer { unlock() }
     return try body()
   }
 }
 
-// The primitive is only touched through the platform's own lock calls.
-extension Lock: @unchecked Sendable {}
+// The primitive is only touched through the platform's own lock calls, and the state only
+// under the lock, handed in and out as `sending` values.
+extension Locked: @unchecked Sendable {}
