@@ -118,6 +118,51 @@ import Testing
     #expect(attempts.value == 2)
   }
 
+  @Test func anAsyncModuleRegisteredAsSeveralTypesSharesOneInstanceBetweenThem() async throws {
+    let made = Counter()
+    let container = Dependencies {
+      Module(scope: .singleton, as: DatabaseType.self, StoreType.self) { () async -> Database in
+        made.increment()
+        return Database()
+      }
+    }
+    let database = await container.resolveAsync(DatabaseType.self)
+    #expect(container.resolve(StoreType.self) === database)
+    #expect(await container.resolveAsync(StoreType.self) === database)
+    #expect(made.value == 1)
+  }
+
+  @Test func aUniqueAsyncModuleRegisteredAsSeveralTypesIsMadeForEachResolution() async throws {
+    let made = Counter()
+    let container = Dependencies {
+      Module(as: DatabaseType.self, StoreType.self) { () async -> Database in
+        made.increment()
+        return Database()
+      }
+    }
+    let database = await container.resolveAsync(DatabaseType.self)
+    let store = await container.resolveAsync(StoreType.self)
+    #expect(database !== store)
+    #expect(made.value == 2)
+  }
+
+  @Test func aUniqueAsyncFactoryThatThrowsFailsItsResolutionWithWhatItThrew() async throws {
+    let container = Dependencies {
+      Module { () async throws -> DatabaseType in throw ConnectionRefused() }
+    }
+    let asked = #line + 2
+    do throws(ResolutionError) {
+      _ = try await container.resolveAsyncOrThrow(DatabaseType.self)
+      Issue.record("resolved a module whose factory threw")
+    } catch {
+      #expect(
+        error.description == """
+          Shank cannot resolve DatabaseType: its factory threw connection refused
+            asked for at ShankTests/AsyncFactoryTests.swift:\(asked)
+          """)
+    }
+  }
+
   @Test func aSynchronousResolutionBeforeItIsMadeSaysToStartOrResolveAsync() throws {
     let container = Dependencies {
       Module(scope: .singleton) { try await Self.connectedDatabase(Counter()) }
@@ -351,7 +396,10 @@ protocol DatabaseType: AnyObject, Sendable {
   var serial: Int { get }
 }
 
-final class Database: DatabaseType {
+/// Where a database keeps rows, the second type an async module is registered as.
+protocol StoreType: AnyObject, Sendable {}
+
+final class Database: DatabaseType, StoreType {
   private static let serials = Counter()
   let serial = Database.serials.increment()
 }
