@@ -536,6 +536,26 @@ import Testing
     #expect(kept)
   }
 
+  @MainActor @Test func aMainActorDecoratorOfAUniqueModuleRefusesToRunOffIt() async throws {
+    let decoratorLine = #line + 4
+    let container = Dependencies {
+      Module(isolation: nil) { Greeter("plain") as GreeterType }
+      // Registered on the main actor, so the decorator is bound to it.
+      Module.decorating(GreeterType.self) { Loud($0) }
+    }
+    let offMain = Collector<ResolutionError?>()
+    let finished = await onThreads(1) { _ in
+      offMain.append(resolutionError { try container.resolveOrThrow(GreeterType.self) })
+    }
+    try #require(finished)
+    let error = try #require(offMain.all.first ?? nil, "a main-actor decorator ran off it")
+    #expect(
+      error.reason
+        == .wrongIsolation(
+          actor: "MainActor", registeredAt: "ShankTests/DecoratorTests.swift:\(decoratorLine)"))
+    #expect(container.resolve(GreeterType.self).greeting == "PLAIN!")
+  }
+
   // MARK: Grandchildren and override layers
 
   /// A grandchild with no decorators of its own reads through to its parent, and so shares the

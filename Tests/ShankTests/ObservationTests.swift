@@ -163,6 +163,13 @@ import Testing
     )
   }
 
+  @Test func anEventsDurationIsItsNanoseconds() {
+    let event = ResolutionEvent(
+      key: "WidgetModuleType", scope: .unique, madeInstance: true,
+      durationNanoseconds: 1_250_000, onMainThread: false, depth: 2, site: "App.swift:12")
+    #expect(event.duration == .microseconds(1_250))
+  }
+
   /// A factory that resolves its own key, with an observer installed: a cycle as without one.
   @Test(arguments: ScopeCase.allCases)
   func anObservedFactoryResolvingItselfIsACycle(scope: ScopeCase) async {
