@@ -13,36 +13,38 @@ extension Dependencies {
     let requested = ObjectIdentifier(T.self)
     let optional = ObjectIdentifier(T?.self)
     var typeNames = LastTypeName()
-    var nearMisses: [NearMiss] = []
-    var listed = FirstKeys(limit: Self.listedKeyLimit)
+    var nearMisses: [LabelledKey] = []
+    var listed = FirstKeys()
     var registeredCount = 0
     forEachVisibleRegistration { registration, _ in
       registeredCount += 1
       let type = ObjectIdentifier(registration.type)
       let typeName = typeNames.name(of: registration.type)
-      let described = KeyDescription(typeName: typeName, name: registration.name)
-      listed.offer(described, labelled: Self.label(of: registration, typeName: typeName))
+      let key = KeyDescription(typeName: typeName, name: registration.name)
+      listed.offer(LabelledKey(key: key, label: Self.label(of: registration, typeName: typeName)))
       if registration.role == .decorator { return }
+      let closeness: String
       if registration.role == .contribution {
         guard type == requested else { return }
-        nearMisses.append(NearMiss(key: described, closeness: .contribution(list: "[\(typeName)]")))
+        closeness = ": a contribution; resolve [\(typeName)] for every one"
       } else if type == requested {
-        let closeness: NearMiss.Closeness =
-          registration.name == nil ? .sameTypeWithNoName : .sameTypeUnderAnotherName
-        nearMisses.append(NearMiss(key: described, closeness: closeness))
+        closeness =
+          registration.name == nil
+          ? ": the same type with no name" : ": the same type under another name"
       } else if type == optional, registration.name == name {
         let wanted = KeyDescription(T.self, name: nil)
-        nearMisses.append(
-          NearMiss(key: described, closeness: .registeredAsOptional(wanted: wanted)))
+        closeness = ": the type registered as an Optional; register it as \(wanted)"
       } else if let name, registration.name == name {
-        nearMisses.append(NearMiss(key: described, closeness: .sameNameAnotherType))
+        closeness = ": the same name, another type"
+      } else {
+        return
       }
+      nearMisses.append(LabelledKey(key: key, label: closeness))
     }
     return ResolutionError(
       .notRegistered, key: KeyDescription(T.self, name: name), site: site,
       noContainerBuilt: isBuiltOnNothing, inBareTest: isUnbuilt && TestRun.isRunning,
-      nearMisses: nearMisses,
-      registered: listed.keys.map { $0.key.description(followedBy: $0.label) },
+      nearMisses: nearMisses, registered: listed.keys.map(\.description),
       registeredCount: registeredCount)
   }
 
@@ -55,18 +57,12 @@ extension Dependencies {
     }
   }
 
-  /// Every registration resolution can reach from here: the layer's own win over its parent's.
-  func visibleRegistrations() -> [Registration] {
-    var visible: [Registration] = []
-    forEachVisibleRegistration { registration, _ in visible.append(registration) }
+  /// Every registration resolution can reach from here, with how far down it is registered:
+  /// 0 here, 1 in the parent. The layer's own win over its parent's.
+  func visibleRegistrations() -> [(registration: Registration, layer: Int)] {
+    var visible: [(Registration, Int)] = []
+    forEachVisibleRegistration { visible.append(($0, $1)) }
     return visible
-  }
-
-  /// How far down each of ``visibleRegistrations()`` is registered: 0 here, 1 in the parent.
-  func visibleLayers() -> [Int] {
-    var layers: [Int] = []
-    forEachVisibleRegistration { _, layer in layers.append(layer) }
-    return layers
   }
 
   /// Calls `body` with every registration resolution can reach from here, layer by layer.
@@ -75,8 +71,7 @@ extension Dependencies {
   /// layer's table, which answers that without hashing the key the way a `Set` would.
   private func forEachVisibleRegistration(_ body: (Registration, _ layer: Int) -> Void) {
     var closer: [Dependencies] = []
-    var container: Dependencies? = self
-    while let current = container {
+    for current in sequence(first: self, next: \.parent) {
       for entry in current.table.order {
         let registration = entry.takeUnretainedValue()
         let type = ObjectIdentifier(registration.type)
@@ -89,18 +84,12 @@ extension Dependencies {
         if !isHidden { body(registration, closer.count) }
       }
       closer.append(current)
-      container = current.parent
     }
   }
 
   /// Whether this container, or the one it is layered over, is the stand-in for "not built".
   var isBuiltOnNothing: Bool {
-    var container: Dependencies? = self
-    while let current = container {
-      if current.isUnbuilt { return true }
-      container = current.parent
-    }
-    return false
+    sequence(first: self, next: \.parent).contains { $0.isUnbuilt }
   }
 }
 
@@ -118,23 +107,18 @@ private struct LastTypeName {
   }
 }
 
-/// The first `limit` keys in sorted order, each with the label that follows it, kept as they
-/// are offered: one comparison for most keys, rather than a sort of all of them.
+/// The first keys a message lists, in sorted order, kept as they are offered: one comparison
+/// for most keys, rather than a sort of all of them.
 private struct FirstKeys {
-  let limit: Int
-  /// Sorted by key, at most `limit`.
-  private(set) var keys: [(key: KeyDescription, label: String)] = []
+  /// Sorted by key, at most ``Dependencies/listedKeyLimit``.
+  private(set) var keys: [LabelledKey] = []
 
-  init(limit: Int) {
-    self.limit = limit
-  }
-
-  mutating func offer(_ key: KeyDescription, labelled label: String) {
-    if keys.count == limit {
-      guard let last = keys.last, key < last.key else { return }
+  mutating func offer(_ labelled: LabelledKey) {
+    if keys.count == Dependencies.listedKeyLimit {
+      guard let last = keys.last, labelled.key < last.key else { return }
       keys.removeLast()
     }
-    let index = keys.firstIndex { key < $0.key } ?? keys.endIndex
-    keys.insert((key, label), at: index)
+    let index = keys.firstIndex { labelled.key < $0.key } ?? keys.endIndex
+    keys.insert(labelled, at: index)
   }
 }
