@@ -2,9 +2,7 @@
 
 import Dispatch
 
-#if canImport(Foundation)
-  import class Foundation.Thread
-#endif
+import class Foundation.Thread
 
 /// What making one module for ``Dependencies/verify()`` or ``Dependencies/graph()`` found.
 enum InspectedModule {
