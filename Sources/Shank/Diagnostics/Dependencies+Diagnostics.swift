@@ -13,7 +13,7 @@ extension Dependencies {
     let requested = ObjectIdentifier(T.self)
     let optional = ObjectIdentifier(T?.self)
     var typeNames = LastTypeName()
-    var nearMisses: [LabelledKey] = []
+    var nearMisses: [NearMiss] = []
     var listed = FirstKeys()
     var registeredCount = 0
     forEachVisibleRegistration { registration, _ in
@@ -23,37 +23,36 @@ extension Dependencies {
       let key = KeyDescription(typeName: typeName, name: registration.name)
       listed.offer(key, role: registration.role)
       if registration.role == .decorator { return }
-      let closeness: String
+      let closeness: NearMiss.Closeness
       if registration.role == .contribution {
         guard type == requested else { return }
-        closeness = ": a contribution; resolve [\(typeName)] for every one"
+        closeness = .contribution
       } else if type == requested {
-        closeness =
-          registration.name == nil
-          ? ": the same type with no name" : ": the same type under another name"
+        closeness = registration.name == nil ? .sameTypeWithNoName : .sameTypeUnderAnotherName
       } else if type == optional, registration.name == name {
-        let wanted = KeyDescription(T.self, name: nil)
-        closeness = ": the type registered as an Optional; register it as \(wanted)"
+        closeness = .registeredAsOptional(wanted: KeyDescription(T.self, name: nil))
       } else if let name, registration.name == name {
-        closeness = ": the same name, another type"
+        closeness = .sameNameAnotherType
       } else {
         return
       }
-      nearMisses.append(LabelledKey(key: key, label: closeness))
+      nearMisses.append(NearMiss(key: key, closeness: closeness))
     }
     return ResolutionError(
       .notRegistered, key: KeyDescription(T.self, name: name), site: site,
       noContainerBuilt: isBuiltOnNothing, inBareTest: isUnbuilt && TestRun.isRunning,
-      nearMisses: nearMisses, registered: listed.keys.map(\.description),
+      nearMisses: nearMisses,
+      registered: listed.keys.map { Self.line(of: $0.key, as: $0.role) },
       registeredCount: registeredCount)
   }
 
-  /// What a registration that no resolution of its own key gives is, in the registered list.
-  fileprivate static func label(of role: Registration.Role, typeName: String) -> String {
+  /// A registered key's line in the registered list, which says what a registration that no
+  /// resolution of its own key gives is.
+  private static func line(of key: KeyDescription, as role: Registration.Role) -> String {
     switch role {
-    case .contribution: ": a contribution to [\(typeName)]"
-    case .decorator: ": a decorator"
-    case .module, .collector: ""
+    case .contribution: "\(key): a contribution to [\(key.typeName)]"
+    case .decorator: "\(key): a decorator"
+    case .module, .collector: key.description
     }
   }
 
@@ -114,17 +113,16 @@ private struct LastTypeName {
 /// The first keys a message lists, in sorted order, kept as they are offered: one comparison
 /// for most keys, rather than a sort of all of them.
 private struct FirstKeys {
-  /// Sorted by key, at most ``Dependencies/listedKeyLimit``.
-  private(set) var keys: [LabelledKey] = []
+  /// Sorted by key, at most ``Dependencies/listedKeyLimit``, each with its role, which says
+  /// its label: a label kept for each would be copied with each comparison.
+  private(set) var keys: [(key: KeyDescription, role: Registration.Role)] = []
 
-  /// Offers `key`, registered as `role`: labelled only if kept, as most keys are not.
   mutating func offer(_ key: KeyDescription, role: Registration.Role) {
     if keys.count == Dependencies.listedKeyLimit {
       guard let last = keys.last, key < last.key else { return }
       keys.removeLast()
     }
     let index = keys.firstIndex { key < $0.key } ?? keys.endIndex
-    let label = Dependencies.label(of: role, typeName: key.typeName)
-    keys.insert(LabelledKey(key: key, label: label), at: index)
+    keys.insert((key, role), at: index)
   }
 }

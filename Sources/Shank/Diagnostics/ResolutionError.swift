@@ -93,7 +93,7 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
   /// than at ``Dependencies/build()``.
   init(
     _ reason: Reason, key: KeyDescription, site: SourceSite,
-    noContainerBuilt: Bool, inBareTest: Bool, nearMisses: [LabelledKey], registered: [String],
+    noContainerBuilt: Bool, inBareTest: Bool, nearMisses: [NearMiss], registered: [String],
     registeredCount: Int
   ) {
     storage = Storage(
@@ -120,7 +120,7 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     var inBareTest = false
     /// Written only when shown: a miss among 100,000 keys would spend most of its time writing
     /// near misses its message leaves out.
-    var nearMisses: [LabelledKey] = []
+    var nearMisses: [NearMiss] = []
     var registered: [String] = []
     var registeredCount = 0
     var pending: AsyncPending?
