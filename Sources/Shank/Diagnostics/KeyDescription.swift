@@ -3,45 +3,15 @@ struct KeyDescription: Hashable, Comparable, Sendable, CustomStringConvertible {
   let typeName: String
   let name: String?
 
-  init(_ type: Any.Type, name: String?) {
-    self.init(typeName: Self.typeName(of: type), name: name)
-  }
-
-  init(typeName: String, name: String?) {
-    self.typeName = typeName
-    self.name = name
-  }
-
   /// `SampleModuleType named "abc"`, the name spelled as a Swift string literal, so that a
   /// name with a newline or a quote in it stays on its line of a message and reads
   /// unambiguously.
-  var description: String { description(followedBy: "") }
-
-  /// The description and then `suffix`, made as one string: a miss among many keys describes
-  /// each of its near misses this way.
-  func description(followedBy suffix: String) -> String {
-    let quotedName = name.map { Self.escaped($0) }
-    var text = ""
-    // ` named "` and the closing quote are 9 bytes.
-    text.reserveCapacity(
-      typeName.utf8.count + (quotedName.map { $0.utf8.count + 9 } ?? 0) + suffix.utf8.count)
-    text += typeName
-    if let quotedName {
-      text += " named \""
-      text += quotedName
-      text += "\""
-    }
-    text += suffix
-    return text
+  var description: String {
+    name.map { "\(typeName) named \(Self.quoted($0))" } ?? typeName
   }
 
   static func < (lhs: Self, rhs: Self) -> Bool {
     (lhs.typeName, lhs.name ?? "") < (rhs.typeName, rhs.name ?? "")
-  }
-
-  /// `WidgetModuleType`, not `any WidgetModuleType` or the module-qualified name.
-  static func typeName(of type: Any.Type) -> String {
-    TypeNames.shared.name(of: type)
   }
 
   /// `text` as a Swift string literal spells it, quotes included: `"a\nb"`.
@@ -57,7 +27,9 @@ struct KeyDescription: Hashable, Comparable, Sendable, CustomStringConvertible {
   static func escaped(_ text: String, keepingQuotes: Bool = false) -> String {
     // Most names are printable ASCII, checked a byte at a time.
     let isPlain = text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != 0x5C && $0 != 0x22 }
-    let isEscaped = keepingQuotes ? isInvisible : needsEscape
+    let isEscaped = { (scalar: Unicode.Scalar) in
+      (!keepingQuotes && (scalar == "\\" || scalar == "\"")) || isInvisible(scalar)
+    }
     guard !isPlain, text.unicodeScalars.contains(where: isEscaped) else { return text }
     var escaped = ""
     for scalar in text.unicodeScalars {
@@ -80,10 +52,6 @@ struct KeyDescription: Hashable, Comparable, Sendable, CustomStringConvertible {
     return escaped
   }
 
-  private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
-    scalar == "\\" || scalar == "\"" || isInvisible(scalar)
-  }
-
   /// Whether `scalar` is a control character or a line or paragraph separator.
   static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
     if scalar.isASCII { return scalar.value < 0x20 || scalar.value == 0x7F }
@@ -91,6 +59,18 @@ struct KeyDescription: Hashable, Comparable, Sendable, CustomStringConvertible {
     case .control, .lineSeparator, .paragraphSeparator: return true
     default: return false
     }
+  }
+}
+
+extension KeyDescription {
+  /// `type`'s name, with `name`. In an extension, to keep the memberwise initializer.
+  init(_ type: Any.Type, name: String?) {
+    self.init(typeName: Self.typeName(of: type), name: name)
+  }
+
+  /// `WidgetModuleType`, not `any WidgetModuleType` or the module-qualified name.
+  static func typeName(of type: Any.Type) -> String {
+    TypeNames.shared.name(of: type)
   }
 }
 

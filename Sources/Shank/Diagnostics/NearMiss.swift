@@ -2,15 +2,14 @@
 /// writes only the near misses its message shows, and ``ResolutionError/nearMisses`` the rest
 /// when asked.
 struct NearMiss: Sendable, CustomStringConvertible {
-  /// How the registration is close to the key asked for.
+  /// How the registration is close to the key asked for. Only one case carries a value, so
+  /// that each of a hundred thousand near misses copies no string of its own.
   enum Closeness: Sendable {
-    case sameTypeWithNoName
-    case sameTypeUnderAnotherName
+    case sameTypeWithNoName, sameTypeUnderAnotherName, sameNameAnotherType
+    /// A contribution to the type's list, which resolves; the type alone does not.
+    case contribution
     /// The type registered as an `Optional`; `wanted` is the key to register instead.
     case registeredAsOptional(wanted: KeyDescription)
-    case sameNameAnotherType
-    /// A contribution to the type's list, which `list` resolves; the type alone does not.
-    case contribution(list: String)
   }
 
   let key: KeyDescription
@@ -18,14 +17,12 @@ struct NearMiss: Sendable, CustomStringConvertible {
 
   var description: String {
     switch closeness {
-    case .sameTypeWithNoName: key.description(followedBy: ": the same type with no name")
-    case .sameTypeUnderAnotherName:
-      key.description(followedBy: ": the same type under another name")
+    case .sameTypeWithNoName: "\(key): the same type with no name"
+    case .sameTypeUnderAnotherName: "\(key): the same type under another name"
+    case .sameNameAnotherType: "\(key): the same name, another type"
+    case .contribution: "\(key): a contribution; resolve [\(key.typeName)] for every one"
     case .registeredAsOptional(let wanted):
       "\(key): the type registered as an Optional; register it as \(wanted)"
-    case .sameNameAnotherType: key.description(followedBy: ": the same name, another type")
-    case .contribution(let list):
-      key.description(followedBy: ": a contribution; resolve \(list) for every one")
     }
   }
 }

@@ -19,8 +19,8 @@ extension Dependencies {
     var ids: [ObjectIdentifier: String] = [:]
     // The Mermaid text names each layer's subgraph `LayerN`, which no node may take.
     var identifiers = NodeIdentifiers(
-      reserving: Set(inspection.layers).filter { $0 > 0 }.map { "Layer\($0)" })
-    let nodes = zip(inspection.registrations, inspection.layers).map { registration, layer in
+      reserving: Set(inspection.registrations.map(\.layer)).filter { $0 > 0 }.map { "Layer\($0)" })
+    let nodes = inspection.registrations.map { registration, layer in
       let id = identifiers.identifier(for: registration.keyDescription)
       ids[ObjectIdentifier(registration)] = id
       return DependencyGraph.Node(

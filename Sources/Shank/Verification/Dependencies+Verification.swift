@@ -73,10 +73,12 @@ extension Dependencies {
   @TaskLocal package static var verificationPatience: Duration = .seconds(60)
 
   private func verify(consumers: [Any]) throws(VerificationError) {
-    var problems = GraphInspection(self).problems
+    var inspection = GraphInspection(self)
     for consumer in consumers {
-      problems += GraphInspection.missingInjections(of: consumer, in: self)
+      inspection.check(
+        injectionPoints(of: consumer), of: KeyDescription.typeName(of: type(of: consumer)),
+        madeBy: nil, in: self)
     }
-    if !problems.isEmpty { throw VerificationError(problems: problems) }
+    if !inspection.problems.isEmpty { throw VerificationError(problems: inspection.problems) }
   }
 }

@@ -35,17 +35,10 @@ public struct DependencyGraph: Sendable, Hashable {
     /// as a Swift string literal, as messages write it (`"a\nb"` for a name with a newline).
     public var label: String {
       let plainly = name.map { "\(typeName) \(KeyDescription.quoted($0))" } ?? typeName
-      let named: String
-      switch kind {
-      case .module: named = plainly
-      case .contribution: named = "\(plainly) · contribution"
-      case .decorator: return "\(plainly) · decorator"
-      }
-      switch scope.kind {
-      case .unique: return named
-      case .cached(let scopeName): return "\(named) · .cached(\(KeyDescription.quoted(scopeName)))"
-      case .singleton, .weak: return "\(named) · \(scope)"
-      }
+      if kind == .decorator { return "\(plainly) · decorator" }
+      let named = kind == .contribution ? "\(plainly) · contribution" : plainly
+      if case .unique = scope.kind { return named }
+      return "\(named) · \(scope)"
     }
 
     /// What a node registers.
@@ -78,38 +71,34 @@ public struct DependencyGraph: Sendable, Hashable {
   /// The graph as a Mermaid flowchart. Nodes of the containers underneath, if any, are
   /// grouped in a subgraph per container.
   public var mermaid: String {
-    var lines = ["flowchart LR"]
-    for (layer, members) in layers {
-      let indent = layer == 0 ? "  " : "    "
-      if layer > 0 { lines.append("  subgraph Layer\(layer)[\"\(Self.layerTitle(layer))\"]") }
-      lines += members.map { "\(indent)\($0.id)[\"\(Self.escapedForMermaid($0.label))\"]" }
-      if layer > 0 { lines.append("  end") }
-    }
-    lines += edges.map { "  \($0.from) -->|\(Self.escapedForMermaid($0.property))| \($0.to)" }
-    return lines.joined(separator: "\n") + "\n"
+    let nodes = nodeLines(
+      subgraph: { ["  subgraph Layer\($0)[\"\(Self.layerTitle($0))\"]"] }, end: "  end",
+      node: { "\($0.id)[\"\(Self.escapedForMermaid($0.label))\"]" })
+    let edges = edges.map { "  \($0.from) -->|\(Self.escapedForMermaid($0.property))| \($0.to)" }
+    return (["flowchart LR"] + nodes + edges).joined(separator: "\n") + "\n"
   }
 
   /// The graph in Graphviz's DOT language.
   public var dot: String {
-    var lines = ["digraph Dependencies {", "  rankdir=LR;", "  node [shape=box];"]
-    for (layer, members) in layers {
-      let indent = layer == 0 ? "  " : "    "
-      if layer > 0 {
-        lines += ["  subgraph cluster_\(layer) {", "    label=\"\(Self.layerTitle(layer))\";"]
-      }
-      lines += members.map { "\(indent)\($0.id) [label=\"\(Self.escapedForDOT($0.label))\"];" }
-      if layer > 0 { lines.append("  }") }
-    }
-    lines += edges.map {
+    let nodes = nodeLines(
+      subgraph: { ["  subgraph cluster_\($0) {", "    label=\"\(Self.layerTitle($0))\";"] },
+      end: "  }", node: { "\($0.id) [label=\"\(Self.escapedForDOT($0.label))\"];" })
+    let edges = edges.map {
       "  \($0.from) -> \($0.to) [label=\"\(Self.escapedForDOT($0.property))\"];"
     }
-    lines.append("}")
-    return lines.joined(separator: "\n") + "\n"
+    let header = ["digraph Dependencies {", "  rankdir=LR;", "  node [shape=box];"]
+    return (header + nodes + edges + ["}"]).joined(separator: "\n") + "\n"
   }
 
-  /// The nodes grouped by ``Node/layer``, nearest first, each group in registration order.
-  private var layers: [(layer: Int, nodes: [Node])] {
-    Dictionary(grouping: nodes, by: \.layer).sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+  /// A line per node, grouped by ``Node/layer``, nearest first, each group in registration
+  /// order; the groups underneath between their `subgraph` lines and `end`.
+  private func nodeLines(
+    subgraph: (Int) -> [String], end: String, node: (Node) -> String
+  ) -> [String] {
+    Dictionary(grouping: nodes, by: \.layer).sorted { $0.key < $1.key }.flatMap { layer, members in
+      let lines = members.map { (layer == 0 ? "  " : "    ") + node($0) }
+      return layer == 0 ? lines : subgraph(layer) + lines + [end]
+    }
   }
 
   /// A subgraph's title: which container underneath its nodes come from.

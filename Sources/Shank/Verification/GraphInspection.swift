@@ -9,9 +9,8 @@ struct GraphInspection {
     let property: String
   }
 
-  private(set) var registrations: [Registration] = []
-  /// How far down each registration's container is: 0 for the one inspected.
-  private(set) var layers: [Int] = []
+  /// Each visible registration, with how far down its container is: 0 for the one inspected.
+  let registrations: [(registration: Registration, layer: Int)]
   private(set) var edges: [Edge] = []
   private(set) var problems: [VerificationError.Problem] = []
   /// The cycles met while making the modules, each once, as first met.
@@ -22,18 +21,14 @@ struct GraphInspection {
 
   init(_ dependencies: Dependencies) {
     registrations = dependencies.visibleRegistrations()
-    layers = dependencies.visibleLayers()
     // The copy that modules are made in is open: a closed container's own modules, which
     // no longer resolve, are told here.
-    var layer: Dependencies? = dependencies
-    while let current = layer {
-      if current.isClosed, !current.table.order.isEmpty {
-        problems.append(.closed(container: current.origin))
-      }
-      layer = current.parent
+    for layer in sequence(first: dependencies, next: \.parent)
+    where layer.isClosed && !layer.table.order.isEmpty {
+      problems.append(.closed(container: layer.origin))
     }
-    let outcomes = InspectionThread.inspect(dependencies)
-    for (registration, outcome) in zip(registrations, outcomes) {
+    let outcomes = InspectionThread.inspect(dependencies, count: registrations.count)
+    for ((registration, _), outcome) in zip(registrations, outcomes) {
       inspect(registration, outcome, in: dependencies)
     }
     problems += cycles.map { .cycle(path: $0) }
@@ -42,43 +37,60 @@ struct GraphInspection {
   private mutating func inspect(
     _ registration: Registration, _ outcome: InspectedModule, in dependencies: Dependencies
   ) {
-    let module = registration.keyDescription.description
+    let key = registration.keyDescription
+    let module = key.description
+    let site = registration.site.description
+    let scope = registration.scope
     switch outcome {
     case .failed(let error):
+      switch error.reason {
       // An `@Inject` is resolved when first read, so a cycle is only what making a module
       // meets, never a loop of `@Inject` edges.
-      if case .cycle(let path) = error.reason {
-        record(cycle: path)
-      } else {
-        problems.append(Self.problem(error, making: registration))
+      case .cycle(let path): record(cycle: path)
+      // This registration's own alias, rather than one of something it depends on.
+      case .notConforming(let valueType)
+      where error.typeName == key.typeName
+        && error.name == key.name:
+        problems.append(.notConforming(module: module, valueType: valueType, registeredAt: site))
+      default: problems.append(.unresolvable(module: module, message: error.description))
       }
     case .stopped(let message):
       problems.append(.unresolvable(module: module, message: message))
     case .made(let valueType, let injections):
-      if registration.isEager, !registration.scope.keepsInstances {
+      if registration.isEager, !scope.keepsInstances {
         problems.append(
-          .eagerNotKept(
-            module: module, scope: registration.scope.description,
-            registeredAt: registration.site.description))
+          .eagerNotKept(module: module, scope: scope.description, registeredAt: site))
       }
-      if registration.hasOnClose, !registration.scope.keepsInstances {
+      if registration.hasOnClose, !scope.keepsInstances {
         problems.append(
-          .onCloseNeverRuns(
-            module: module, scope: registration.scope.description,
-            registeredAt: registration.site.description))
+          .onCloseNeverRuns(module: module, scope: scope.description, registeredAt: site))
       }
-      if case .weak = registration.scope.kind, !(valueType is AnyObject.Type) {
+      if case .weak = scope.kind, !(valueType is AnyObject.Type) {
         problems.append(
           .weakValueType(
             module: module, valueType: KeyDescription.typeName(of: valueType),
-            registeredAt: registration.site.description))
+            registeredAt: site))
       }
-      for (property, requirement) in injections {
-        if let target = dependencies.registration(for: requirement.key) {
-          edges.append(Edge(from: registration, to: target, property: property))
-        } else if !requirement.resolvesUnregistered {
-          problems.append(.missing(requirement, property: property, of: module))
-        }
+      check(injections, of: module, madeBy: registration, in: dependencies)
+    }
+  }
+
+  /// Notes a problem for each of `injections` that nothing in `dependencies` answers, and an
+  /// edge for each that something does, if `registration` (a module, not a consumer) has them.
+  mutating func check(
+    _ injections: [(property: String, requirement: Requirement)], of module: String,
+    madeBy registration: Registration?, in dependencies: Dependencies
+  ) {
+    for (property, requirement) in injections {
+      if let target = dependencies.registration(for: requirement.key) {
+        guard let registration else { continue }
+        edges.append(Edge(from: registration, to: target, property: property))
+      } else if !requirement.resolvesUnregistered {
+        problems.append(
+          .missing(
+            module: module, property: property,
+            requirement: KeyDescription(requirement.type, name: requirement.name).description,
+            declaredAt: requirement.site.description))
       }
     }
   }
@@ -90,45 +102,5 @@ struct GraphInspection {
     if seenCycles.insert(Array(loop[least...] + loop[..<least])).inserted {
       cycles.append(path)
     }
-  }
-
-  /// The problems of `consumer`'s `@Inject` properties that nothing in `dependencies` answers.
-  static func missingInjections(
-    of consumer: Any, in dependencies: Dependencies
-  ) -> [VerificationError.Problem] {
-    let name = KeyDescription.typeName(of: type(of: consumer))
-    return injectionPoints(of: consumer).compactMap { property, requirement in
-      guard !requirement.resolvesUnregistered,
-        dependencies.registration(for: requirement.key) == nil
-      else { return nil }
-      return .missing(requirement, property: property, of: name)
-    }
-  }
-
-  /// The problem `error` is: this registration's own alias, or something it depends on.
-  private static func problem(
-    _ error: ResolutionError, making registration: Registration
-  ) -> VerificationError.Problem {
-    let module = registration.keyDescription
-    if case .notConforming(let valueType) = error.reason, error.typeName == module.typeName,
-      error.name == module.name
-    {
-      return .notConforming(
-        module: module.description, valueType: valueType,
-        registeredAt: registration.site.description)
-    }
-    return .unresolvable(module: module.description, message: error.description)
-  }
-}
-
-extension VerificationError.Problem {
-  /// `module`'s `property` asks for `requirement`, which nothing registers.
-  fileprivate static func missing(
-    _ requirement: Requirement, property: String, of module: String
-  ) -> Self {
-    .missing(
-      module: module, property: property,
-      requirement: KeyDescription(requirement.type, name: requirement.name).description,
-      declaredAt: requirement.site.description)
   }
 }

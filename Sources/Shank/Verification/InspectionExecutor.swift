@@ -11,38 +11,28 @@ import Dispatch
 /// the inspection thread runs the factory's jobs, and blocks only itself.
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
 final class InspectionExecutor: TaskExecutor {
-  private let lock = Lock()
   private let ready = DispatchSemaphore(value: 0)
-  private var jobs: [UnownedJob] = []
-  private var finished = false
+  private let jobs = Locked<[UnownedJob]>([])
 
   func enqueue(_ job: UnownedJob) {
-    lock.withLock { jobs.append(job) }
+    jobs.withLock { $0.append(job) }
     ready.signal()
   }
 
   /// Runs the jobs enqueued here, on this thread, until ``finish()``.
+  ///
+  /// Each signal is one job enqueued or the finish, so a wake that finds no job left was
+  /// woken by the finish.
   func run() {
     while true {
       ready.wait()
-      let next = lock.withLock { () -> UnownedJob?? in
-        if jobs.isEmpty { return finished ? .some(nil) : nil }
-        return jobs.removeFirst()
-      }
-      switch next {
-      case .some(.some(let job)): job.runSynchronously(on: asUnownedTaskExecutor())
-      case .some(.none): return
-      case .none: continue
-      }
+      guard let job = jobs.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else { return }
+      job.runSynchronously(on: asUnownedTaskExecutor())
     }
   }
 
   /// Lets ``run()`` return once the jobs enqueued so far have run.
   func finish() {
-    lock.withLock { finished = true }
     ready.signal()
   }
 }
-
-// `jobs` and `finished` are read and written under `lock`.
-extension InspectionExecutor: @unchecked Sendable {}

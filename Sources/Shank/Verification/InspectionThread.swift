@@ -2,9 +2,7 @@
 
 import Dispatch
 
-#if canImport(Foundation)
-  import class Foundation.Thread
-#endif
+import class Foundation.Thread
 
 /// What making one module for ``Dependencies/verify()`` or ``Dependencies/graph()`` found.
 enum InspectedModule {
@@ -29,96 +27,107 @@ enum InspectedModule {
 /// thread, say, is waited for as long as `Dependencies.verificationPatience` says; it is then that module's problem,
 /// making goes on from the next module on a new thread, and the thread left behind stops
 /// without a word if it ever goes on.
-final class InspectionThread {
-  private let lock = Lock()
-  private let progress = DispatchSemaphore(value: 0)
-  private var outcomes: [InspectedModule?]
-  private var making = 0
-  /// Which of the threads started is the one verification waits for; the others stopped
-  /// being waited for and record nothing.
-  private var worker = 0
-  private let actsAsMainActor: Bool
-
-  private init(count: Int, actsAsMainActor: Bool) {
-    outcomes = Array(repeating: nil, count: count)
-    self.actsAsMainActor = actsAsMainActor
+final class InspectionThread: Sendable {
+  private struct State {
+    var outcomes: [InspectedModule?]
+    /// The index of the module being made.
+    var making = 0
+    /// Which of the threads started is the one verification waits for; the others stopped
+    /// being waited for and record nothing.
+    var worker = 0
+    /// The container inspected, until verification returns: kept here rather than by a
+    /// thread's closure, which is released only some time after the thread ends.
+    var original: Dependencies?
   }
 
-  /// The outcome of making each of `dependencies`' visible registrations, in their order.
+  private let state: Locked<State>
+  private let progress = DispatchSemaphore(value: 0)
+  private let actsAsMainActor = MainActorCheck.isOnMainActor
+
+  private init(_ original: Dependencies, count: Int) {
+    state = Locked(State(outcomes: Array(repeating: nil, count: count), original: original))
+  }
+
+  /// The outcome of making each of `dependencies`' `count` visible registrations, in their
+  /// order.
   ///
   /// Called on the main actor, main-actor factories run on the inspection thread while the
   /// caller waits for it, so that no other main-actor code runs meanwhile.
-  static func inspect(_ dependencies: Dependencies) -> [InspectedModule] {
-    let count = dependencies.visibleRegistrations().count
-    let run = InspectionThread(count: count, actsAsMainActor: MainActorCheck.isOnMainActor)
+  static func inspect(_ dependencies: Dependencies, count: Int) -> [InspectedModule] {
+    let run = InspectionThread(dependencies, count: count)
     let patience = Dependencies.verificationPatience
+    let (seconds, attoseconds) = patience.components
+    let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
     var next = 0
     while next < count {
-      run.start(at: next, copying: dependencies)
-      let (seconds, attoseconds) = patience.components
-      let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+      run.start(at: next)
       if run.progress.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .timedOut {
         run.stopWaiting(after: patience)
       }
-      next = run.lock.withLock { run.outcomes.firstIndex { $0 == nil } ?? count }
+      next = run.state.withLock { $0.outcomes.firstIndex { $0 == nil } ?? count }
     }
-    return run.lock.withLock { run.outcomes.map { $0! } }
+    return run.state.withLock {
+      $0.original = nil
+      return $0.outcomes.map { $0! }
+    }
   }
 
   /// Gives up on the thread making a module that took longer than `patience`: that module's
   /// outcome says so, and the thread records nothing more. Unless it finished meanwhile.
   private func stopWaiting(after patience: Duration) {
-    lock.withLock {
+    state.withLock {
       // A thread signals under the lock, so either it has, and the signal is taken here, or
       // it will find itself no longer the worker, and will not.
       guard progress.wait(timeout: .now()) == .timedOut else { return }
-      worker += 1
-      outcomes[making] = .stopped(
+      $0.worker += 1
+      $0.outcomes[$0.making] = .stopped(
         "its factory did not return within \(patience); it may wait for something "
           + "verify() holds, such as the main queue when verify() runs on the main actor")
     }
   }
 
   /// Runs `body` under the lock if the calling thread is still the one verification waits for.
-  private func ifStillWaitedFor(_ thread: Int, _ body: () -> Void) -> Bool {
-    lock.withLock {
-      guard thread == worker else { return false }
-      body()
+  private func ifStillWaitedFor(_ thread: Int, _ body: (inout State) -> Void) -> Bool {
+    state.withLock {
+      guard thread == $0.worker else { return false }
+      body(&$0)
       return true
     }
   }
 
-  /// Makes the modules from `first` on, in a copy of `dependencies` that the new thread makes
-  /// and releases itself, so that nothing of it is released on the caller's thread.
-  private func start(at first: Int, copying dependencies: Dependencies) {
-    let handOff = HandOff(dependencies)
+  /// Makes the modules from `first` on, on a new thread.
+  private func start(at first: Int) {
     // `making` is set here too, so that a thread that has not even started when patience
     // runs out is reported on the module it was started for.
-    let thread = lock.withLock {
-      making = first
-      return worker
+    let thread = state.withLock {
+      $0.making = first
+      return $0.worker
     }
     let started = Thread { [self] in
       let trace = ResolutionTrace.current
       trace.inspection = self
       trace.inspectionThread = thread
       trace.actsAsMainActor = actsAsMainActor
-      makeEach(from: first, in: handOff.take().privateCopy(), on: thread)
+      makeEach(from: first, on: thread)
       trace.inspection = nil
-      _ = ifStillWaitedFor(thread) { progress.signal() }
+      _ = ifStillWaitedFor(thread) { _ in progress.signal() }
     }
     started.stackSize = 8 << 20
     started.start()
   }
 
-  /// Makes the modules from `first` on. The copy and what it made are released on return,
-  /// before the caller is told, so that `verify()` returns with nothing of it left alive.
-  private func makeEach(from first: Int, in copy: Dependencies, on thread: Int) {
+  /// Makes the modules from `first` on, in a copy of the container that this thread makes,
+  /// so that nothing of it is released on the caller's thread. The copy and what it made are
+  /// released on return, before the caller is told, so that `verify()` returns with nothing
+  /// of it left alive.
+  private func makeEach(from first: Int, on thread: Int) {
+    // A thread that starts only after verification returned is no longer waited for.
+    guard let copy = state.withLock({ $0.original })?.privateCopy() else { return }
     let registrations = copy.visibleRegistrations()
     for index in first..<registrations.count {
-      guard ifStillWaitedFor(thread, { making = index }) else { return }
-      let outcome = Self.make(registrations[index], in: copy)
-      guard ifStillWaitedFor(thread, { outcomes[index] = outcome }) else { return }
+      guard ifStillWaitedFor(thread, { $0.making = index }) else { return }
+      let outcome = Self.make(registrations[index].registration, in: copy)
+      guard ifStillWaitedFor(thread, { $0.outcomes[index] = outcome }) else { return }
     }
   }
 
@@ -139,29 +148,10 @@ final class InspectionThread {
   /// Records `outcome` for the module being made, and parks this thread for good.
   func abandon(_ outcome: InspectedModule) -> Never {
     _ = ifStillWaitedFor(ResolutionTrace.current.inspectionThread) {
-      outcomes[making] = outcome
+      $0.outcomes[$0.making] = outcome
       progress.signal()
     }
     let never = DispatchSemaphore(value: 0)
     while true { never.wait() }
   }
 }
-
-/// Hands a container to the inspection thread, which takes it out, so that the thread's
-/// closure, released only some time after the thread ends, does not keep it alive.
-private final class HandOff {
-  private var container: Dependencies?
-
-  init(_ container: Dependencies) { self.container = container }
-
-  func take() -> Dependencies {
-    defer { container = nil }
-    return container!
-  }
-}
-
-// Only the inspection thread touches `container`, after `Thread.start` hands it over.
-extension HandOff: @unchecked Sendable {}
-
-// `outcomes`, `making` and `worker` are only touched under `lock`; the rest is constant.
-extension InspectionThread: @unchecked Sendable {}
