@@ -556,6 +556,19 @@ import Testing
     #expect(container.resolve(GreeterType.self).greeting == "PLAIN!")
   }
 
+  /// As a module bound to another actor: the runtime's check, which cannot report Shank's
+  /// message, stops the resolution before the decorator runs off its actor.
+  @Test func aDecoratorBoundToAnotherActorStopsASynchronousResolutionOffIt() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      exitIfStillRunning(after: 20)
+      let container = await DecoratingActor().container()
+      _ = container.resolve(GreeterType.self)
+    }
+    #expect(
+      standardError(of: result)
+        == "Incorrect actor executor assumption; expected 'ShankTests.DecoratingActor' executor.\n")
+  }
+
   // MARK: Grandchildren and override layers
 
   /// A grandchild with no decorators of its own reads through to its parent, and so shares the
@@ -1363,4 +1376,18 @@ final class WeakObjectBox: @unchecked Sendable {
 
 final class ValueRef<Value>: @unchecked Sendable {
   var value: Value?
+}
+
+/// Composes a container on an actor of its own, so that the decorator it registers is bound
+/// to it.
+actor DecoratingActor {
+  static let decoratorLine = #line + 3
+
+  func container() -> Dependencies {
+    let decorator = Module.decorating(GreeterType.self) { Loud($0) }
+    return Dependencies {
+      Module(isolation: nil) { Greeter("plain") as GreeterType }
+      decorator
+    }
+  }
 }

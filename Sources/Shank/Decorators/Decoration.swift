@@ -2,12 +2,9 @@
 /// it, makes.
 final class Decoration<Value>: Registration {
   private let transform: (Value) throws -> Value
-  /// Whether it was registered from the main actor, worked out once: it runs only there.
-  private let isOnMainActorOnly: Bool
 
   init(site: SourceSite, isolation: (any Actor)?, transform: @escaping (Value) throws -> Value) {
     self.transform = transform
-    isOnMainActorOnly = isolation === MainActor.shared
     super.init(
       type: Value.self, name: nil, scope: .unique, site: site, isolation: isolation,
       isEager: false)
@@ -16,11 +13,7 @@ final class Decoration<Value>: Registration {
 
   /// `value`, decorated, for a resolution asked for at `site`.
   func apply(_ value: Value, at site: SourceSite) throws(ResolutionError) -> Value {
-    if isOnMainActorOnly, !MainActorCheck.isOnMainActor {
-      throw ResolutionError(
-        .wrongIsolation(actor: "MainActor", registeredAt: self.site.description),
-        key: keyDescription, site: site)
-    }
+    try checkIsolation(at: site)
     do {
       return try transform(value)
     } catch let error as ResolutionError {

@@ -40,14 +40,19 @@ extension Dependencies {
 
   /// The composed decorators of `type` here, if any.
   private func decorators(of type: ObjectIdentifier) -> [DecoratorLink]? {
-    if decorators.count == 1 { return decorators[0].type == type ? decorators[0].links : nil }
+    index(ofDecorated: type).map { decorators[$0].links }
+  }
+
+  /// Where `type` is in ``decorators``, if it is decorated here.
+  private func index(ofDecorated type: ObjectIdentifier) -> Int? {
+    if decorators.count == 1 { return decorators[0].type == type ? 0 : nil }
     var low = 0
     var high = decorators.count
     while low < high {
       let middle = (low + high) / 2
       if decorators[middle].type < type { low = middle + 1 } else { high = middle }
     }
-    return low < decorators.count && decorators[low].type == type ? decorators[low].links : nil
+    return low < decorators.count && decorators[low].type == type ? low : nil
   }
 
   /// The actor a resolution of `type` from here must run on: the module's, else that of a
@@ -62,9 +67,16 @@ extension Dependencies {
 
   /// `value` wrapped by every decorator of `Value` here and underneath.
   @usableFromInline
-  func decorated<Value>(_ value: Value, at site: SourceSite) throws(ResolutionError) -> Value {
-    guard let links = decorators(of: ObjectIdentifier(Value.self)) else { return value }
-    return try apply(links[...], to: value, at: site)
+  func decorated<Value>(_ value: Value, at site: SourceSite) throws(ResolutionError)
+    -> Value
+  {
+    guard let index = index(ofDecorated: ObjectIdentifier(Value.self)) else { return value }
+    // Read in place: a copy of the list would be retained and released on every resolution.
+    var decorated = value
+    for link in decorators[index].links where !isClosed(link.layer) {
+      decorated = try link.decoration(as: Value.self).apply(decorated, at: site)
+    }
+    return decorated
   }
 
   /// `value`, which `owner` underneath keeps and made as `registration` says, wrapped by the
@@ -100,8 +112,7 @@ extension Dependencies {
   ) throws(ResolutionError) -> Value {
     var decorated = value
     for link in links where !isClosed(link.layer) {
-      let decoration = Unmanaged<Decoration<Value>>.fromOpaque(link.decoration.toOpaque())
-      decorated = try decoration.takeUnretainedValue().apply(decorated, at: site)
+      decorated = try link.decoration(as: Value.self).apply(decorated, at: site)
     }
     return decorated
   }
@@ -115,6 +126,13 @@ extension Dependencies {
   private func isClosed(_ layer: Unmanaged<Dependencies>?) -> Bool {
     guard let layer else { return isClosedToThisThread }
     return layer._withUnsafeGuaranteedRef { $0.isClosedToThisThread }
+  }
+}
+
+extension Dependencies.DecoratorLink {
+  /// The decorator, as the `Decoration` of `Value` it is for the type it was composed under.
+  func decoration<Value>(as: Value.Type) -> Decoration<Value> {
+    Unmanaged<Decoration<Value>>.fromOpaque(decoration.toOpaque()).takeUnretainedValue()
   }
 }
 

@@ -24,9 +24,6 @@ class Provider<Value>: Registration {
   /// and read without the lock after. A pointer, so a read copies the value and never an
   /// `Optional`, and so that making a provider needs no `Optional<Value>` metadata.
   @exclusivity(unchecked) @usableFromInline final var kept: UnsafeMutablePointer<Value>?
-  /// Whether it was registered from the main actor, worked out once: the most common
-  /// isolation, that of every module of an app target with default `MainActor` isolation.
-  @usableFromInline let isMainActorOnly: Bool
 
   init(
     name: String?, scope: Scope, site: SourceSite, isolation: (any Actor)?, isEager: Bool,
@@ -34,7 +31,6 @@ class Provider<Value>: Registration {
   ) {
     self.plainFactory = plainFactory
     self.made = made
-    isMainActorOnly = isolation === MainActor.shared
     super.init(
       type: Value.self, name: name, scope: scope, site: site, isolation: isolation,
       isEager: isEager)
@@ -59,7 +55,7 @@ class Provider<Value>: Registration {
   final func makePlain(at site: SourceSite, from container: Dependencies)
     throws(ResolutionError) -> Value
   {
-    if isMainActorOnly { try checkIsolation(at: site) }
+    if isMainActorOnly { try checkBoundIsolation(at: site) }
     let trace = ResolutionTrace.unretainedCurrent
     try trace.enter(self, from: container, at: site)
     defer { trace.leave() }
@@ -107,37 +103,5 @@ class Provider<Value>: Registration {
     }
     return ResolutionError(
       .factoryFailed(error: String(describing: error)), key: keyDescription, site: site)
-  }
-
-  /// Lets the factory run only on the actor it was registered from.
-  ///
-  /// The main actor is checked without trapping, so the error can carry Shank's message;
-  /// another actor can only be asserted, by the runtime's own check.
-  @usableFromInline
-  final func checkIsolation(at site: SourceSite) throws(ResolutionError) {
-    if isMainActorOnly {
-      if !MainActorCheck.isOnMainActor { throw isolationError(actor: "MainActor", at: site) }
-    } else if isolation != nil {
-      try checkOtherActor(at: site)
-    }
-  }
-
-  /// ``checkIsolation(at:)`` for a module bound to an actor other than the main actor.
-  private func checkOtherActor(at site: SourceSite) throws(ResolutionError) {
-    let isolation = isolation.unsafelyUnwrapped
-    if ResolutionTrace.current.inspection != nil {
-      // `verify()` never stops the program: it cannot be on another actor, so it reports.
-      throw isolationError(actor: "\(Swift.type(of: isolation))", at: site)
-    } else {
-      isolation.preconditionIsolated(
-        isolationError(actor: "\(Swift.type(of: isolation))", at: site).description,
-        file: site.fileID, line: site.line)
-    }
-  }
-
-  private func isolationError(actor: String, at site: SourceSite) -> ResolutionError {
-    ResolutionError(
-      .wrongIsolation(actor: actor, registeredAt: self.site.description), key: keyDescription,
-      site: site)
   }
 }

@@ -8,11 +8,19 @@ class Registration: Recipe, CustomStringConvertible {
   /// The container whose table holds this registration, if it keeps instances. Unowned and unchecked because the
   /// container owns its registrations and every resolution holds the container it runs in.
   unowned(unsafe) var owner: Dependencies?
+  /// Whether it was registered from the main actor, worked out once: the most common
+  /// isolation, that of every module of an app target with default `MainActor` isolation.
+  @usableFromInline let isMainActorOnly: Bool
+  /// Whether it was registered from any actor, so that a nonisolated one is checked inline.
+  @usableFromInline let isBound: Bool
+
   init(
     type: Any.Type, name: String?, scope: Scope, site: SourceSite, isolation: (any Actor)?,
     isEager: Bool
   ) {
     self.type = type
+    isMainActorOnly = isolation === MainActor.shared
+    isBound = isolation != nil
     super.init(name: name, scope: scope, site: site, isolation: isolation, isEager: isEager)
   }
 

@@ -1,0 +1,37 @@
+// The check that a factory or a decorator runs only on the actor it was registered from.
+
+extension Registration {
+  /// Lets the factory or decorator run only on the actor it was registered from.
+  ///
+  /// Nonisolated registrations, most of them, pass with one load and no call. The main actor
+  /// is checked without trapping, so the error can carry Shank's message; another actor can
+  /// only be asserted, by the runtime's own check.
+  @inlinable @inline(__always)
+  final func checkIsolation(at site: SourceSite) throws(ResolutionError) {
+    if isBound { try checkBoundIsolation(at: site) }
+  }
+
+  /// ``checkIsolation(at:)`` for a registration bound to an actor.
+  @usableFromInline
+  final func checkBoundIsolation(at site: SourceSite) throws(ResolutionError) {
+    if isMainActorOnly {
+      if !MainActorCheck.isOnMainActor { throw isolationError(actor: "MainActor", at: site) }
+      return
+    }
+    guard let isolation else { return }
+    if ResolutionTrace.current.inspection != nil {
+      // `verify()` never stops the program: it cannot be on another actor, so it reports.
+      throw isolationError(actor: "\(Swift.type(of: isolation))", at: site)
+    }
+    isolation.preconditionIsolated(
+      isolationError(actor: "\(Swift.type(of: isolation))", at: site).description,
+      file: site.fileID, line: site.line)
+  }
+
+  /// The error of a resolution asked for at `site` off the registration's `actor`.
+  final func isolationError(actor: String, at site: SourceSite) -> ResolutionError {
+    ResolutionError(
+      .wrongIsolation(actor: actor, registeredAt: self.site.description), key: keyDescription,
+      site: site)
+  }
+}
