@@ -70,29 +70,23 @@ final class AsyncInstance<Value>: AsyncMaking {
   func make(in container: Dependencies, at site: SourceSite) async throws(ResolutionError)
     -> Any?
   {
-    guard shares else {
-      do {
-        return try await Self.run(factory, on: isolation, in: container).value
-      } catch {
-        throw failure(error, at: site)
-      }
-    }
-    let attempt = state.withLock { state -> Task<Void, any Error>? in
-      switch state {
-      case .made: return nil
-      case .making(let task): return task
-      case .empty:
-        let task = Task { try await self.runOnce(in: container) }
-        state = .making(task)
-        return task
-      }
-    }
     do {
+      guard shares else { return try await Self.run(factory, on: isolation, in: container).value }
+      let attempt = state.withLock { state -> Task<Void, any Error>? in
+        switch state {
+        case .made: return nil
+        case .making(let task): return task
+        case .empty:
+          let task = Task { try await self.runOnce(in: container) }
+          state = .making(task)
+          return task
+        }
+      }
       try await attempt?.value
+      return nil
     } catch {
       throw failure(error, at: site)
     }
-    return nil
   }
 
   /// The one attempt everyone waiting shares: leaves the value here, or the slot empty for

@@ -50,17 +50,13 @@ extension Dependencies {
         let module = Handed(registration)
         group.addTask { (index, await self.make(module, at: site)) }
       }
-      var outcomes: [(Int, Result<StartReport.Entry, ResolutionError>)] = []
-      for await outcome in group { outcomes.append(outcome) }
-      return outcomes.sorted { $0.0 < $1.0 }.map(\.1)
+      var outcomes = [Result<StartReport.Entry, ResolutionError>?](
+        repeating: nil, count: eager.count)
+      for await (index, outcome) in group { outcomes[index] = outcome }
+      return outcomes
     }
-    var entries: [StartReport.Entry] = []
-    for outcome in outcomes {
-      switch outcome {
-      case .success(let entry): entries.append(entry)
-      case .failure(let error): throw error
-      }
-    }
+    // In registration order, so that the error thrown is the first module's.
+    let entries = try outcomes.map { outcome throws(ResolutionError) in try outcome!.get() }
     return StartReport(
       entries: entries.sorted { $0.durationNanoseconds > $1.durationNanoseconds },
       durationNanoseconds: MonotonicClock.now &- began)
