@@ -208,6 +208,26 @@ import Testing
     #expect(made.value == 1)
   }
 
+  @Test func aUniqueOneResolvedTwiceInOneResolutionGivesEachResolutionItsOwn() async throws {
+    let made = Counter()
+    let attempts = Counter()
+    let distinct = Collector<Bool>()
+    let container = Dependencies {
+      Module { try await Self.connectedDatabase(made) }
+      Module { () throws -> ReportType in
+        attempts.increment()
+        // Gives up rather than hang when the attempts never end.
+        guard attempts.value < 10 else { throw StubFailure() }
+        let first = try Dependencies.resolveOrThrow(DatabaseType.self)
+        distinct.append(first !== (try Dependencies.resolveOrThrow(DatabaseType.self)))
+        return Report()
+      }
+    }
+    _ = try await container.resolveAsyncOrThrow(ReportType.self)
+    #expect(distinct.all == [true])
+    #expect(made.value == 2)
+  }
+
   @Test func decoratorsWrapTheAsyncInstanceOnce() async throws {
     let decorated = Counter()
     let container = Dependencies {

@@ -24,8 +24,14 @@
 ///
 /// > Note: Registering the same type and name twice is allowed: the later module wins, so test
 /// > and preview overrides can follow the production modules.
-public struct Module {
-  @usableFromInline let recipe: Recipe
+public struct Module: Sendable {
+  /// A recipe is written only before its module is shared (a contribution's role, as it is
+  /// made); a unique module's provider keeps nothing. Its factory, registered from an actor,
+  /// runs only there (each provider checks every call); from nonisolated code, it may run on
+  /// several threads at once, as the Important note above says.
+  @usableFromInline let handed: Handed<Recipe>
+
+  @usableFromInline var recipe: Recipe { handed.value }
 
   /// The name the module is registered under, or `nil`.
   public var name: String? { recipe.name }
@@ -64,9 +70,10 @@ public struct Module {
     // Inlined, so that the provider's generic type is looked up once per call site, not once
     // per module.
     let site = SourceSite(fileID: fileID, line: line)
-    recipe = Recipe.module(
-      name: name, scope: scope, site: site, isolation: isolation, isEager: eager,
-      onClose: onClose, factory: factory)
+    handed = Handed(
+      Recipe.module(
+        name: name, scope: scope, site: site, isolation: isolation, isEager: eager,
+        onClose: onClose, factory: factory))
   }
 
   /// Registers one factory under several types, sharing the instance when the scope shares.
@@ -113,12 +120,6 @@ public struct Module {
   }
 
   init(_ recipe: Recipe) {
-    self.recipe = recipe
+    handed = Handed(recipe)
   }
 }
-
-// A recipe is written only before its module is shared (a contribution's role, as it is made);
-// a unique module's provider keeps nothing. Its factory, registered from an actor, runs only
-// there (each provider checks every call); from nonisolated code, it may run on several threads
-// at once, as the Important note above says.
-extension Module: @unchecked Sendable {}

@@ -6,7 +6,7 @@
 /// instance (a reset, or a `.weak` one released) and makes another, the new one is decorated
 /// anew. A value type has no identity to tell a new instance by: a `.singleton` one never
 /// changes, and a `.cached` one is told by its generation, the resets that came before it.
-final class KeptDecorations {
+final class KeptDecorations: Sendable {
   private struct Entry {
     /// The class instance underneath that the entry wraps; `nil` for a value type.
     weak var underlying: AnyObject?
@@ -29,27 +29,35 @@ final class KeptDecorations {
     }
 
     var value: Any? { decorated ?? weaklyDecorated }
+
+    /// Whether this entry still keeps a decoration of what `other` wraps.
+    func keeps(sameAs other: Entry) -> Bool {
+      wraps(other.underlying, generation: other.generation, decorators: other.decorators)
+        && value != nil
+    }
   }
 
-  private let lock = Lock()
-  private var entries: [ObjectIdentifier: Entry] = [:]
-  /// Set by ``removeAll()``: a decoration that finishes after its container closed is not kept.
-  private var isClosed = false
+  private struct State {
+    var entries: [ObjectIdentifier: Handed<Entry>] = [:]
+    /// Set by ``removeAll()``: a decoration that finishes after its container closed is not
+    /// kept.
+    var isClosed = false
+  }
+
+  private let state = Locked(State())
 
   /// What was kept for `underlying`, which `registration` made underneath, if anything, when
   /// it was wrapped by as many `decorators` as are open now.
   func decorated(
     of underlying: Any, madeBy registration: Registration, generation: UInt?, decorators: Int
   ) -> Any? {
-    let object = Self.identity(of: underlying)
-    return lock.withLock {
-      guard let entry = entries[ObjectIdentifier(registration)],
-        entry.wraps(object, generation: generation, decorators: decorators)
-      else {
-        return nil
-      }
-      return entry.value
+    let key = ObjectIdentifier(registration)
+    guard let entry = state.withLock({ $0.entries[key] })?.value,
+      entry.wraps(Self.identity(of: underlying), generation: generation, decorators: decorators)
+    else {
+      return nil
     }
+    return entry.value
   }
 
   /// Keeps `decorated` for `underlying`, unless another thread kept one for it first; returns
@@ -69,33 +77,29 @@ final class KeptDecorations {
     guard object != nil || keepsValues else { return decorated }
     let weakly = isWeak ? Self.identity(of: decorated) : nil
     guard !isWeak || weakly != nil else { return decorated }
-    let (kept, replaced): (Any, Entry?) = lock.withLock {
-      guard !isClosed else { return (decorated, nil) }
-      let key = ObjectIdentifier(registration)
-      if let entry = entries[key],
-        entry.wraps(object, generation: generation, decorators: decorators),
-        let kept = entry.value
-      {
-        return (kept, nil)
+    let made = Handed(
+      Entry(
+        underlying: object, wrapsValue: object == nil, generation: generation,
+        decorated: isWeak ? nil : decorated, weaklyDecorated: weakly, decorators: decorators))
+    let key = ObjectIdentifier(registration)
+    let (kept, replaced): (Handed<Entry>?, Handed<Entry>?) = state.withLock {
+      guard !$0.isClosed else { return (nil, nil) }
+      if let entry = $0.entries[key], entry.value.keeps(sameAs: made.value) {
+        return (entry, nil)
       }
-      let replaced = entries.updateValue(
-        Entry(
-          underlying: object, wrapsValue: object == nil, generation: generation,
-          decorated: isWeak ? nil : decorated, weaklyDecorated: weakly, decorators: decorators),
-        forKey: key)
-      return (decorated, replaced)
+      return (nil, $0.entries.updateValue(made, forKey: key))
     }
     // Released outside the lock: the replaced decoration's deinit may resolve through here.
     withExtendedLifetime(replaced) {}
-    return kept
+    return kept?.value.value ?? decorated
   }
 
   /// Lets go of every decorated instance, and keeps none from now on: the container closes.
   func removeAll() {
-    let dropped = lock.withLock {
-      isClosed = true
-      defer { entries = [:] }
-      return entries
+    let dropped = state.withLock { state in
+      state.isClosed = true
+      defer { state.entries = [:] }
+      return state.entries
     }
     // Released outside the lock: a deinit may resolve.
     withExtendedLifetime(dropped) {}
@@ -105,6 +109,3 @@ final class KeptDecorations {
     type(of: value) is AnyObject.Type ? value as AnyObject : nil
   }
 }
-
-// `entries` and `isClosed` are only touched under `lock`.
-extension KeptDecorations: @unchecked Sendable {}

@@ -4,35 +4,40 @@
 /// which its synchronous resolution takes: a unique provider keeps nothing, so nobody else
 /// may get them.
 ///
-/// Each resolution attempt takes each value once; a later attempt, after another async module
-/// was made, takes it again, since the attempt that took it failed and kept nothing.
-final class AsyncHandoffs {
+/// Each resolution attempt takes each value once, in the order they were made, so a module
+/// resolved twice in one attempt gets two values; a later attempt, after another value was
+/// made, takes them again, since the attempt that took them failed and kept nothing.
+final class AsyncHandoffs: Sendable {
   @TaskLocal static var current: AsyncHandoffs?
 
-  private let lock = Lock()
-  private var values: [ObjectIdentifier: Any] = [:]
-  private var taken: Set<ObjectIdentifier> = []
+  private struct State {
+    var values: [ObjectIdentifier: [Handed<Any>]] = [:]
+    /// How many of each module's values this attempt took.
+    var taken: [ObjectIdentifier: Int] = [:]
+  }
 
-  /// Adds the value made for `instance`.
+  private let state = Locked(State())
+
+  /// Adds a value made for `instance`.
   func add(_ value: Any, for instance: any AsyncMaking) {
-    lock.withLock { values[ObjectIdentifier(instance)] = value }
+    let value = Handed(value)
+    state.withLock { $0.values[ObjectIdentifier(instance), default: []].append(value) }
   }
 
   /// Lets each value be taken again, for a new attempt.
   func rewind() {
-    lock.withLock { taken = [] }
+    state.withLock { $0.taken = [:] }
   }
 
-  /// The value made for `instance`, if this attempt has not taken it yet.
+  /// The next value made for `instance` that this attempt has not taken yet.
   func take(for instance: AnyObject) -> Any? {
     let id = ObjectIdentifier(instance)
-    return lock.withLock {
-      guard let value = values[id], taken.insert(id).inserted else { return nil }
-      return value
+    let value = state.withLock { state -> Handed<Any>? in
+      let next = state.taken[id, default: 0]
+      guard let values = state.values[id], next < values.count else { return nil }
+      state.taken[id] = next + 1
+      return values[next]
     }
+    return value?.value
   }
 }
-
-// Its dictionaries are read and written under `lock`. The values were made for this one
-// resolution, whose task alone can read them: a task-local is not seen by other tasks.
-extension AsyncHandoffs: @unchecked Sendable {}

@@ -15,31 +15,30 @@ import Dispatch
 /// each `resolveAsync` makes its own value and hands it to its own resolution (see
 /// ``AsyncHandoffs``).
 final class AsyncInstance<Value>: AsyncMaking {
-  private let factory: () async throws -> Value
+  private let factory: Handed<() async throws -> Value>
   private let isolation: (any Actor)?
-  private let onClose: ((Value) async -> Void)?
+  private let onClose: Handed<(Value) async -> Void>?
   let key: KeyDescription
   let site: SourceSite
   /// Whether the provider keeps what it takes, so one value serves everyone who waited.
   private let shares: Bool
-  private let lock = Lock()
-  private var state = State.empty
+  private let state = Locked(State.empty)
 
   private enum State {
     case empty
     /// The factory is running; everyone who asks awaits this attempt.
     case making(Task<Void, any Error>)
     /// Made, and not yet taken by the provider.
-    case made(Value)
+    case made(Handed<Value>)
   }
 
   init(
     factory: @escaping () async throws -> Value, isolation: (any Actor)?,
     onClose: ((Value) async -> Void)?, key: KeyDescription, site: SourceSite, shares: Bool
   ) {
-    self.factory = factory
+    self.factory = Handed(factory)
     self.isolation = isolation
-    self.onClose = onClose
+    self.onClose = onClose.map(Handed.init)
     self.key = key
     self.site = site
     self.shares = shares
@@ -49,12 +48,12 @@ final class AsyncInstance<Value>: AsyncMaking {
   /// that says to make it first. On a ``Dependencies/verify()`` thread, makes it, waiting.
   func take() throws -> Value {
     if let handed = AsyncHandoffs.current?.take(for: self) { return handed as! Value }
-    let made: Value? = lock.withLock {
-      guard case .made(let value) = state else { return nil }
-      state = .empty
+    let made: Handed<Value>? = state.withLock {
+      guard case .made(let value) = $0 else { return nil }
+      $0 = .empty
       return value
     }
-    if let made { return made }
+    if let made { return made.value }
     let trace = ResolutionTrace.current
     // `verify()` blocks its own thread, never one of the cooperative pool; but a main-actor
     // factory cannot run while `verify()` holds the main thread.
@@ -71,29 +70,23 @@ final class AsyncInstance<Value>: AsyncMaking {
   func make(in container: Dependencies, at site: SourceSite) async throws(ResolutionError)
     -> Any?
   {
-    guard shares else {
-      do {
-        return try await Self.run(factory, on: isolation, in: container).value
-      } catch {
-        throw failure(error, at: site)
-      }
-    }
-    let attempt = lock.withLock { () -> Task<Void, any Error>? in
-      switch state {
-      case .made: return nil
-      case .making(let task): return task
-      case .empty:
-        let task = Task { try await self.runOnce(in: container) }
-        state = .making(task)
-        return task
-      }
-    }
     do {
+      guard shares else { return try await Self.run(factory, on: isolation, in: container).value }
+      let attempt = state.withLock { state -> Task<Void, any Error>? in
+        switch state {
+        case .made: return nil
+        case .making(let task): return task
+        case .empty:
+          let task = Task { try await self.runOnce(in: container) }
+          state = .making(task)
+          return task
+        }
+      }
       try await attempt?.value
+      return nil
     } catch {
       throw failure(error, at: site)
     }
-    return nil
   }
 
   /// The one attempt everyone waiting shares: leaves the value here, or the slot empty for
@@ -101,9 +94,9 @@ final class AsyncInstance<Value>: AsyncMaking {
   private func runOnce(in container: Dependencies) async throws {
     do {
       let made = try await Self.run(factory, on: isolation, in: container)
-      lock.withLock { state = .made(made.value) }
+      state.withLock { $0 = .made(made) }
     } catch {
-      lock.withLock { state = .empty }
+      state.withLock { $0 = .empty }
       throw error
     }
   }
@@ -111,14 +104,13 @@ final class AsyncInstance<Value>: AsyncMaking {
   /// Makes the value on this thread, blocked until the factory has run on its isolation: a
   /// nonisolated factory's jobs run on this thread (see ``InspectionExecutor``).
   private func makeWaiting(in container: Dependencies) throws -> Value {
-    let outcome = Outcome()
-    let run = UncheckedFactory(factory)
-    let isolation = isolation
-    let make: @Sendable () async -> Void = {
+    let outcome = Locked<Result<Handed<Value>, any Error>?>(nil)
+    let make: @Sendable () async -> Void = { [factory, isolation] in
       do {
-        outcome.result = .success(try await Self.run(run.factory, on: isolation, in: container))
+        let made = try await Self.run(factory, on: isolation, in: container)
+        outcome.withLock { $0 = .success(made) }
       } catch {
-        outcome.result = .failure(error)
+        outcome.withLock { $0 = .failure(error) }
       }
     }
     if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
@@ -136,20 +128,22 @@ final class AsyncInstance<Value>: AsyncMaking {
       }
       done.wait()
     }
-    return try outcome.result.unsafelyUnwrapped.get().value
+    return try outcome.withLock { $0 }.unsafelyUnwrapped.get().value
   }
 
   /// Runs `factory` on `isolation` with `container` current, as a synchronous factory runs
   /// with the container that makes it current.
   private static func run(
-    _ factory: () async throws -> Value, on isolation: isolated (any Actor)?,
+    _ factory: Handed<() async throws -> Value>, on isolation: isolated (any Actor)?,
     in container: Dependencies
-  ) async throws -> Made<Value> {
+  ) async throws -> Handed<Value> {
     Root.noteOverridesInstalled()
     // Nothing handed to the resolution that started the attempt is the factory's to take.
     return try await AsyncHandoffs.$current.withValue(nil) {
       try await Dependencies.$overrides.withValue(container) {
-        try await Dependencies.$asyncMaker.withValue(container) { Made(try await factory()) }
+        try await Dependencies.$asyncMaker.withValue(container) {
+          Handed(try await factory.value())
+        }
       }
     }
   }
@@ -162,31 +156,8 @@ final class AsyncInstance<Value>: AsyncMaking {
 
   deinit {
     // Made and never taken, as when the container closed meanwhile: disposed of all the same.
-    guard case .made(let value) = state, let onClose else { return }
-    Disposal.runLater([Disposal(isolation: isolation) { await onClose(value) }])
-  }
-
-  /// Where a blocked `verify()` thread finds what the factory gave.
-  fileprivate final class Outcome {
-    var result: Result<Made<Value>, any Error>?
-  }
-
-  /// The factory, handed to the task that runs it for `verify()`.
-  fileprivate struct UncheckedFactory {
-    let factory: () async throws -> Value
-
-    init(_ factory: @escaping () async throws -> Value) {
-      self.factory = factory
-    }
-  }
-}
-
-/// A value an async factory made, on its way to the provider that keeps it.
-struct Made<Value> {
-  let value: Value
-
-  init(_ value: Value) {
-    self.value = value
+    guard case .made(let made) = state.withLock({ $0 }), let onClose else { return }
+    Disposal.runLater([Disposal(isolation: isolation) { await onClose.value(made.value) }])
   }
 }
 
@@ -209,21 +180,6 @@ struct AsyncPending: Error, Sendable {
     self.registeredAt = instance.site
   }
 }
-
-// `state` is read and written under `lock`. The value crosses from the task that made it to
-// the provider that takes it, as a synchronous factory's value crosses to the threads that
-// share it; a factory bound to an actor runs there, and its provider hands the value out only
-// on that actor.
-extension AsyncInstance: @unchecked Sendable {}
-
-// Made on the factory's isolation and read by the one caller that awaited it, after the task.
-extension Made: @unchecked Sendable {}
-
-// Written by the task before it lets the waiting thread go, read by that thread after.
-extension AsyncInstance.Outcome: @unchecked Sendable {}
-
-// Called only by the one task it is handed to, on the factory's own isolation.
-extension AsyncInstance.UncheckedFactory: @unchecked Sendable {}
 
 extension Dependencies {
   /// The container an async factory running in this task makes its module for: the

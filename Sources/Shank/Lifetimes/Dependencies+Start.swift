@@ -47,20 +47,16 @@ extension Dependencies {
     let outcomes = await withTaskGroup(of: (Int, Result<StartReport.Entry, ResolutionError>).self) {
       group in
       for (index, registration) in eager.enumerated() {
-        let module = UncheckedRegistration(registration)
-        group.addTask { (index, await self.make(module.registration, at: site)) }
+        let module = Handed(registration)
+        group.addTask { (index, await self.make(module, at: site)) }
       }
-      var outcomes: [(Int, Result<StartReport.Entry, ResolutionError>)] = []
-      for await outcome in group { outcomes.append(outcome) }
-      return outcomes.sorted { $0.0 < $1.0 }.map(\.1)
+      var outcomes = [Result<StartReport.Entry, ResolutionError>?](
+        repeating: nil, count: eager.count)
+      for await (index, outcome) in group { outcomes[index] = outcome }
+      return outcomes
     }
-    var entries: [StartReport.Entry] = []
-    for outcome in outcomes {
-      switch outcome {
-      case .success(let entry): entries.append(entry)
-      case .failure(let error): throw error
-      }
-    }
+    // In registration order, so that the error thrown is the first module's.
+    let entries = try outcomes.map { outcome throws(ResolutionError) in try outcome!.get() }
     return StartReport(
       entries: entries.sorted { $0.durationNanoseconds > $1.durationNanoseconds },
       durationNanoseconds: MonotonicClock.now &- began)
@@ -74,18 +70,16 @@ extension Dependencies {
   }
 
   /// Makes `registration` on its isolation, and any async module it needs first, timing it.
-  private func make(_ registration: Registration, at site: SourceSite) async
+  private func make(_ module: Handed<Registration>, at site: SourceSite) async
     -> Result<StartReport.Entry, ResolutionError>
   {
     let started = MonotonicClock.now
-    let module = UncheckedRegistration(registration)
+    let registration = module.value
     let isolation = isolation(ofResolving: registration.type, registeredAs: registration)
     do throws(ResolutionError) {
       try await makingAsyncModules(at: site) { () async -> Result<Void, ResolutionError> in
-        guard let actor = isolation else {
-          return self.makeHere(module.registration, at: site)
-        }
-        return await Self.run(on: actor) { self.makeHere(module.registration, at: site) }
+        guard let actor = isolation else { return self.makeHere(module.value, at: site) }
+        return await Self.run(on: actor) { self.makeHere(module.value, at: site) }
       }
     } catch {
       return .failure(error)
@@ -110,16 +104,5 @@ extension Dependencies {
   private static func place(_ isolation: (any Actor)?) -> String {
     guard let isolation else { return "a background thread" }
     return isolation === MainActor.shared ? "the main actor" : "\(type(of: isolation))"
-  }
-
-}
-
-/// A registration handed to the task that makes it.
-private struct UncheckedRegistration: @unchecked Sendable {
-  // A registration's mutable state is behind its own lock and once-flag (see `Provider`).
-  let registration: Registration
-
-  init(_ registration: Registration) {
-    self.registration = registration
   }
 }

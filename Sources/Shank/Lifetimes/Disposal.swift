@@ -1,12 +1,17 @@
 /// One instance's `onClose` handler, bound to the instance and to the isolation its factory
 /// was registered from.
-struct Disposal {
+struct Disposal: Sendable {
   let isolation: (any Actor)?
-  let handler: () async -> Void
+  private let handler: Handed<() async -> Void>
+
+  init(isolation: (any Actor)?, handler: @escaping () async -> Void) {
+    self.isolation = isolation
+    self.handler = Handed(handler)
+  }
 
   /// Runs the handler on its isolation.
   func run() async {
-    await Self.run(handler, on: isolation)
+    await Self.run(handler.value, on: isolation)
   }
 
   private static func run(_ handler: () async -> Void, on isolation: isolated (any Actor)?) async {
@@ -25,7 +30,3 @@ struct Disposal {
     Task.detached { await runAll(disposals) }
   }
 }
-
-// The handler and the instance it captured are only used by the one task that runs it, on
-// the isolation the module's factory runs on.
-extension Disposal: @unchecked Sendable {}

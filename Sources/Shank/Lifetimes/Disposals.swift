@@ -2,36 +2,46 @@
 ///
 /// Closing the container seals the list and takes every handler, newest first; an instance
 /// kept after that, by a factory that was already running, is disposed of at once.
-final class Disposals {
-  private let lock = Lock()
-  /// By id, which grows with every addition: a reset takes any entry out in constant time,
-  /// and sealing sorts them back into order, once.
-  private var entries: [UInt: Disposal] = [:]
-  private var nextID: UInt = 0
-  private var isSealed: Bool
-  /// The task running the handlers taken by the first ``close()``, which later calls await.
-  private var run: Task<Void, Never>?
+final class Disposals: Sendable {
+  private struct State {
+    /// By id, which grows with every addition: a reset takes any entry out in constant time,
+    /// and sealing sorts them back into order, once.
+    var entries: [UInt: Disposal] = [:]
+    var nextID: UInt = 0
+    var isSealed: Bool
+    /// The task running the handlers taken by the first ``close()``, which later calls await.
+    var run: Task<Void, Never>?
+
+    /// Seals the list and takes every disposal, newest first.
+    mutating func takeAll() -> [Disposal] {
+      isSealed = true
+      defer { entries = [:] }
+      return entries.sorted { $0.key > $1.key }.map(\.value)
+    }
+  }
+
+  private let state: Locked<State>
 
   /// The list of every container that closed before it kept a handler: sealed, and empty.
   static let sealed = Disposals(isSealed: true)
 
   init(isSealed: Bool = false) {
-    self.isSealed = isSealed
+    state = Locked(State(isSealed: isSealed))
   }
 
   /// Adds `disposal`, returning the id that ``remove(_:)`` takes, or `nil` once sealed.
   func add(_ disposal: Disposal) -> UInt? {
-    lock.withLock {
-      guard !isSealed else { return nil }
-      nextID &+= 1
-      entries[nextID] = disposal
-      return nextID
+    state.withLock {
+      guard !$0.isSealed else { return nil }
+      $0.nextID &+= 1
+      $0.entries[$0.nextID] = disposal
+      return $0.nextID
     }
   }
 
   /// Takes out the disposal added as `id`, if it is still here.
   func remove(_ id: UInt) -> Disposal? {
-    lock.withLock { entries.removeValue(forKey: id) }
+    state.withLock { $0.entries.removeValue(forKey: id) }
   }
 
   /// Seals the list and runs every handler, newest first, on a task of their own, and returns
@@ -54,12 +64,12 @@ final class Disposals {
   /// The run for ``close()`` to wait for, started by the first call, its wait recorded; `nil`
   /// when there is nothing to run or waiting would never end.
   private func start(waitedForBy waiter: Disposals?) -> Task<Void, Never>? {
-    lock.withLock {
-      if let run {
+    state.withLock {
+      if let run = $0.run {
         guard let waiter else { return run }
         return CloseWaitGraph.shared.wait(waiter, for: self) ? run : nil
       }
-      let disposals = takeAll()
+      let disposals = $0.takeAll()
       // Nothing to run: no task to start and await, for the scopes that keep nothing.
       guard !disposals.isEmpty else { return nil }
       // Recorded before the run starts, so that its handlers see it. A run that has not
@@ -68,7 +78,7 @@ final class Disposals {
       let run = Task.detached {
         await Self.$running.withValue(self) { await Disposal.runAll(disposals) }
       }
-      self.run = run
+      $0.run = run
       return run
     }
   }
@@ -79,16 +89,6 @@ final class Disposals {
 
   /// Seals the list and takes every disposal, newest first.
   func seal() -> [Disposal] {
-    lock.withLock { takeAll() }
-  }
-
-  /// Seals the list and takes every disposal, newest first. Called under `lock`.
-  private func takeAll() -> [Disposal] {
-    isSealed = true
-    defer { entries = [:] }
-    return entries.sorted { $0.key > $1.key }.map(\.value)
+    state.withLock { $0.takeAll() }
   }
 }
-
-// `entries`, `nextID`, `isSealed` and `run` are only touched under `lock`.
-extension Disposals: @unchecked Sendable {}

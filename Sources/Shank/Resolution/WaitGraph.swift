@@ -3,44 +3,58 @@
 /// Thread A making singleton X asks for Y while thread B, making Y, asks for X: each holds
 /// what the other waits for. Only a thread that finds a creation lock busy comes here, so the
 /// uncontended path never touches this lock.
-final class WaitGraph {
+final class WaitGraph: Sendable {
   static let shared = WaitGraph()
 
-  private let lock = Lock()
-  private var owners: [ObjectIdentifier: ResolutionTrace] = [:]
-  private var waits: [ObjectIdentifier: Registration] = [:]
+  private struct Edges {
+    /// The thread making each registration.
+    var owners: [ObjectIdentifier: Node<ResolutionTrace>] = [:]
+    /// The registration each blocked thread waits for.
+    var waits: [ObjectIdentifier: Node<Registration>] = [:]
+  }
+
+  /// A thread's trace, or a registration, as the graph keeps it.
+  fileprivate struct Node<Object: AnyObject> {
+    let object: Object
+  }
+
+  private let edges = Locked(Edges())
 
   /// Records that `trace`'s thread is making `registration`.
   func own(_ registration: Registration, by trace: ResolutionTrace?) {
-    lock.withLock { owners[ObjectIdentifier(registration)] = trace }
+    let owner = trace.map(Node.init)
+    edges.withLock { $0.owners[ObjectIdentifier(registration)] = owner }
   }
 
   /// Records that `trace`'s thread will block on `registration`, unless that closes a cycle.
   func wait(
-    for registration: Registration, by trace: ResolutionTrace, site: SourceSite
+    for registration: Registration, by thread: ResolutionTrace, site: SourceSite
   ) throws(ResolutionError) {
-    let cycle: [Registration]? = lock.withLock {
+    let trace = Node(object: thread)
+    let awaited = Node(object: registration)
+    let cycle: [String]? = edges.withLock {
       // Each thread along the way holds what the one before it waits for.
       var holders: [(thread: ResolutionTrace, holds: Registration)] = []
-      var waitedFor = registration
-      while let holder = owners[ObjectIdentifier(waitedFor)], holders.count < owners.count {
+      var waitedFor = awaited.object
+      while let holder = $0.owners[ObjectIdentifier(waitedFor)]?.object,
+        holders.count < $0.owners.count
+      {
         holders.append((holder, waitedFor))
-        if holder === trace { return Self.path(around: holders) }
-        guard let next = waits[ObjectIdentifier(holder)] else { break }
-        waitedFor = next
+        if holder === trace.object { return Self.path(around: holders).map(\.description) }
+        guard let next = $0.waits[ObjectIdentifier(holder)] else { break }
+        waitedFor = next.object
       }
-      waits[ObjectIdentifier(trace)] = registration
+      $0.waits[ObjectIdentifier(trace.object)] = awaited
       return nil
     }
     if let cycle {
-      throw ResolutionError(
-        .cycle(path: cycle.map(\.description)), key: registration.keyDescription, site: site)
+      throw ResolutionError(.cycle(path: cycle), key: registration.keyDescription, site: site)
     }
   }
 
   /// Records that `trace`'s thread no longer waits.
   func stopWaiting(_ trace: ResolutionTrace) {
-    lock.withLock { _ = waits.removeValue(forKey: ObjectIdentifier(trace)) }
+    edges.withLock { _ = $0.waits.removeValue(forKey: ObjectIdentifier(trace)) }
   }
 
   /// The cycle that `holders` close: each holds what the one before it waits for, and the
@@ -49,7 +63,7 @@ final class WaitGraph {
   ///
   /// The graph knows only the key each thread holds and the key it waits for; the factories
   /// between the two are on that thread's stack. Every holder but the caller is blocked, and
-  /// its stack is read under `lock`, which it took after its last push and takes again before
+  /// its stack is read under the graph's lock, which it took after its last push and takes again before
   /// it resolves anything more, so the read does not race with its own resolution.
   private static func path(
     around holders: [(thread: ResolutionTrace, holds: Registration)]
@@ -67,5 +81,6 @@ final class WaitGraph {
   }
 }
 
-// `owners` and `waits` are only touched under `lock`.
-extension WaitGraph: @unchecked Sendable {}
+// A trace is read only under the graph's lock, while its thread is blocked in `wait` (see
+// `path(around:)`); a registration only for its identity and its key, which are constants.
+extension WaitGraph.Node: @unchecked Sendable {}
