@@ -3,17 +3,25 @@
 /// Keeps the first instance for as long as its container lives, and publishes it, when the
 /// module is nonisolated, for resolutions to read with one atomic load and no lock.
 final class SingletonProvider<Value>: SharedProvider<Value> {
+  /// The instance, kept under the creation lock; ``Provider/made`` too when it is published.
+  private let box: OnceBox<Value>
+
   init(_ recipe: ModuleRecipe<Value>) {
-    super.init(recipe, made: recipe.isolation == nil ? OnceFlag() : nil)
+    let box = OnceBox<Value>()
+    self.box = box
+    super.init(recipe, made: recipe.isolation == nil ? box : nil)
+  }
+
+  deinit {
+    box.free()
   }
 
   override func keptInstance(generation: inout UInt) -> Value? {
-    kept?.pointee
+    box.kept
   }
 
   override func store(_ value: Value, madeIn generation: UInt) {
-    kept = UnsafeMutablePointer.boxingOnItsOwnCacheLine(value)
-    made?.publish()
+    box.keep(value, publishing: made != nil)
     _ = addDisposal(of: value)
   }
 }
