@@ -112,7 +112,7 @@ extension Dependencies {
   }
 
   /// The instance for `T` and `name`; the one path every resolution takes.
-  @inlinable
+  @inlinable @inline(__always)
   func value<T>(_ type: T.Type, name: String?, site: SourceSite) throws(ResolutionError) -> T {
     let found = unretainedRegistration(for: ObjectIdentifier(T.self), name: name)
     guard let registration = found, table.state == 0, !Switches.isObserving

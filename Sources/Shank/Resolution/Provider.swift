@@ -38,7 +38,7 @@ class Provider<Value>: Registration {
   }
 
   /// The instance for a resolution asked for at `site` and started in `container`.
-  @inlinable
+  @inlinable @inline(__always)
   final func instance(at site: SourceSite, from container: Dependencies) throws(ResolutionError)
     -> Value
   {
