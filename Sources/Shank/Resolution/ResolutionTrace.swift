@@ -213,7 +213,7 @@ extension Unretained where Object == ResolutionTrace {
   ///
   /// Borrows the trace only for the push, so that the factory that runs next is called from
   /// the caller's own frame rather than from inside a closure.
-  @inlinable @inline(__always)
+  @inlinable
   func enter(
     _ registration: Registration, from container: Dependencies, at site: SourceSite
   ) throws(ResolutionError) {
