@@ -18,16 +18,16 @@ class Provider<Value>: Registration {
   /// wrapping closure would cost a call, and its context would be retained and released on
   /// every resolution.
   @usableFromInline let plainFactory: (() throws -> Value)?
-  /// A nonisolated `.singleton`'s instance, published once made, which is then read without a
-  /// lock after one atomic load; `nil` for every other kind.
-  @usableFromInline let made: OnceBox<Value>?
+  /// A `.singleton`'s instance, kept once made; a nonisolated one's is published, and then
+  /// read without a lock after one atomic load. `nil` for every other kind.
+  @usableFromInline let made: OnceBox?
   /// Whether it was registered from the main actor, worked out once: the most common
   /// isolation, that of every module of an app target with default `MainActor` isolation.
   @usableFromInline let isMainActorOnly: Bool
 
   init(
     name: String?, scope: Scope, site: SourceSite, isolation: (any Actor)?, isEager: Bool,
-    plainFactory: (() throws -> Value)? = nil, made: OnceBox<Value>? = nil
+    plainFactory: (() throws -> Value)? = nil, made: OnceBox? = nil
   ) {
     self.plainFactory = plainFactory
     self.made = made
@@ -42,7 +42,7 @@ class Provider<Value>: Registration {
   final func instance(at site: SourceSite, from container: Dependencies) throws(ResolutionError)
     -> Value
   {
-    if made.isPublished() { return made.published() }
+    if made.isPublished { return made.published(Value.self) }
     // Read in place: binding it to a name would copy it, a retain and a release.
     guard plainFactory != nil else { return try resolve(at: site, from: container) }
     return try makePlain(at: site, from: container)

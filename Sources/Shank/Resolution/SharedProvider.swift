@@ -11,7 +11,7 @@ class SharedProvider<Value>: Provider<Value> {
   private let onClose: ((Value) async -> Void)?
   private let lock = Lock()
 
-  init(_ recipe: ModuleRecipe<Value>, made: OnceBox<Value>? = nil) {
+  init(_ recipe: ModuleRecipe<Value>, made: OnceBox? = nil) {
     factory = recipe.factory
     onClose = recipe.onClose
     super.init(
@@ -48,7 +48,7 @@ class SharedProvider<Value>: Provider<Value> {
     if container.decorates, let owner = unretainedOwner, owner !== Unretained(container) {
       return try decorated(at: site, over: container)
     }
-    if made.isPublished() { return made.published() }
+    if made.isPublished { return made.published(Value.self) }
     var generation: UInt = 0
     if let done = try claim(at: site, generation: &generation) { return done }
     defer { finishMaking() }

@@ -62,10 +62,11 @@ enum OnceFlag {
 /// provider's creation lock, which is its writer's claim, and, for a nonisolated module,
 /// published for resolutions to read with one acquiring load and no lock.
 ///
-/// Not generic in its storage, so that making a provider makes no generic class's metadata;
-/// the provider frees the instance with ``free()``.
+/// Not generic, so that making a provider looks up no generic type's metadata: only its
+/// methods are, and they are given the instance's type. The provider frees the instance with
+/// ``free(_:)``.
 @usableFromInline
-struct OnceBox<Value> {
+struct OnceBox {
   /// Two words: the ``OnceFlag`` word, then the box's address, or 0 while nothing is kept.
   @usableFromInline
   final class Words: ManagedBuffer<Void, UInt> {}
@@ -84,16 +85,16 @@ struct OnceBox<Value> {
     words.withUnsafeMutablePointerToElements { OnceFlag.isSet(at: $0) }
   }
 
-  /// The published instance; only once ``isPublished``.
+  /// The published instance, a `Value`; only once ``isPublished``.
   @inlinable @inline(__always)
-  var published: Value {
+  func published<Value>(_ type: Value.Type) -> Value {
     words.withUnsafeMutablePointerToElements {
       UnsafeMutablePointer<Value>(bitPattern: $0[1]).unsafelyUnwrapped.pointee
     }
   }
 
-  /// The kept instance, if any; only under the creation lock.
-  var kept: Value? {
+  /// The kept instance, a `Value`, if any; only under the creation lock.
+  func kept<Value>(_ type: Value.Type) -> Value? {
     words.withUnsafeMutablePointerToElements { UnsafeMutablePointer<Value>(bitPattern: $0[1]) }?
       .pointee
   }
@@ -103,7 +104,7 @@ struct OnceBox<Value> {
   /// A small box is otherwise allocated right after the instance it holds, on the same cache
   /// line as the instance's reference count, which every reader writes: each read of the box
   /// would then wait for that line to come back from the other core.
-  func keep(_ value: Value, publishing: Bool) {
+  func keep<Value>(_ value: Value, publishing: Bool) {
     let line = 64
     let size = Swift.max(line, (MemoryLayout<Value>.stride + line - 1) / line * line)
     let raw = UnsafeMutableRawPointer.allocate(
@@ -116,26 +117,27 @@ struct OnceBox<Value> {
     }
   }
 
-  /// Frees the kept instance: the provider's `deinit`, when no other reference is left.
-  func free() {
+  /// Frees the kept instance, a `Value`: the provider's `deinit`, when no other reference is
+  /// left.
+  func free<Value>(_ type: Value.Type) {
     words.withUnsafeMutablePointerToElements { UnsafeMutablePointer<Value>(bitPattern: $0[1]) }?
       .deinitialize(count: 1).deallocate()
   }
 }
 
-extension Optional {
+extension Optional where Wrapped == OnceBox {
   /// Whether this is a box, and its instance is published: one load of the box's word, read
   /// in place, with no copy of the box.
   @inlinable @inline(__always)
-  func isPublished<Value>() -> Bool where Wrapped == OnceBox<Value> {
+  var isPublished: Bool {
     guard case .some(let box) = self else { return false }
     return box.isPublished
   }
 
-  /// The published instance of this box; only once ``isPublished()`` said so.
+  /// The published instance of this box, a `Value`; only once ``isPublished`` said so.
   @inlinable @inline(__always)
-  func published<Value>() -> Value where Wrapped == OnceBox<Value> {
-    unsafelyUnwrapped.published
+  func published<Value>(_ type: Value.Type) -> Value {
+    unsafelyUnwrapped.published(Value.self)
   }
 }
 
