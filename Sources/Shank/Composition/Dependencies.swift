@@ -1,7 +1,5 @@
 // The container: its table, its parent, its state bits, and how one is made.
 
-import _ShankAtomics
-
 /// The composition root: the modules an app is made of, registered by type and name.
 ///
 /// Make one at launch with a ``ModuleBuilder`` block and promote it with ``build()``; from then
@@ -67,7 +65,7 @@ public final class Dependencies: Sendable {
     if decorates { table.setState(RegistrationTable.decoratesBit) }
     // By index: iterating would copy the list, and retain each of its arrays.
     for index in table.order.indices {
-      table.order[index]._withUnsafeGuaranteedRef { $0.adopt(by: self) }
+      table.order[index].read { $0.adopt(by: self) }
     }
   }
 
@@ -76,10 +74,10 @@ public final class Dependencies: Sendable {
   deinit {
     if let disposals = object(in: .disposals, as: Disposals.self) {
       Disposal.runLater(disposals.seal())
-      Unmanaged.passUnretained(disposals).release()
+      Unretained(disposals).release()
     }
     if let handle = object(in: .handle, as: ContainerHandle.self) {
-      Unmanaged.passUnretained(handle).release()
+      Unretained(handle).release()
     }
   }
 
@@ -87,7 +85,7 @@ public final class Dependencies: Sendable {
   /// at the first such property, since most containers never make one.
   var handle: ContainerHandle {
     object(in: .handle, as: ContainerHandle.self)
-      ?? install(ContainerHandle(site: site), in: .handle).unsafelyUnwrapped
+      ?? install(ContainerHandle(site: site), in: .handle)!
   }
 
   /// The object that `word` holds, if it holds one.
@@ -95,9 +93,8 @@ public final class Dependencies: Sendable {
     -> Object?
   {
     let bits = table.load(word)
-    guard bits > Self.sealedWithoutDisposals, let pointer = UnsafeRawPointer(bitPattern: bits)
-    else { return nil }
-    return Unmanaged<Object>.fromOpaque(pointer).takeUnretainedValue()
+    guard bits > Self.sealedWithoutDisposals else { return nil }
+    return Unretained<Object>(address: bits)?.takeUnretainedValue()
   }
 
   /// Stores `object` in `word`, which then keeps it alive, unless another thread stored
@@ -105,11 +102,9 @@ public final class Dependencies: Sendable {
   func install<Object: AnyObject>(_ object: Object, in word: RegistrationTable.HeaderWord)
     -> Object?
   {
-    let retained = Unmanaged.passRetained(object)
-    if table.replace(word, expected: 0, with: UInt(bitPattern: retained.toOpaque())) {
-      return object
-    }
-    retained.release()
+    let address = Unretained.retainedAddress(of: object)
+    if table.replace(word, expected: 0, with: address) { return object }
+    Unretained(object).release()
     return self.object(in: word, as: Object.self)
   }
 
@@ -143,7 +138,7 @@ public final class Dependencies: Sendable {
   public static var current: Dependencies {
     let (container, saved) = unretainedCurrentForReading
     let retained = container.takeUnretainedValue()
-    _shank_restore_hazard(saved)
+    Hazard.restore(saved)
     return retained
   }
 

@@ -8,7 +8,7 @@
 struct RegistrationList: RandomAccessCollection {
   /// Every registration, in order, once one is shared; empty until then, while `made` holds
   /// every one in order. Each is kept alive by a module or by `made`.
-  private var shared: [Unmanaged<Registration>] = []
+  private var shared: [Unretained<Registration>] = []
   /// The registrations made for this container alone: per-container copies and aliases.
   private var made: [Registration] = []
   /// Whether a shared registration was added, so that `shared` lists every one.
@@ -30,8 +30,8 @@ struct RegistrationList: RandomAccessCollection {
 
   var endIndex: Int { hasShared ? shared.count : made.count }
 
-  subscript(position: Int) -> Unmanaged<Registration> {
-    hasShared ? shared[position] : .passUnretained(made[position])
+  subscript(position: Int) -> Unretained<Registration> {
+    hasShared ? shared[position] : Unretained(made[position])
   }
 
   /// Adds a registration that one of the container's modules keeps alive.
@@ -39,15 +39,15 @@ struct RegistrationList: RandomAccessCollection {
     if !hasShared {
       hasShared = true
       shared.reserveCapacity(Swift.max(expected, made.count + 1))
-      for registration in made { shared.append(.passUnretained(registration)) }
+      for registration in made { shared.append(Unretained(registration)) }
     }
-    shared.append(.passUnretained(recipe))
+    shared.append(Unretained(recipe))
   }
 
   /// Adds a registration made for this container, which the list then keeps alive.
   mutating func append(made registration: consuming Registration) {
     if made.isEmpty { made.reserveCapacity(hasShared ? 1 : expected) }
-    if hasShared { shared.append(.passUnretained(registration)) }
+    if hasShared { shared.append(Unretained(registration)) }
     made.append(registration)
   }
 

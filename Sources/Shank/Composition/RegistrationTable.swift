@@ -1,7 +1,5 @@
 // A container's registrations in an open-addressed table, and the state word every lookup reads.
 
-import _ShankAtomics
-
 /// A container's registrations in an open-addressed table keyed by type identity and name.
 ///
 /// `Hasher` costs more than the rest of a resolution, so a slot is found by a multiply of the
@@ -16,10 +14,11 @@ final class RegistrationTable {
     /// The type's metadata address.
     @usableFromInline var type: UInt
     /// `nil` in an empty slot. Kept alive by `modules` or `made`, which the table owns.
-    @usableFromInline var registration: Unmanaged<Registration>?
+    @usableFromInline var registration: Unretained<Registration>?
   }
 
-  @usableFromInline let slots: UnsafeMutablePointer<Slot>
+  /// Behind the container's state word (see `state`) and its `HeaderWord`s.
+  @usableFromInline let slots: TableSlots<Slot>
   @usableFromInline let mask: Int
   /// The registrations that won their key, in registration order, which it keeps alive.
   let order: RegistrationList
@@ -29,10 +28,10 @@ final class RegistrationTable {
   /// that it and what its factory holds are freed now.
   let modules: [Module]
   /// The contributions registered here, by the type they contribute to, in registration order.
-  let contributions: [ObjectIdentifier: [Unmanaged<Registration>]]
+  let contributions: [ObjectIdentifier: [Unretained<Registration>]]
 
   /// The decorators registered here, by the type they decorate, in registration order.
-  let decorators: [ObjectIdentifier: [Unmanaged<Registration>]]
+  let decorators: [ObjectIdentifier: [Unretained<Registration>]]
 
   /// The `.cached` scopes of every module given, replaced ones included, for
   /// ``Dependencies/reset(_:fileID:line:)`` to tell a misspelled scope from an overridden one.
@@ -46,26 +45,22 @@ final class RegistrationTable {
     var list = RegistrationList(reservingCapacity: modules.count)
     // Borrowed, not retained: `modules` keeps each recipe alive.
     for index in modules.indices {
-      Unmanaged.passUnretained(modules[index].recipe)._withUnsafeGuaranteedRef {
-        $0.register(into: &list)
-      }
+      Unretained(modules[index].recipe).read { $0.register(into: &list) }
       list.endModule(index)
     }
     var capacity = 8
     while capacity < list.count * 2 { capacity *= 2 }
     mask = capacity - 1
-    // Two slots more, in front: the container's state (see `state`) and its `HeaderWord`s.
-    slots = UnsafeMutablePointer<Slot>.allocate(capacity: capacity + 2) + 2
-    (slots - 2).initialize(repeating: Slot(type: 0, registration: nil), count: capacity + 2)
+    slots = TableSlots(count: capacity, empty: Slot(type: 0, registration: nil))
     var cachedScopes = extra
     var replaced = false
-    var contributions: [ObjectIdentifier: [Unmanaged<Registration>]] = [:]
-    var collectors: [Unmanaged<Registration>] = []
-    var decorators: [ObjectIdentifier: [Unmanaged<Registration>]] = [:]
+    var contributions: [ObjectIdentifier: [Unretained<Registration>]] = [:]
+    var collectors: [Unretained<Registration>] = []
+    var decorators: [ObjectIdentifier: [Unretained<Registration>]] = [:]
     // By index: iterating would copy the list, and retain each of its arrays.
     for index in list.indices {
       let entry = list[index]
-      let (role, isCached) = entry._withUnsafeGuaranteedRef { registration in
+      let (role, isCached) = entry.read { registration in
         guard case .cached = registration.scope.kind else { return (registration.role, false) }
         return (registration.role, true)
       }
@@ -90,10 +85,10 @@ final class RegistrationTable {
       // The table keeps the later of two registrations with the same key, and only the
       // winners: a replaced module and what its factory holds are freed now.
       let order = Self.winners(list, in: slots, mask: mask)
-      let winners = Set(order.map { $0.toOpaque() })
+      let winners = Set(order.map(\.address))
       self.modules = modules.indices.compactMap { index in
         let won = list[list.registrations(ofModule: index)].contains {
-          winners.contains($0.toOpaque())
+          winners.contains($0.address)
         }
         return won ? modules[index] : nil
       }
@@ -107,23 +102,22 @@ final class RegistrationTable {
   }
 
   deinit {
-    (slots - 2).deallocate()
+    slots.free()
   }
 
   /// The container's state: ``closedBit`` and ``decoratesBit``, 0 for a container that
   /// resolves plainly. It sits just before the slots, which every lookup reads, so checking it
   /// costs one load from a line that is already there.
   @inlinable @inline(__always) var state: UInt {
-    UnsafeMutableRawPointer(slots - 1).withMemoryRebound(to: UInt.self, capacity: 1) {
-      _shank_load_relaxed($0)
-    }
+    slots.loadRelaxed(Self.stateWord)
   }
+
+  /// The header word of ``state``: the last, right before the slots.
+  @usableFromInline static var stateWord: Int { 3 }
 
   /// Sets `bits` in ``state``.
   func setState(_ bits: UInt) {
-    _ = UnsafeMutableRawPointer(slots - 1).withMemoryRebound(to: UInt.self, capacity: 1) {
-      _shank_fetch_or_releasing($0, bits)
-    }
+    slots.setBits(bits, in: Self.stateWord)
   }
 
   /// A word ahead of the slots where the container keeps an object it makes only when it
@@ -132,21 +126,17 @@ final class RegistrationTable {
     /// The container's ``ContainerHandle``.
     case handle = 0
     /// The container's ``Disposals``, or `Dependencies.sealedWithoutDisposals`.
-    case disposals = 3
+    case disposals = 1
   }
 
   /// What `word` holds: 0 until the container stores something there.
   func load(_ word: HeaderWord) -> UInt {
-    UnsafeMutableRawPointer(slots - 2).withMemoryRebound(to: UInt.self, capacity: 4) {
-      _shank_load_acquiring($0 + word.rawValue)
-    }
+    slots.loadAcquiring(word.rawValue)
   }
 
   /// Stores `desired` in `word` if it still holds `expected`; returns whether it did.
   func replace(_ word: HeaderWord, expected: UInt, with desired: UInt) -> Bool {
-    UnsafeMutableRawPointer(slots - 2).withMemoryRebound(to: UInt.self, capacity: 4) {
-      _shank_compare_exchange_publishing($0 + word.rawValue, expected, desired)
-    }
+    slots.compareExchange(word.rawValue, expected: expected, desired: desired)
   }
 
   /// Set by ``Dependencies/close()``.
@@ -159,15 +149,15 @@ final class RegistrationTable {
 
   /// Puts `entry` in its slot; returns whether it replaced one with the same key.
   private static func insert(
-    _ entry: Unmanaged<Registration>, into slots: UnsafeMutablePointer<Slot>, mask: Int
+    _ entry: Unretained<Registration>, into slots: TableSlots<Slot>, mask: Int
   ) -> Bool {
-    entry._withUnsafeGuaranteedRef { registration in
+    entry.read { registration in
       let type = UInt(bitPattern: ObjectIdentifier(registration.type))
       var index = slot(type: type, name: registration.name, mask: mask)
       var replaced = false
       while let occupant = slots[index].registration {
         if slots[index].type == type,
-          occupant._withUnsafeGuaranteedRef({ $0.name == registration.name })
+          occupant.read({ $0.name == registration.name })
         {
           replaced = true
           break
@@ -182,18 +172,18 @@ final class RegistrationTable {
   /// The registrations that won their slot, and every contribution and decorator, each once,
   /// in registration order.
   private static func winners(
-    _ all: RegistrationList, in slots: UnsafeMutablePointer<Slot>, mask: Int
-  ) -> [Unmanaged<Registration>] {
-    var seen: Set<UnsafeMutableRawPointer> = []
+    _ all: RegistrationList, in slots: TableSlots<Slot>, mask: Int
+  ) -> [Unretained<Registration>] {
+    var seen: Set<UInt> = []
     return all.filter { entry in
       // The same module written twice registers the same provider twice.
-      guard seen.insert(entry.toOpaque()).inserted else { return false }
+      guard seen.insert(entry.address).inserted else { return false }
       let registration = entry.takeUnretainedValue()
       if registration.role == .contribution || registration.role == .decorator { return true }
       let type = UInt(bitPattern: ObjectIdentifier(registration.type))
       var index = slot(type: type, name: registration.name, mask: mask)
       while let occupant = slots[index].registration {
-        if occupant.toOpaque() == entry.toOpaque() { return true }
+        if occupant === entry { return true }
         index = (index + 1) & mask
       }
       return false
@@ -202,7 +192,7 @@ final class RegistrationTable {
 
   /// Whether a slot already holds `entry`'s key.
   private static func isTaken(
-    _ entry: Unmanaged<Registration>, in slots: UnsafeMutablePointer<Slot>, mask: Int
+    _ entry: Unretained<Registration>, in slots: TableSlots<Slot>, mask: Int
   ) -> Bool {
     let registration = entry.takeUnretainedValue()
     let type = UInt(bitPattern: ObjectIdentifier(registration.type))
@@ -235,13 +225,14 @@ final class RegistrationTable {
   ///
   /// An unnamed key, the usual one, is looked up inline: no name to hash or compare.
   @inlinable @inline(__always)
-  func unretainedRegistration(for type: ObjectIdentifier, name: String?) -> Unmanaged<Registration>?
-  {
+  func unretainedRegistration(for type: ObjectIdentifier, name: String?) -> Unretained<
+    Registration
+  >? {
     guard name == nil else { return unretainedRegistration(for: type, named: name) }
     let wanted = UInt(bitPattern: type)
     var index = Self.slot(type: wanted, name: nil, mask: mask)
     while let found = slots[index].registration {
-      if slots[index].type == wanted, found._withUnsafeGuaranteedRef({ $0.name == nil }) {
+      if slots[index].type == wanted, found.read({ $0.name == nil }) {
         return found
       }
       index = (index + 1) & mask
@@ -252,12 +243,12 @@ final class RegistrationTable {
   /// ``unretainedRegistration(for:name:)`` for a named key.
   @usableFromInline
   func unretainedRegistration(for type: ObjectIdentifier, named name: String?)
-    -> Unmanaged<Registration>?
+    -> Unretained<Registration>?
   {
     let wanted = UInt(bitPattern: type)
     var index = Self.slot(type: wanted, name: name, mask: mask)
     while let found = slots[index].registration {
-      if slots[index].type == wanted, found._withUnsafeGuaranteedRef({ $0.name == name }) {
+      if slots[index].type == wanted, found.read({ $0.name == name }) {
         return found
       }
       index = (index + 1) & mask

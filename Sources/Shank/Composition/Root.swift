@@ -1,12 +1,10 @@
 // The built root: published for lock-free reads, freed once no resolution reads it.
 
-import _ShankAtomics
-
 /// The container that ``Dependencies/build()`` promoted, swapped atomically, and the roots it
 /// replaced until no thread reads them.
 ///
 /// A resolution reads the root without a lock or a retain: it loads the address into its
-/// thread's hazard slot (`_shank_protect`) and clears the slot when it is done. A replaced
+/// thread's hazard slot (``Hazard``) and clears the slot when it is done. A replaced
 /// root is released only once no registered slot holds it: right away in `build()`, or, while
 /// some thread still reads it, by a task that looks again shortly after, so that readers
 /// never do more than clear their slot. Its instances are then disposed of with it.
@@ -15,14 +13,14 @@ final class Root {
   @usableFromInline static let shared = Root()
 
   private let lock = Lock()
-  /// The built root, which `_shank_latest_root` addresses.
+  /// The built root, whose address ``Hazard`` publishes.
   private var container: Dependencies?
   /// Replaced roots that some thread's hazard slot still held when last looked at.
   private var retired: [Dependencies] = []
   /// Whether a task is looking again for `retired` roots that no thread reads any more.
   private var isPolling = false
   /// The hazard slot of every thread that ever resolved and is still running.
-  private var slots: [UnsafeMutablePointer<UInt>] = []
+  private var slots: [Hazard.Slot] = []
   /// The observers from ``Dependencies/observe(_:)``.
   let observers = Observers()
 
@@ -30,19 +28,17 @@ final class Root {
   /// overrides or a scope, resolution skips the task-local read. A task that inherits one was
   /// created after it was installed, so it sees this set.
   @inlinable
-  static var mayHaveOverrides: Bool {
-    _shank_may_have_overrides() != 0
-  }
+  static var mayHaveOverrides: Bool { Switches.mayHaveOverrides }
 
   static func noteOverridesInstalled() {
-    _shank_note_overrides_installed()
+    Switches.noteOverridesInstalled()
   }
 
-  /// The built root's address, or 0, loaded into this thread's hazard slot; `container` keeps
-  /// it alive until no slot holds it.
+  /// The built root, if any, loaded into this thread's hazard slot; `container` keeps it
+  /// alive until no slot holds it.
   @inlinable
-  static var protectedLatest: UInt {
-    _shank_protect(_shank_latest_root_address())
+  static var protectedLatest: Unretained<Dependencies>? {
+    Unretained(address: Hazard.protectLatestRoot())
   }
 
   /// Makes `container` the root; the one it replaces is released once no thread reads it.
@@ -51,9 +47,7 @@ final class Root {
       guard container !== self.container else { return ([], false) }
       if let replaced = self.container { retired.append(replaced) }
       self.container = container
-      _shank_store_sequential(
-        _shank_latest_root_address(),
-        UInt(bitPattern: Unmanaged.passUnretained(container).toOpaque()))
+      Hazard.publishLatestRoot(Unretained(container).address)
       let unread = takeUnread()
       let startsPolling = !retired.isEmpty && !isPolling
       if startsPolling { isPolling = true }
@@ -84,28 +78,28 @@ final class Root {
   }
 
   /// Registers the hazard slot of the calling thread, which resolves for the first time.
-  func register(_ slot: UnsafeMutablePointer<UInt>) {
+  func register(_ slot: Hazard.Slot) {
     lock.withLock { slots.append(slot) }
   }
 
   /// Forgets the hazard slot of a thread that is ending.
-  func unregister(_ slot: UnsafeMutablePointer<UInt>) {
+  func unregister(_ slot: Hazard.Slot) {
     lock.withLock { slots.removeAll { $0 == slot } }
   }
 
   /// Removes and returns the retired roots that no hazard slot holds. Called under `lock`,
-  /// after the store of `_shank_latest_root` that retired them: a reader that loaded one before that
+  /// after the store of the new root that retired them: a reader that loaded one before that
   /// store has it in its slot by now, and a reader after it loads the new root.
   private func takeUnread() -> [Dependencies] {
     guard !retired.isEmpty else { return [] }
     var read: Set<UInt> = []
     for slot in slots {
-      let address = _shank_load_sequential(slot)
+      let address = slot.load()
       if address != 0 { read.insert(address) }
     }
     var unread: [Dependencies] = []
     retired.removeAll { container in
-      let address = UInt(bitPattern: Unmanaged.passUnretained(container).toOpaque())
+      let address = Unretained(container).address
       guard !read.contains(address) else { return false }
       unread.append(container)
       return true
@@ -115,5 +109,5 @@ final class Root {
 }
 
 // `container`, `retired` and `slots` are only touched under `lock`; readers reach the root
-// through `_shank_latest_root` and their hazard slot alone.
+// through the published root word and their hazard slot alone.
 extension Root: @unchecked Sendable {}

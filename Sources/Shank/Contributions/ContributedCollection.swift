@@ -70,8 +70,7 @@ enum ContributedCollection {
         index == 0
         ? nearest : contributions(to: Element.self, inContributingLayer: index, from: top)
       for entry in entries {
-        let provider = Unmanaged<Provider<Element>>.fromOpaque(entry.toOpaque())
-          .takeUnretainedValue()
+        let provider = entry.downcast(to: Provider<Element>.self).takeUnretainedValue()
         add(provider.name, try provider.resolve(at: site, from: container))
       }
     }
@@ -86,10 +85,10 @@ enum ContributedCollection {
     to element: Element.Type, replacedBy collection: ObjectIdentifier, from top: Dependencies,
     at site: SourceSite
   ) throws(ResolutionError) -> (
-    count: Int, nearest: [Unmanaged<Registration>], replacing: Registration?
+    count: Int, nearest: [Unretained<Registration>], replacing: Registration?
   ) {
     var count = 0
-    var nearest: [Unmanaged<Registration>] = []
+    var nearest: [Unretained<Registration>] = []
     var next: Dependencies? = top
     while let layer = next {
       let replacing = layer.table.registration(for: collection, name: nil).flatMap {
@@ -112,7 +111,7 @@ enum ContributedCollection {
   /// The contributions to `Element` of the `index`th contributing layer from `top` down.
   private static func contributions<Element>(
     to element: Element.Type, inContributingLayer index: Int, from top: Dependencies
-  ) -> [Unmanaged<Registration>] {
+  ) -> [Unretained<Registration>] {
     var remaining = index
     var next: Dependencies? = top
     while let layer = next {
@@ -161,8 +160,7 @@ enum ContributedCollection {
     _ type: T.Type, of registration: Registration, from container: Dependencies,
     at site: SourceSite
   ) throws(ResolutionError) -> T {
-    let provider = Unmanaged<Provider<T>>.fromOpaque(
-      Unmanaged.passUnretained(registration).toOpaque())
+    let provider = Unretained(registration).downcast(to: Provider<T>.self)
     return try provider.takeUnretainedValue().resolve(at: site, from: container)
   }
 }

@@ -4,8 +4,10 @@ extension Dependencies {
   /// One decorator of a container's composed list, with the layer that registers it, `nil`
   /// for the container itself: a closed layer's decorators are gone with its modules.
   struct DecoratorLink {
-    let decoration: Unmanaged<Registration>
-    let layer: Unmanaged<Dependencies>?
+    /// Kept alive by its layer's table.
+    let decoration: Unretained<Registration>
+    /// Kept alive by the container that composed the link, which sits over it.
+    let layer: Unretained<Dependencies>?
   }
 
   /// The decorators of one type in a container, composed with those underneath.
@@ -23,7 +25,7 @@ extension Dependencies {
   ) -> [DecoratedType] {
     var composed: [ObjectIdentifier: [DecoratorLink]] = [:]
     if let parent {
-      let layer = Unmanaged.passUnretained(parent)
+      let layer = Unretained(parent)
       for decorated in parent.decorators {
         composed[decorated.type] = decorated.links.map {
           DecoratorLink(decoration: $0.decoration, layer: $0.layer ?? layer)
@@ -123,16 +125,16 @@ extension Dependencies {
   }
 
   /// Whether `layer`, underneath or this container (`nil`), is closed to this thread.
-  private func isClosed(_ layer: Unmanaged<Dependencies>?) -> Bool {
+  private func isClosed(_ layer: Unretained<Dependencies>?) -> Bool {
     guard let layer else { return isClosedToThisThread }
-    return layer._withUnsafeGuaranteedRef { $0.isClosedToThisThread }
+    return layer.read { $0.isClosedToThisThread }
   }
 }
 
 extension Dependencies.DecoratorLink {
   /// The decorator, as the `Decoration` of `Value` it is for the type it was composed under.
   func decoration<Value>(as: Value.Type) -> Decoration<Value> {
-    Unmanaged<Decoration<Value>>.fromOpaque(decoration.toOpaque()).takeUnretainedValue()
+    decoration.downcast(to: Decoration<Value>.self).takeUnretainedValue()
   }
 }
 

@@ -128,7 +128,8 @@ final class AsyncInstance<Value>: AsyncMaking {
       }
       done.wait()
     }
-    return try outcome.withLock { $0 }.unsafelyUnwrapped.get().value
+    // The task set it before it finished, which is what ended the wait.
+    return try outcome.withLock { $0 }!.get().value
   }
 
   /// Runs `factory` on `isolation` with `container` current, as a synchronous factory runs

@@ -7,18 +7,14 @@
 /// its own caller without keeping it.
 final class CachedInstance<Value> {
   private let lock = Lock()
-  private var kept: UnsafeMutablePointer<Value>?
+  private var kept: Value?
   /// The kept instance's entry in its container's ``Disposals``, if its module has `onClose`.
   private var disposal: UInt?
   private var resets: UInt = 0
 
-  deinit {
-    kept?.deinitialize(count: 1).deallocate()
-  }
-
   /// The kept instance and how many resets came before it, read under the lock.
   var current: (value: Value?, generation: UInt) {
-    lock.withLock { (kept?.pointee, resets) }
+    lock.withLock { (kept, resets) }
   }
 
   /// How many resets came before the kept instance, or the next one made.
@@ -30,20 +26,20 @@ final class CachedInstance<Value> {
   /// the disposal that `dispose` adds, under the same lock, so that no reset can come between.
   /// Returns whether it kept it: one it did not is dropped as soon as it is made.
   func keep(_ value: Value, madeIn generation: UInt, dispose: () -> UInt?) -> Bool {
-    let box = UnsafeMutablePointer.boxing(value)
-    let (stale, isKept): (UnsafeMutablePointer<Value>?, Bool) = lock.withLock {
-      guard resets == generation else { return (box, false) }
+    // What was kept before is released outside the lock, as `reset` says.
+    let (stale, isKept): (Value?, Bool) = lock.withLock {
+      guard resets == generation else { return (nil, false) }
       disposal = dispose()
-      defer { kept = box }
+      defer { kept = value }
       return (kept, true)
     }
-    stale?.deinitialize(count: 1).deallocate()
+    withExtendedLifetime(stale) {}
     return isKept
   }
 
   /// Drops the kept instance; returns the id of its disposal, if it has one.
   func reset() -> UInt? {
-    let (dropped, disposal): (UnsafeMutablePointer<Value>?, UInt?) = lock.withLock {
+    let (dropped, disposal): (Value?, UInt?) = lock.withLock {
       resets &+= 1
       defer {
         kept = nil
@@ -52,7 +48,7 @@ final class CachedInstance<Value> {
       return (kept, self.disposal)
     }
     // Released outside the lock: the instance's deinit may resolve, or reset again.
-    dropped?.deinitialize(count: 1).deallocate()
+    withExtendedLifetime(dropped) {}
     return disposal
   }
 }

@@ -4,16 +4,21 @@
 /// module is nonisolated, for resolutions to read with one atomic load and no lock.
 final class SingletonProvider<Value>: SharedProvider<Value> {
   init(_ recipe: ModuleRecipe<Value>) {
-    super.init(recipe, made: recipe.isolation == nil ? OnceFlag() : nil)
+    super.init(recipe, made: OnceBox())
+  }
+
+  deinit {
+    made!.free(Value.self)
   }
 
   override func keptInstance(generation: inout UInt) -> Value? {
-    kept?.pointee
+    made!.kept(Value.self)
   }
 
+  /// Published only for a nonisolated module: resolution reads a published instance with no
+  /// isolation check.
   override func store(_ value: Value, madeIn generation: UInt) {
-    kept = UnsafeMutablePointer.boxingOnItsOwnCacheLine(value)
-    made?.publish()
+    made!.keep(value, publishing: isolation == nil)
     _ = addDisposal(of: value)
   }
 }

@@ -1,10 +1,8 @@
 // The installed observers, and the flag that resolution checks with one relaxed load.
 
-import _ShankAtomics
-
 /// The observers installed with ``Dependencies/observe(_:)``.
 ///
-/// Resolution looks at `_shank_observing` alone, one relaxed load, and takes the slow path only
+/// Resolution looks at ``Switches/isObserving`` alone, one relaxed load, and takes the slow path only
 /// while some observer is installed.
 final class Observers {
   typealias Handler = @Sendable (ResolutionEvent) -> Void
@@ -17,7 +15,7 @@ final class Observers {
     lock.withLock {
       nextID &+= 1
       handlers.append((nextID, handler))
-      _shank_set_observing(1)
+      Switches.setObserving(true)
       return nextID
     }
   }
@@ -25,7 +23,7 @@ final class Observers {
   func remove(_ id: UInt) {
     lock.withLock {
       handlers.removeAll { $0.id == id }
-      _shank_set_observing(handlers.isEmpty ? 0 : 1)
+      Switches.setObserving(!handlers.isEmpty)
     }
   }
 

@@ -1,17 +1,17 @@
 /// What an observed resolution notes before it makes or finds its instance, to tell the
 /// observers once it has.
 ///
-/// Begun and delivered in calls of their own, so that the resolving frame, which in a debug
-/// build stays on the stack through every resolution nested in the factory, holds only this.
+/// Begun and delivered in calls of their own (see "Stack depth" in ARCHITECTURE.md).
 struct PendingEvent {
-  private let registration: Unmanaged<Registration>
+  /// Kept alive by the table the resolution found it in.
+  private let registration: Unretained<Registration>
   private let depth: Int
   private let start: UInt64
 
   /// Notes the start of a resolution of `registration`; `nil` while this thread delivers an
   /// event, since what an observer resolves is not observed.
   @inline(never)
-  init?(for registration: Unmanaged<Registration>) {
+  init?(for registration: Unretained<Registration>) {
     let trace = ResolutionTrace.current
     guard !trace.isDelivering else { return nil }
     // An outermost resolution: what resolutions before it made and never told is stale.
@@ -25,14 +25,14 @@ struct PendingEvent {
   /// resolution that did: whether an instance was kept when it began says nothing of a thread
   /// that waited for another to make it, and asking would take the creation lock.
   static func noteMade(_ registration: Registration) {
-    ResolutionTrace.current.madeWhileObserved.append(.passUnretained(registration))
+    ResolutionTrace.current.madeWhileObserved.append(ObjectIdentifier(registration))
   }
 
   /// Whether this thread made the instance of `resolved`, taking the note off.
   private static func wasMade(_ resolved: Registration, on trace: ResolutionTrace) -> Bool {
     guard resolved.scope.keepsInstances else { return true }
-    let keeper = Unmanaged.passUnretained(resolved.keeper).toOpaque()
-    guard let index = trace.madeWhileObserved.lastIndex(where: { $0.toOpaque() == keeper })
+    let keeper = ObjectIdentifier(resolved.keeper)
+    guard let index = trace.madeWhileObserved.lastIndex(of: keeper)
     else { return false }
     trace.madeWhileObserved.remove(at: index)
     return true

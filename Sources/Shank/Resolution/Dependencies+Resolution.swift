@@ -1,7 +1,5 @@
 // Resolution's entry points and the one path they share, from lookup to provider.
 
-import _ShankAtomics
-
 extension Dependencies {
   /// Resolves a module from ``current``, for initializers and function bodies.
   ///
@@ -26,25 +24,17 @@ extension Dependencies {
     _ type: T.Type = T.self, name: String? = nil, fileID: StaticString = #fileID, line: UInt = #line
   ) -> T {
     let site = SourceSite(fileID: fileID, line: line)
-    // Borrowed as in `resolveOrThrow`, written out for the same reason.
+    // Borrowed, not retained: a retain per resolution would make threads contend for the
+    // root's reference count.
     let (container, saved) = unretainedCurrentForReading
-    defer { _shank_restore_hazard(saved) }
-    #if DEBUG
-      // Called directly in a debug build, as `value` calls its provider (see there).
-      do {
-        return try container.takeUnretainedValue().value(T.self, name: name, site: site)
-      } catch {
-        stop(error, at: site)
+    defer { Hazard.restore(saved) }
+    do {
+      return try container.borrow { container throws(ResolutionError) in
+        try container.value(T.self, name: name, site: site)
       }
-    #else
-      do {
-        return try container._withUnsafeGuaranteedRef {
-          try $0.value(T.self, name: name, site: site)
-        }
-      } catch {
-        stop(error as! ResolutionError, at: site)
-      }
-    #endif
+    } catch {
+      stop(error, at: site)
+    }
   }
 
   /// Resolves a module from ``current``, throwing instead of stopping the program.
@@ -72,22 +62,12 @@ extension Dependencies {
   ) throws(ResolutionError) -> T {
     let site = SourceSite(fileID: fileID, line: line)
     // Borrowed, not retained: a retain per resolution would make threads contend for the
-    // root's reference count. Written out rather than shared with `resolve`: in a debug build
-    // every call is one more frame on the stack of each resolution nested in a factory.
+    // root's reference count.
     let (container, saved) = unretainedCurrentForReading
-    defer { _shank_restore_hazard(saved) }
-    #if DEBUG
-      // Called directly in a debug build, as `value` calls its provider (see there).
-      return try container.takeUnretainedValue().value(T.self, name: name, site: site)
-    #else
-      do {
-        return try container._withUnsafeGuaranteedRef {
-          try $0.value(T.self, name: name, site: site)
-        }
-      } catch {
-        throw error as! ResolutionError
-      }
-    #endif
+    defer { Hazard.restore(saved) }
+    return try container.borrow { container throws(ResolutionError) in
+      try container.value(T.self, name: name, site: site)
+    }
   }
 
   /// Resolves a module from this container.
@@ -132,36 +112,25 @@ extension Dependencies {
   }
 
   /// The instance for `T` and `name`; the one path every resolution takes.
-  @inlinable
+  @inlinable @inline(__always)
   func value<T>(_ type: T.Type, name: String?, site: SourceSite) throws(ResolutionError) -> T {
-    // Everything but a plain hit takes one call, so that in a debug build this frame, which
-    // stays on the stack through every nested resolution, holds one result buffer, not three.
     let found = unretainedRegistration(for: ObjectIdentifier(T.self), name: name)
-    guard let registration = found, table.state == 0, _shank_is_observing() == 0
+    guard let registration = found, table.state == 0, !Switches.isObserving
     else { return try slowValue(T.self, name: name, site: site, found: found) }
     // Borrowed, not retained: the tables of this container and those under it keep the
     // registration alive, and a retain on every resolution would make threads contend for its
     // reference count.
-    let provider = Unmanaged<Provider<T>>.fromOpaque(registration.toOpaque())
-    #if DEBUG
-      // A debug build inlines nothing, so the closure that borrows would leave frames of its
-      // own on the stack through every resolution nested in the factory: about a sixth of a
-      // level. The direct call costs a retain, which only a debug build pays.
-      return try provider.takeUnretainedValue().instance(at: site, from: self)
-    #else
-      do {
-        return try provider._withUnsafeGuaranteedRef { try $0.instance(at: site, from: self) }
-      } catch {
-        throw error as! ResolutionError
-      }
-    #endif
+    return try registration.downcast(to: Provider<T>.self).borrow {
+      provider throws(ResolutionError) in try provider.instance(at: site, from: self)
+    }
   }
 
   /// The registration for `type` and `name`, here or in the containers this one is layered
   /// over, unretained: their tables keep it alive.
   @inlinable
-  func unretainedRegistration(for type: ObjectIdentifier, name: String?) -> Unmanaged<Registration>?
-  {
+  func unretainedRegistration(for type: ObjectIdentifier, name: String?) -> Unretained<
+    Registration
+  >? {
     if let found = table.unretainedRegistration(for: type, name: name) { return found }
     return parent?.openRegistration(for: type, name: name)
   }
@@ -171,19 +140,19 @@ extension Dependencies {
   ///
   /// A loop, not a recursion, so that any number of layers takes no stack.
   @usableFromInline
-  func openRegistration(for type: ObjectIdentifier, name: String?) -> Unmanaged<Registration>? {
+  func openRegistration(for type: ObjectIdentifier, name: String?) -> Unretained<Registration>? {
     // Unretained: each layer keeps the one under it alive, and a retain per layer would make
     // threads contend for the parent's reference count.
-    var layer = Unmanaged.passUnretained(self)
+    var layer = Unretained(self)
     while true {
-      let (found, next) = layer._withUnsafeGuaranteedRef { layer in
+      let (found, next) = layer.read { layer in
         (
           layer.table.unretainedRegistration(for: type, name: name),
-          layer.parent.map(Unmanaged.passUnretained)
+          layer.parent.map(Unretained.init)
         )
       }
       if let found {
-        return layer._withUnsafeGuaranteedRef { $0.isClosedToThisThread } ? nil : found
+        return layer.read { $0.isClosedToThisThread } ? nil : found
       }
       guard let next else { return nil }
       layer = next
@@ -191,42 +160,36 @@ extension Dependencies {
   }
 
   /// ``current``, unretained, and what this thread's hazard slot held before, which the caller
-  /// puts back with `_shank_restore_hazard` once it is done with the container.
+  /// puts back with ``Hazard/restore(_:)`` once it is done with the container.
   ///
   /// Reading the built root puts it in the slot, so that no `build()` frees it meanwhile. A
   /// factory's container is held by the resolution running it, an override layer by the
   /// task-local, and a root already in the slot by the outer resolution that put it there: a
   /// resolution nested in it reads the same root, whatever was built meanwhile.
   @inlinable
-  static var unretainedCurrentForReading: (Unmanaged<Dependencies>, saved: UInt) {
+  static var unretainedCurrentForReading: (Unretained<Dependencies>, saved: UInt) {
     // The usual case, kept small enough to inline: no factory running, no override, no outer
     // read of the root on this thread.
-    if _shank_hazard() == 0, let raw = _shank_trace(), ResolutionTrace.isIdle(raw),
+    if Hazard.held == 0, let trace = ThreadTrace.current, trace.read({ $0.depth == 0 }),
       !Root.mayHaveOverrides
     {
-      guard let address = UnsafeRawPointer(bitPattern: Root.protectedLatest) else {
-        return (.passUnretained(unbuilt), 0)
-      }
-      return (.fromOpaque(address), 0)
+      return (Root.protectedLatest ?? Unretained(unbuilt), 0)
     }
     return unretainedCurrentForReadingSlowly()
   }
 
   /// ``unretainedCurrentForReading`` in every other case.
   @usableFromInline
-  static func unretainedCurrentForReadingSlowly() -> (Unmanaged<Dependencies>, saved: UInt) {
-    let held = _shank_hazard()
-    if let raw = _shank_trace() {
-      if let making = ResolutionTrace.makingContainer(of: raw) { return (making, held) }
+  static func unretainedCurrentForReadingSlowly() -> (Unretained<Dependencies>, saved: UInt) {
+    let held = Hazard.held
+    if let trace = ThreadTrace.current {
+      if let making = trace.read({ $0.makingContainer }) { return (making, held) }
     } else {
       ResolutionTrace.makeCurrent()
     }
-    if Root.mayHaveOverrides, let layer = overrides { return (.passUnretained(layer), held) }
-    if held != 0 { return (Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: held)!), held) }
-    guard let address = UnsafeRawPointer(bitPattern: Root.protectedLatest) else {
-      return (.passUnretained(unbuilt), 0)
-    }
-    return (.fromOpaque(address), 0)
+    if Root.mayHaveOverrides, let layer = overrides { return (Unretained(layer), held) }
+    if let outer = Unretained<Dependencies>(address: held) { return (outer, held) }
+    return (Root.protectedLatest ?? Unretained(unbuilt), 0)
   }
 
   /// Stops the program with `error`'s message, pointing the report at the asking line; on a
@@ -245,19 +208,15 @@ extension Dependencies {
 
   /// A resolution that is not a plain hit: observed, decorated, from a closed container, or a
   /// miss; `found` is what ``value(_:name:site:)`` looked up.
-  ///
-  /// One frame between ``value(_:name:site:)`` and the provider's, whatever the path: in a
-  /// debug build every frame here stays on the stack through each resolution nested in the
-  /// factory.
   @usableFromInline
   func slowValue<T>(
-    _ type: T.Type, name: String?, site: SourceSite, found: Unmanaged<Registration>?
+    _ type: T.Type, name: String?, site: SourceSite, found: Unretained<Registration>?
   ) throws(ResolutionError) -> T {
     guard !isClosedToThisThread, let registration = found else {
       return try missing(T.self, name: name, site: site)
     }
-    let pending = _shank_is_observing() == 0 ? nil : PendingEvent(for: registration)
-    let provider = Unmanaged<Provider<T>>.fromOpaque(registration.toOpaque()).takeUnretainedValue()
+    let pending = Switches.isObserving ? PendingEvent(for: registration) : nil
+    let provider = registration.downcast(to: Provider<T>.self).takeUnretainedValue()
     let instance = try provider.resolve(at: site, from: self)
     pending?.deliver(askedForAt: site)
     return instance

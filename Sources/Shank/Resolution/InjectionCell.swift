@@ -32,8 +32,7 @@ struct InjectedProperty {
   /// value another thread published first.
   @usableFromInline @inline(never)
   static func resolve<Value>(_ value: OnceValue<InjectedProperty, Value>) -> Value {
-    // One copy of the context: in a debug build this frame stays on the stack through every
-    // resolution nested in the first read, and each read of it would be a copy of its own.
+    // One copy of the context (see "Stack depth" in ARCHITECTURE.md).
     let property = value.context
     let resolved: Value
     do {

@@ -14,20 +14,17 @@ class Provider<Value>: Registration {
   typealias Conversion = (SourceSite, Dependencies) throws(ResolutionError) -> Value
 
   /// A unique module's factory, nonisolated or on the main actor, which
-  /// ``instance(at:from:)`` calls inline; `nil` for every other kind. Called directly: a wrapping closure would cost a call, and its
-  /// context would be retained and released on every resolution.
+  /// ``instance(at:from:)`` calls inline; `nil` for every other kind. Called directly: a
+  /// wrapping closure would cost a call, and its context would be retained and released on
+  /// every resolution.
   @usableFromInline let plainFactory: (() throws -> Value)?
-  /// Published once a nonisolated `.singleton` is made, which is then read without a lock
-  /// after one atomic load; `nil` for every other kind.
-  @usableFromInline let made: OnceFlag?
-  /// A `.singleton` instance, written once under its creation lock before `made` publishes it,
-  /// and read without the lock after. A pointer, so a read copies the value and never an
-  /// `Optional`, and so that making a provider needs no `Optional<Value>` metadata.
-  @exclusivity(unchecked) @usableFromInline final var kept: UnsafeMutablePointer<Value>?
+  /// A `.singleton`'s instance, kept once made; a nonisolated one's is published, and then
+  /// read without a lock after one atomic load. `nil` for every other kind.
+  @usableFromInline let made: OnceBox?
 
   init(
     name: String?, scope: Scope, site: SourceSite, isolation: (any Actor)?, isEager: Bool,
-    plainFactory: (() throws -> Value)? = nil, made: OnceFlag? = nil
+    plainFactory: (() throws -> Value)? = nil, made: OnceBox? = nil
   ) {
     self.plainFactory = plainFactory
     self.made = made
@@ -36,22 +33,19 @@ class Provider<Value>: Registration {
       isEager: isEager)
   }
 
-  deinit {
-    kept?.deinitialize(count: 1).deallocate()
-  }
-
   /// The instance for a resolution asked for at `site` and started in `container`.
-  @inlinable
+  @inlinable @inline(__always)
   final func instance(at site: SourceSite, from container: Dependencies) throws(ResolutionError)
     -> Value
   {
-    if made != nil, made.unsafelyUnwrapped.isSet { return kept.unsafelyUnwrapped.pointee }
+    if made.isPublished { return made.published(Value.self) }
+    // Read in place: binding it to a name would copy it, a retain and a release.
     guard plainFactory != nil else { return try resolve(at: site, from: container) }
     return try makePlain(at: site, from: container)
   }
 
   /// A unique module's new instance, undecorated: the factory called directly.
-  @inlinable
+  @inlinable @inline(__always)
   final func makePlain(at site: SourceSite, from container: Dependencies)
     throws(ResolutionError) -> Value
   {
@@ -60,7 +54,7 @@ class Provider<Value>: Registration {
     try trace.enter(self, from: container, at: site)
     defer { trace.leave() }
     do {
-      return try plainFactory.unsafelyUnwrapped()
+      return try plainFactory!()
     } catch {
       throw failure(error, at: site)
     }

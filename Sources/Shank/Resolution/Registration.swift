@@ -5,9 +5,12 @@
 @usableFromInline
 class Registration: Recipe, CustomStringConvertible {
   let type: Any.Type
-  /// The container whose table holds this registration, if it keeps instances. Unowned and unchecked because the
-  /// container owns its registrations and every resolution holds the container it runs in.
-  unowned(unsafe) var owner: Dependencies?
+  /// The container whose table holds this registration, if it keeps instances. Unretained:
+  /// the container owns its registrations, and every resolution holds the container it runs in.
+  var unretainedOwner: Unretained<Dependencies>?
+
+  /// ``unretainedOwner``, retained.
+  var owner: Dependencies? { unretainedOwner?.takeUnretainedValue() }
   /// Whether it was registered from the main actor, worked out once: the most common
   /// isolation, that of every module of an app target with default `MainActor` isolation.
   @usableFromInline let isMainActorOnly: Bool

@@ -1,41 +1,29 @@
 // Each thread's stack of resolutions in progress: cycles, depth and the making container.
 
-import _ShankAtomics
-
-#if canImport(Darwin)
-  import Darwin
-#elseif canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
-
 /// The registrations whose factories are running on this thread, innermost last.
 ///
 /// Factories are synchronous, so a thread-local stack sees every nested resolution; a key
 /// that is already on it is a cycle, reported as a path instead of recursing until the stack
-/// overflows. Every unique resolution passes through here, so the frames are a raw buffer of
-/// unretained references: each registration and container is kept alive by the resolution
-/// using it.
+/// overflows. Every unique resolution passes through here, so the frames are a
+/// ``ThreadStack`` of unretained references: each registration and container is kept alive by
+/// the resolution using it.
 @usableFromInline
 final class ResolutionTrace {
   /// A factory running on this thread: what it makes, and the container resolution started in.
   @usableFromInline
-  struct Frame {
-    @usableFromInline let registration: Unmanaged<Registration>
-    @usableFromInline let container: Unmanaged<Dependencies>
+  struct Frame: BitwiseCopyable {
+    @usableFromInline let registration: Unretained<Registration>
+    @usableFromInline let container: Unretained<Dependencies>
 
     @inlinable
     init(_ registration: Registration, _ container: Dependencies) {
-      self.registration = .passUnretained(registration)
-      self.container = .passUnretained(container)
+      self.registration = Unretained(registration)
+      self.container = Unretained(container)
     }
   }
 
-  // Only this trace's own thread ever touches these, so no exclusivity checks are needed.
-  @exclusivity(unchecked) @usableFromInline var depth = 0
-  @exclusivity(unchecked) @usableFromInline var capacity = 16
-  @exclusivity(unchecked) @usableFromInline var frames: UnsafeMutablePointer<Frame>
+  /// The running factories, innermost last; only this trace's own thread touches them.
+  @usableFromInline let frames = ThreadStack<Frame>(capacity: 16)
   /// Whether this is the main thread, asked once: Foundation's answer costs a call each time.
   lazy var isMainThread = MainActorCheck.isMainThread
   /// The ``verify()`` run this thread makes modules for, which takes over a failure that
@@ -48,21 +36,22 @@ final class ResolutionTrace {
   var actsAsMainActor = false
   /// Whether this thread is handing an event to observers, whose own resolutions are then not
   /// observed: an observer that resolves would otherwise observe itself without end. Only this
-  /// trace's thread touches it, as `depth`.
-  @exclusivity(unchecked) var isDelivering = false
+  /// trace's thread touches it.
+  var isDelivering = false
   /// The registrations whose instances this thread made while observed resolutions ran, and
   /// whose events have not yet said so; only this trace's thread touches it.
-  @exclusivity(unchecked) var madeWhileObserved: [Unmanaged<Registration>] = []
+  var madeWhileObserved: [ObjectIdentifier] = []
   /// This thread's stack, found once, when the thread first resolves.
   @usableFromInline let stackBounds = StackBounds()
 
-  private init() {
-    frames = .allocate(capacity: capacity)
-  }
+  private init() {}
 
   deinit {
-    frames.deallocate()
+    frames.free()
   }
+
+  /// How many frames are on the stack.
+  @inlinable var depth: Int { frames.count }
 
   /// The registrations on the stack, outermost first.
   var stack: [Registration] { (0..<depth).map { frames[$0].registration.takeUnretainedValue() } }
@@ -74,33 +63,24 @@ final class ResolutionTrace {
   /// its own injections from the container that made it. Unretained: the resolution running
   /// the factory holds the container.
   @inlinable
-  static var unretainedMakingContainer: Unmanaged<Dependencies>? {
-    guard let raw = _shank_trace() else { return nil }
-    return makingContainer(of: raw)
+  static var unretainedMakingContainer: Unretained<Dependencies>? {
+    ThreadTrace.current?.read { $0.makingContainer }
   }
 
   /// Whether a factory running on this thread makes its instance in `container`, or was
   /// resolved from it.
   static func isMaking(in container: Dependencies) -> Bool {
-    guard let raw = _shank_trace() else { return false }
-    let wanted = Unmanaged.passUnretained(container).toOpaque()
-    return Unmanaged<ResolutionTrace>.fromOpaque(raw)._withUnsafeGuaranteedRef { trace in
-      (0..<trace.depth).contains { trace.frames[$0].container.toOpaque() == wanted }
+    guard let trace = ThreadTrace.current else { return false }
+    let wanted = Unretained(container)
+    return trace.read { trace in
+      (0..<trace.depth).contains { trace.frames[$0].container === wanted }
     }
   }
 
-  /// Whether no factory is running on the thread of the trace at `raw`.
+  /// The container of the innermost running factory; see ``unretainedMakingContainer``.
   @inlinable
-  static func isIdle(_ raw: UnsafeMutableRawPointer) -> Bool {
-    Unmanaged<ResolutionTrace>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.depth == 0 }
-  }
-
-  /// The making container of the trace at `raw`; see ``unretainedMakingContainer``.
-  @inlinable
-  static func makingContainer(of raw: UnsafeMutableRawPointer) -> Unmanaged<Dependencies>? {
-    Unmanaged<ResolutionTrace>.fromOpaque(raw)._withUnsafeGuaranteedRef { trace in
-      trace.depth > 0 ? trace.frames[trace.depth - 1].container : nil
-    }
+  var makingContainer: Unretained<Dependencies>? {
+    depth > 0 ? frames[depth - 1].container : nil
   }
 
   /// This thread's trace, made on first use and released when the thread ends.
@@ -108,30 +88,16 @@ final class ResolutionTrace {
 
   /// This thread's trace, unretained: the thread keeps it alive until it ends.
   @inlinable
-  static var unretainedCurrent: Unmanaged<ResolutionTrace> {
-    if let raw = _shank_trace() { return .fromOpaque(raw) }
+  static var unretainedCurrent: Unretained<ResolutionTrace> {
+    if let trace = ThreadTrace.current { return trace }
     return makeCurrent()
   }
 
-  /// Makes this thread's trace, which the thread's key releases when the thread ends, and
-  /// registers the thread's hazard slot, which the root's replacement looks at from then on.
+  /// Makes this thread's trace, released when the thread ends.
   @usableFromInline
   @discardableResult
-  static func makeCurrent() -> Unmanaged<ResolutionTrace> {
-    let trace = Unmanaged.passRetained(ResolutionTrace())
-    pthread_setspecific(threadKey, trace.toOpaque())
-    _shank_set_trace(trace.toOpaque())
-    Root.shared.register(_shank_hazard_address())
-    return trace
-  }
-
-  /// Undoes `makeCurrent()` on a thread that is ending.
-  private static func endCurrent(_ raw: UnsafeMutableRawPointer?) {
-    // Never nil: POSIX calls a key's destructor only for a value that is set.
-    guard let raw else { return }
-    Root.shared.unregister(_shank_hazard_address())
-    _shank_set_trace(nil)
-    Unmanaged<ResolutionTrace>.fromOpaque(raw).release()
+  static func makeCurrent() -> Unretained<ResolutionTrace> {
+    ThreadTrace.install(ResolutionTrace())
   }
 
   /// Pushes `registration`, resolved from `container`, or throws the cycle it would close.
@@ -142,16 +108,13 @@ final class ResolutionTrace {
   func enter(
     _ registration: Registration, from container: Dependencies, at site: SourceSite
   ) throws(ResolutionError) {
-    // A local's address is how far down the stack this resolution is. Every nested factory
-    // starts here, so refusing one that would start too low turns a stack overflow, which
-    // kills the thread without a word, into an error that names the chain.
-    var marker: UInt8 = 0
-    let address = withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
+    // Every nested factory starts here, so refusing one that would start too low turns a
+    // stack overflow, which kills the thread without a word, into an error that names the chain.
+    let address = StackBounds.position()
     guard depth == 0, !stackBounds.isInReserve(address) else {
       return try enterNested(registration, from: container, at: site, address: address)
     }
-    frames[0] = Frame(registration, container)
-    depth = 1
+    frames.pushOntoEmpty(Frame(registration, container))
   }
 
   /// ``enter(_:from:at:)`` for every resolution but an outermost one with room on its stack.
@@ -164,19 +127,16 @@ final class ResolutionTrace {
       throw tooDeepError(resolving: registration, at: site)
     }
     let frame = Frame(registration, container)
-    for index in 0..<depth
-    where frames[index].registration.toOpaque() == frame.registration.toOpaque() {
+    for index in 0..<depth where frames[index].registration === frame.registration {
       throw cycleError(closedBy: registration, from: index, at: site)
     }
-    if depth == capacity { grow() }
-    frames[depth] = frame
-    depth += 1
+    frames.push(frame)
   }
 
   /// Pops the innermost registration.
   @inlinable
   func leave() {
-    depth -= 1
+    frames.pop()
   }
 
   /// Makes `layer` the container the running factory resolves from, until ``leave()``, when
@@ -187,9 +147,7 @@ final class ResolutionTrace {
   /// inside is still the cycle it is.
   func enterOverride(_ layer: Dependencies) -> Bool {
     guard depth > 0 else { return false }
-    if depth == capacity { grow() }
-    frames[depth] = Frame(frames[depth - 1].registration.takeUnretainedValue(), layer)
-    depth += 1
+    frames.push(Frame(frames[depth - 1].registration.takeUnretainedValue(), layer))
     return true
   }
 
@@ -235,7 +193,7 @@ final class ResolutionTrace {
     var alias: Registration?
     for index in 0..<depth {
       let registration = frames[index].registration
-      if index > 0, frames[index - 1].registration.toOpaque() == registration.toOpaque() {
+      if index > 0, frames[index - 1].registration === registration {
         continue
       }
       let resolved = registration.takeUnretainedValue()
@@ -248,28 +206,9 @@ final class ResolutionTrace {
     }
     return factories
   }
-
-  @usableFromInline
-  func grow() {
-    let larger = UnsafeMutablePointer<Frame>.allocate(capacity: capacity * 2)
-    larger.moveInitialize(from: frames, count: depth)
-    frames.deallocate()
-    frames = larger
-    capacity *= 2
-  }
-
-  private static let threadKey: pthread_key_t = {
-    var key = pthread_key_t()
-    // Apple's <pthread.h> declares the destructor `void (* _Nullable)(void *)` inside
-    // `assume_nonnull` (apple/darwin-libpthread, include/pthread/pthread.h): Swift passes it a
-    // nonnull pointer there, as swift-nio's NIOPosix/ThreadPosix.swift has it, and an optional
-    // one on glibc. `endCurrent` takes an optional, which both convert to.
-    pthread_key_create(&key) { endCurrent($0) }
-    return key
-  }()
 }
 
-extension Unmanaged where Instance == ResolutionTrace {
+extension Unretained where Object == ResolutionTrace {
   /// Pushes `registration` on this unretained trace; see ``ResolutionTrace/enter(_:from:at:)``.
   ///
   /// Borrows the trace only for the push, so that the factory that runs next is called from
@@ -284,8 +223,8 @@ extension Unmanaged where Instance == ResolutionTrace {
   }
 
   /// Pops the innermost registration of this unretained trace.
-  @inlinable
+  @inlinable @inline(__always)
   func leave() {
-    _withUnsafeGuaranteedRef { $0.leave() }
+    read { $0.leave() }
   }
 }

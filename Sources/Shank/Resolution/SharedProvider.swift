@@ -1,7 +1,5 @@
 // A module whose scope shares its instances: made once in its owner, under a creation lock.
 
-import _ShankAtomics
-
 /// A module's registration in one container when its scope shares instances: the factory, the
 /// creation lock, and the path that makes an instance once, in the container that owns it.
 ///
@@ -13,7 +11,7 @@ class SharedProvider<Value>: Provider<Value> {
   private let onClose: ((Value) async -> Void)?
   private let lock = Lock()
 
-  init(_ recipe: ModuleRecipe<Value>, made: OnceFlag? = nil) {
+  init(_ recipe: ModuleRecipe<Value>, made: OnceBox? = nil) {
     factory = recipe.factory
     onClose = recipe.onClose
     super.init(
@@ -36,21 +34,21 @@ class SharedProvider<Value>: Provider<Value> {
   override var hasOnClose: Bool { onClose != nil }
 
   override func adopt(by container: Dependencies) {
-    owner = container
+    unretainedOwner = Unretained(container)
   }
 
   /// Checks the isolation on every resolution, and makes an instance once, in the container
   /// that owns it, decorated there as it is made.
   ///
-  /// What comes before and after the factory is done in calls that return before it runs: in
-  /// a debug build, this frame stays on the stack through every nested resolution.
+  /// What comes before and after the factory is done in calls that return before it runs
+  /// (see "Stack depth" in ARCHITECTURE.md).
   override func resolve(at site: SourceSite, from container: Dependencies)
     throws(ResolutionError) -> Value
   {
-    if container.decorates, let owner, owner !== container {
+    if container.decorates, let owner = unretainedOwner, owner !== Unretained(container) {
       return try decorated(at: site, over: container)
     }
-    if made != nil, made.unsafelyUnwrapped.isSet { return kept.unsafelyUnwrapped.pointee }
+    if made.isPublished { return made.published(Value.self) }
     var generation: UInt = 0
     if let done = try claim(at: site, generation: &generation) { return done }
     defer { finishMaking() }
@@ -66,7 +64,7 @@ class SharedProvider<Value>: Provider<Value> {
   private func decorated(at site: SourceSite, over container: Dependencies)
     throws(ResolutionError) -> Value
   {
-    let owner = owner.unsafelyUnwrapped
+    let owner = owner!
     // Read before the instance: a reset in between then only makes the decoration kept for
     // an older generation, which the next resolution decorates anew.
     let generation = cachedGeneration
@@ -87,7 +85,7 @@ class SharedProvider<Value>: Provider<Value> {
     -> Value?
   {
     try checkIsolation(at: site)
-    let owner = owner.unsafelyUnwrapped
+    let owner = owner!
     let trace = ResolutionTrace.current
     try acquire(trace: trace, site: site)
     if let kept = keptInstance(generation: &generation) {
@@ -135,7 +133,7 @@ class SharedProvider<Value>: Provider<Value> {
   {
     var value = value
     if let owner, owner.decorates { value = try owner.decorated(value, at: site) }
-    if _shank_is_observing() != 0 { PendingEvent.noteMade(self) }
+    if Switches.isObserving { PendingEvent.noteMade(self) }
     store(value, madeIn: generation)
     return value
   }

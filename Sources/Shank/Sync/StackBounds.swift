@@ -1,4 +1,10 @@
 // This thread's stack bounds, and running a closure on a fresh stack.
+//
+// Sound because the bounds are only compared with addresses, never dereferenced;
+// `pthread_getattr_np` is looked up by name and cast to the signature glibc and musl declare;
+// and a fresh stack's job is retained once, for its thread, which takes that retain back
+// exactly once, while the calling thread waits in `pthread_join` for `body`, which does not
+// escape, to return.
 
 #if canImport(Darwin)
   import Darwin
@@ -32,6 +38,13 @@ struct StackBounds {
     }
     self.low = low
     reserve = min(max(size / 32, 24 << 10), 64 << 10)
+  }
+
+  /// How far down its stack the calling frame is: the address of one of its locals.
+  @inlinable @inline(__always)
+  static func position() -> UInt {
+    var marker: UInt8 = 0
+    return withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
   }
 
   /// Whether a factory may not start at `address`, on this stack or off it.

@@ -1,0 +1,232 @@
+// Raw storage with one owner: a table's slots behind its atomic header words, a thread's stack
+// of plain frames, a list's values gathered unspecialized, and a source site's text.
+//
+// Sound because each buffer is allocated, initialized, read and freed by one owner, which
+// states when it frees it: `TableSlots` is filled before its table is shared and only read
+// after, but for its header words, which are touched only through `_ShankAtomics`' atomic
+// calls; `ThreadStack` is touched by its own thread alone, holds `BitwiseCopyable` frames, and
+// reads only below its count, which stays within its capacity; `Gathering` initializes each
+// value before its count covers it, and moves or deinitializes exactly that many; a site's
+// text writes exactly the bytes it counted into a temporary allocation of that size.
+
+import _ShankAtomics
+
+/// A table's slots in one allocation, behind four words that threads read and write
+/// atomically: the table frees it in `deinit`.
+@usableFromInline
+struct TableSlots<Slot> {
+  @usableFromInline let base: UnsafeMutablePointer<Slot>
+
+  /// The header words, in front of the slots, so that reading one brings in the first slots'
+  /// line too.
+  @usableFromInline static var headerBytes: Int {
+    let bytes = 4 * MemoryLayout<UInt>.stride
+    let alignment = MemoryLayout<Slot>.alignment
+    return (bytes + alignment - 1) / alignment * alignment
+  }
+
+  /// `count` slots, each `empty`, behind header words that hold 0.
+  init(count: Int, empty: Slot) {
+    let raw = UnsafeMutableRawPointer.allocate(
+      byteCount: Self.headerBytes + count * MemoryLayout<Slot>.stride,
+      alignment: Swift.max(MemoryLayout<UInt>.alignment, MemoryLayout<Slot>.alignment))
+    raw.initializeMemory(as: UInt.self, repeating: 0, count: 4)
+    base = (raw + Self.headerBytes).initializeMemory(as: Slot.self, repeating: empty, count: count)
+  }
+
+  /// Frees the slots, which hold nothing that needs deinitializing.
+  func free() {
+    (UnsafeMutableRawPointer(base) - Self.headerBytes).deallocate()
+  }
+
+  /// The slot at `index`; set only before the table is shared.
+  @inlinable
+  subscript(index: Int) -> Slot {
+    @inline(__always) get { base[index] }
+    nonmutating set { base[index] = newValue }
+  }
+
+  @inlinable @inline(__always)
+  func word(_ index: Int) -> UnsafeMutablePointer<UInt> {
+    (UnsafeMutableRawPointer(base) - Self.headerBytes).assumingMemoryBound(to: UInt.self) + index
+  }
+
+  /// Header word `index`, read relaxed: for bits that choose a path and guard no data.
+  @inlinable @inline(__always)
+  func loadRelaxed(_ index: Int) -> UInt {
+    _shank_load_relaxed(word(index))
+  }
+
+  /// Sets `bits` in header word `index`, publishing what was written before.
+  func setBits(_ bits: UInt, in index: Int) {
+    _ = _shank_fetch_or_releasing(word(index), bits)
+  }
+
+  /// Header word `index`, read after what was written before it was set.
+  func loadAcquiring(_ index: Int) -> UInt {
+    _shank_load_acquiring(word(index))
+  }
+
+  /// Stores `desired` in header word `index` if it holds `expected`; returns whether it did.
+  func compareExchange(_ index: Int, expected: UInt, desired: UInt) -> Bool {
+    _shank_compare_exchange_publishing(word(index), expected, desired)
+  }
+}
+
+/// A stack of plain values that only one thread ever touches, that grows and never shrinks:
+/// reads and writes check no exclusivity, and the owner frees it.
+@usableFromInline
+struct ThreadStack<Element: BitwiseCopyable> {
+  @usableFromInline
+  struct Header {
+    @usableFromInline var count: Int
+    @usableFromInline var capacity: Int
+    @usableFromInline var elements: UnsafeMutablePointer<Element>
+  }
+
+  @usableFromInline let header: UnsafeMutablePointer<Header>
+
+  /// An empty stack with room for `capacity` elements, at least one, before it grows.
+  init(capacity: Int) {
+    header = .allocate(capacity: 1)
+    header.initialize(
+      to: Header(count: 0, capacity: capacity, elements: .allocate(capacity: capacity)))
+  }
+
+  /// Frees the stack, when its thread is done with it.
+  func free() {
+    header.pointee.elements.deallocate()
+    header.deallocate()
+  }
+
+  @inlinable
+  var count: Int {
+    @inline(__always) get { header.pointee.count }
+  }
+
+  /// The element at `index`, below ``count``.
+  @inlinable
+  subscript(index: Int) -> Element {
+    @inline(__always) get { header.pointee.elements[index] }
+  }
+
+  /// Pushes `element` on the stack, which is empty: it always has room for one.
+  @inlinable @inline(__always)
+  func pushOntoEmpty(_ element: Element) {
+    header.pointee.elements[0] = element
+    header.pointee.count = 1
+  }
+
+  /// Pushes `element`.
+  func push(_ element: Element) {
+    var stack = header.pointee
+    if stack.count == stack.capacity {
+      let larger = UnsafeMutablePointer<Element>.allocate(capacity: stack.capacity * 2)
+      larger.moveInitialize(from: stack.elements, count: stack.count)
+      stack.elements.deallocate()
+      stack.elements = larger
+      stack.capacity *= 2
+    }
+    stack.elements[stack.count] = element
+    stack.count += 1
+    header.pointee = stack
+  }
+
+  /// Pops the innermost element.
+  @inlinable @inline(__always)
+  func pop() {
+    header.pointee.count -= 1
+  }
+}
+
+/// The values of a `[P]` resolution, gathered before they become one array.
+///
+/// The collector runs unspecialized, where every `Array.append` looks up the array's generic
+/// metadata, hundreds of instructions each. This buffer is not generic, so it has no metadata
+/// to look up: only its methods are, and they need nothing but the element's size and
+/// witnesses. The array is made once, at the end, by moving the values in.
+struct Gathering {
+  private var start: UnsafeMutableRawPointer
+  private var capacity: Int
+  private var count = 0
+
+  /// An empty buffer with room for `capacity` values of `Element` before it grows.
+  init<Element>(of element: Element.Type, capacity: Int) {
+    self.capacity = Swift.max(capacity, 1)
+    start = .allocate(
+      byteCount: self.capacity * MemoryLayout<Element>.stride,
+      alignment: MemoryLayout<Element>.alignment)
+  }
+
+  /// Adds `value` at the end.
+  mutating func append<Element>(_ value: Element) {
+    if count == capacity { grow(Element.self) }
+    elements(Element.self).advanced(by: count).initialize(to: value)
+    count += 1
+  }
+
+  /// The values gathered, moved into an array; the buffer is left empty.
+  mutating func array<Element>(of element: Element.Type) -> [Element] {
+    let moved = count
+    count = 0
+    let values = elements(Element.self)
+    return [Element](unsafeUninitializedCapacity: moved) { buffer, initialized in
+      buffer.baseAddress.unsafelyUnwrapped.moveInitialize(from: values, count: moved)
+      initialized = moved
+    }
+  }
+
+  /// Releases the values still here (after a contribution threw) and the buffer.
+  mutating func free<Element>(_ element: Element.Type) {
+    elements(Element.self).deinitialize(count: count)
+    start.deallocate()
+    count = 0
+    capacity = 0
+  }
+
+  private func elements<Element>(_ element: Element.Type) -> UnsafeMutablePointer<Element> {
+    start.assumingMemoryBound(to: Element.self)
+  }
+
+  private mutating func grow<Element>(_ element: Element.Type) {
+    let larger = UnsafeMutableRawPointer.allocate(
+      byteCount: 2 * capacity * MemoryLayout<Element>.stride,
+      alignment: MemoryLayout<Element>.alignment)
+    larger.bindMemory(to: Element.self, capacity: 2 * capacity)
+      .moveInitialize(from: elements(Element.self), count: count)
+    start.deallocate()
+    start = larger
+    capacity *= 2
+  }
+}
+
+extension String {
+  /// `file`, a colon and `line` in decimal, as `"\(file):\(line)"` writes them.
+  ///
+  /// Written byte by byte: an observer's event carries a site at every resolution, where
+  /// interpolation, or appending the parts, costs ten times as much.
+  init(file: StaticString, line: UInt) {
+    guard file.hasPointerRepresentation else {
+      self = "\(file):\(line)"
+      return
+    }
+    let name = UnsafeBufferPointer(start: file.utf8Start, count: file.utf8CodeUnitCount)
+    var digits = 1
+    var rest = line / 10
+    while rest > 0 {
+      digits += 1
+      rest /= 10
+    }
+    let count = name.count + 1 + digits
+    self = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { text in
+      _ = text.initialize(fromContentsOf: name)
+      text[name.count] = UInt8(ascii: ":")
+      var value = line
+      for index in (name.count + 1..<count).reversed() {
+        text[index] = UInt8(ascii: "0") + UInt8(value % 10)
+        value /= 10
+      }
+      return String(decoding: UnsafeBufferPointer(rebasing: text[..<count]), as: UTF8.self)
+    }
+  }
+}

@@ -1,0 +1,250 @@
+// Values published once: written by one writer, then read by any thread with one acquiring
+// load and no lock. `OnceFlag` is the word, `OnceCell` an `@Inject` property's value beside its
+// word, `OnceBox` a provider's kept instance.
+//
+// Sound because a word only ever moves empty → claimed → published, the move to claimed is
+// a compare-exchange that one thread alone wins (or the writer holds a lock that makes it the
+// only one), and that thread writes what the word guards before its releasing store of
+// published. Every other thread reads what the word guards only after an acquiring load has
+// seen published, so it sees everything written before that store, and nothing writes it
+// again. A `OnceCell`'s slot is a `OnceFlag` word, the value right after it, then the context:
+// the context is written when the cell is made, and the value, once published, is
+// deinitialized only in `deinit`, when no reference is left. A `OnceValue` is an address into
+// the cell, valid while the cell lives: whoever holds one keeps the cell alive beside it. A
+// `OnceBox`'s value sits in an allocation of its own, whose address the writer stores beside
+// the word before publishing; only the owner frees it, in its `deinit`.
+
+import _ShankAtomics
+
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// The states of a word that publishes a value once, and the operations on such a word, read
+/// with one acquiring load and no lock on any platform. `Synchronization.Atomic` needs macOS 15
+/// and iOS 18; the word sits beside the value it guards, in an allocation whose address is
+/// stable (a ``OnceCell``'s, a ``OnceBox``'s).
+@usableFromInline
+enum OnceFlag {
+  @usableFromInline static let empty: UInt = 0
+  @usableFromInline static let claimed: UInt = 1
+  @usableFromInline static let published: UInt = 2
+
+  /// Whether the word at `word` is published.
+  @inlinable @inline(__always)
+  static func isSet(at word: UnsafeMutablePointer<UInt>) -> Bool {
+    _shank_load_acquiring(word) == published
+  }
+
+  /// Moves the word at `word` from empty to claimed: `true` for the one caller that did.
+  static func claim(at word: UnsafeMutablePointer<UInt>) -> Bool {
+    _shank_compare_exchange_acquiring(word, empty, claimed)
+  }
+
+  /// Publishes what the claiming thread wrote before this call.
+  static func publish(at word: UnsafeMutablePointer<UInt>) {
+    _shank_store_releasing(word, published)
+  }
+
+  /// Returns once another thread's claim of the word at `word` is published. The claimer
+  /// writes one value and publishes it without waiting for anything, so this yields rather
+  /// than blocks; `sched_yield` is POSIX `<sched.h>` on Linux and Darwin alike.
+  static func waitUntilSet(at word: UnsafeMutablePointer<UInt>) {
+    while !isSet(at: word) { sched_yield() }
+  }
+}
+
+/// A `.singleton` provider's kept instance, boxed on cache lines of its own: kept under the
+/// provider's creation lock, which is its writer's claim, and, for a nonisolated module,
+/// published for resolutions to read with one acquiring load and no lock.
+///
+/// Not generic, so that making a provider looks up no generic type's metadata: only its
+/// methods are, and they are given the instance's type. The provider frees the instance with
+/// ``free(_:)``.
+@usableFromInline
+struct OnceBox {
+  /// Two words: the ``OnceFlag`` word, then the box's address, or 0 while nothing is kept.
+  @usableFromInline
+  final class Words: ManagedBuffer<Void, UInt> {}
+
+  @usableFromInline let words: Words
+
+  /// A box that keeps nothing yet.
+  init() {
+    words = unsafeDowncast(Words.create(minimumCapacity: 2) { _ in }, to: Words.self)
+    words.withUnsafeMutablePointerToElements { $0.initialize(repeating: OnceFlag.empty, count: 2) }
+  }
+
+  /// Whether the instance is published, and so safe to read from any thread.
+  @inlinable @inline(__always)
+  var isPublished: Bool {
+    words.withUnsafeMutablePointerToElements { OnceFlag.isSet(at: $0) }
+  }
+
+  /// The published instance, a `Value`; only once ``isPublished``.
+  @inlinable @inline(__always)
+  func published<Value>(_ type: Value.Type) -> Value {
+    words.withUnsafeMutablePointerToElements {
+      UnsafeMutablePointer<Value>(bitPattern: $0[1]).unsafelyUnwrapped.pointee
+    }
+  }
+
+  /// The kept instance, a `Value`, if any; only under the creation lock.
+  func kept<Value>(_ type: Value.Type) -> Value? {
+    words.withUnsafeMutablePointerToElements { UnsafeMutablePointer<Value>(bitPattern: $0[1]) }?
+      .pointee
+  }
+
+  /// Keeps `value`, under the creation lock and only once, and publishes it if `publishing`.
+  ///
+  /// A small box is otherwise allocated right after the instance it holds, on the same cache
+  /// line as the instance's reference count, which every reader writes: each read of the box
+  /// would then wait for that line to come back from the other core.
+  func keep<Value>(_ value: Value, publishing: Bool) {
+    let line = 64
+    let size = Swift.max(line, (MemoryLayout<Value>.stride + line - 1) / line * line)
+    let raw = UnsafeMutableRawPointer.allocate(
+      byteCount: size, alignment: Swift.max(line, MemoryLayout<Value>.alignment))
+    let box = raw.bindMemory(to: Value.self, capacity: 1)
+    box.initialize(to: value)
+    words.withUnsafeMutablePointerToElements { words in
+      words[1] = UInt(bitPattern: box)
+      if publishing { OnceFlag.publish(at: words) }
+    }
+  }
+
+  /// Frees the kept instance, a `Value`: the provider's `deinit`, when no other reference is
+  /// left.
+  func free<Value>(_ type: Value.Type) {
+    words.withUnsafeMutablePointerToElements { UnsafeMutablePointer<Value>(bitPattern: $0[1]) }?
+      .deinitialize(count: 1).deallocate()
+  }
+}
+
+extension Optional where Wrapped == OnceBox {
+  /// Whether this is a box, and its instance is published: one load of the box's word, read
+  /// in place, with no copy of the box.
+  @inlinable @inline(__always)
+  var isPublished: Bool {
+    guard case .some(let box) = self else { return false }
+    return box.isPublished
+  }
+
+  /// The published instance of this box, a `Value`; only once ``isPublished`` said so.
+  @inlinable @inline(__always)
+  func published<Value>(_ type: Value.Type) -> Value {
+    unsafelyUnwrapped.published(Value.self)
+  }
+}
+
+// The words are written only under the provider's creation lock, and read without it only
+// after an acquiring load has seen them published.
+extension OnceBox: @unchecked Sendable {}
+
+/// The tail element of a ``OnceCell``, for its size and alignment. Only ever touched through
+/// raw pointers, at the offsets `OnceValue` computes, which are the ones Swift gives these
+/// stored properties (`make` checks them in debug builds): the word, the value right after
+/// it, then the context.
+@usableFromInline
+struct OnceSlot<Context, Value> {
+  var word: UInt
+  var value: Value
+  var context: Context
+}
+
+/// Owns a ``OnceSlot``: a context, and a value that is published once.
+@usableFromInline
+final class OnceCell<Context, Value>: ManagedBuffer<Void, OnceSlot<Context, Value>> {
+  /// A cell whose value is still to be published.
+  static func make(_ context: Context) -> OnceCell {
+    typealias Slot = OnceSlot<Context, Value>
+    assert(MemoryLayout<Slot>.offset(of: \.word) == 0)
+    assert(MemoryLayout<Slot>.offset(of: \.value) == OnceValue<Context, Value>.offset)
+    assert(MemoryLayout<Slot>.offset(of: \.context) == OnceValue<Context, Value>.contextOffset)
+    let cell = unsafeDowncast(create(minimumCapacity: 1) { _ in }, to: OnceCell.self)
+    cell.withUnsafeMutablePointerToElements { slot in
+      let raw = UnsafeMutableRawPointer(slot)
+      raw.initializeMemory(as: UInt.self, repeating: OnceFlag.empty, count: 1)
+      OnceValue<Context, Value>(slot: raw).contextAddress.initialize(to: context)
+    }
+    return cell
+  }
+
+  /// A cell whose value is `value`, already published.
+  static func make(_ context: Context, publishing value: Value) -> OnceCell {
+    let cell = make(context)
+    _ = cell.value.publish(value)
+    return cell
+  }
+
+  deinit {
+    let value = self.value
+    value.contextAddress.deinitialize(count: 1)
+    if value.isPublished { value.address.deinitialize(count: 1) }
+  }
+
+  /// The value's address, for reads that neither retain nor release the cell.
+  @usableFromInline var value: OnceValue<Context, Value> {
+    withUnsafeMutablePointerToElements { OnceValue(slot: UnsafeMutableRawPointer($0)) }
+  }
+}
+
+/// The address of a ``OnceCell``'s value, from which its word and context are found; valid
+/// only while something else keeps the cell alive.
+@usableFromInline
+struct OnceValue<Context, Value> {
+  @usableFromInline let address: UnsafeMutablePointer<Value>
+
+  /// The value's offset in its slot: right after the word, as the value's alignment allows.
+  @inlinable @inline(__always)
+  static var offset: Int { max(MemoryLayout<UInt>.stride, MemoryLayout<Value>.alignment) }
+
+  init(slot: UnsafeMutableRawPointer) {
+    address = (slot + Self.offset).assumingMemoryBound(to: Value.self)
+  }
+
+  /// The ``OnceFlag`` word right before the value.
+  @inlinable @inline(__always)
+  var word: UnsafeMutablePointer<UInt> {
+    (UnsafeMutableRawPointer(address) - Self.offset).assumingMemoryBound(to: UInt.self)
+  }
+
+  /// Whether the value is published, and so safe to read from any thread.
+  @inlinable @inline(__always)
+  var isPublished: Bool { OnceFlag.isSet(at: word) }
+
+  /// A copy of the published value; only once ``isPublished``.
+  @inlinable @inline(__always)
+  var published: Value { address.pointee }
+
+  /// The context the cell was made with.
+  var context: Context { contextAddress.pointee }
+
+  fileprivate var contextAddress: UnsafeMutablePointer<Context> {
+    (UnsafeMutableRawPointer(address) - Self.offset + Self.contextOffset)
+      .assumingMemoryBound(to: Context.self)
+  }
+
+  /// The context's offset in its slot: after the value, as the context's alignment allows.
+  static var contextOffset: Int {
+    let end = offset + MemoryLayout<Value>.size
+    let alignment = MemoryLayout<Context>.alignment
+    return (end + alignment - 1) / alignment * alignment
+  }
+
+  /// Publishes `value` if no other thread claimed the cell first, and returns the published
+  /// value: `value`, or the one the other thread publishes.
+  func publish(_ value: Value) -> Value {
+    if OnceFlag.claim(at: word) {
+      address.initialize(to: value)
+      OnceFlag.publish(at: word)
+      return value
+    }
+    OnceFlag.waitUntilSet(at: word)
+    return address.pointee
+  }
+}
