@@ -49,11 +49,9 @@ extension Dependencies {
   /// container's before those underneath, which it was made after.
   private func drop(_ scope: Scope, fileID: StaticString, line: UInt) -> [Disposal] {
     guard case .cached = scope.kind else {
-      // `fatalError`, not `preconditionFailure`: the message and the caller's line are
-      // reported in release builds too, as for every other trap of Shank's.
-      Self.stop(
-        "Shank: reset(_:) takes a .cached(name) scope, not \(scope); only cached instances can be dropped",
-        fileID: fileID, line: line)
+      let message =
+        "Shank: reset(_:) takes a .cached(name) scope, not \(scope); only cached instances can be dropped"
+      Self.stop(message, as: .stopped(message), at: SourceSite(fileID: fileID, line: line))
     }
     var matched = false
     var disposals: [Disposal] = []
@@ -70,9 +68,9 @@ extension Dependencies {
       container = current.parent
     }
     guard matched else {
-      Self.stop(
-        "Shank: reset(\(scope)) at \(fileID):\(line) matches no module here or in the containers underneath; \(cachedScopesRegistered)",
-        fileID: fileID, line: line)
+      let message =
+        "Shank: reset(\(scope)) at \(fileID):\(line) matches no module here or in the containers underneath; \(cachedScopesRegistered)"
+      Self.stop(message, as: .stopped(message), at: SourceSite(fileID: fileID, line: line))
     }
     return disposals
   }
@@ -92,12 +90,5 @@ extension Dependencies {
     let shown = names.sorted().prefix(20).map { Scope.cached($0).description }
     let count = shown.count < names.count ? " (\(names.count), first \(shown.count))" : ""
     return "cached scopes registered\(count): " + shown.joined(separator: ", ")
-  }
-
-  /// Stops the program with `message` at the caller's line; on a ``verify()`` thread, reports
-  /// it as the problem of the module being made instead.
-  private static func stop(_ message: String, fileID: StaticString, line: UInt) -> Never {
-    ResolutionTrace.current.inspection?.abandon(.stopped(message))
-    fatalError(message, file: fileID, line: line)
   }
 }

@@ -196,14 +196,23 @@ extension Dependencies {
   /// ``verify()`` thread, reports the error as the module's problem instead.
   @usableFromInline
   static func stop(_ error: ResolutionError, at site: SourceSite) -> Never {
-    ResolutionTrace.current.inspection?.abandon(with: error)
     guard case .tooDeep = error.reason else {
-      fatalError(error.description, file: site.fileID, line: site.line)
+      stop(error.description, as: .failed(error), at: site)
     }
+    ResolutionTrace.current.inspection?.abandon(.failed(error))
     // Reporting a crash can take more stack than this thread has left: stopped from a thread
     // of its own, the message is sure to be written.
-    StackBounds.onFreshStack { fatalError(error.description, file: site.fileID, line: site.line) }
-    fatalError(error.description, file: site.fileID, line: site.line)  // never reached
+    StackBounds.onFreshStack { stop(error.description, as: .failed(error), at: site) }
+    stop(error.description, as: .failed(error), at: site)  // never reached
+  }
+
+  /// Stops the program with `message` at `site`, the one way Shank stops it; on a
+  /// ``verify()`` thread, records `outcome` as the problem of the module being made instead.
+  static func stop(_ message: String, as outcome: InspectedModule, at site: SourceSite) -> Never {
+    ResolutionTrace.current.inspection?.abandon(outcome)
+    // `fatalError`, not `preconditionFailure`: the message and the caller's line are reported
+    // in release builds too.
+    fatalError(message, file: site.fileID, line: site.line)
   }
 
   /// A resolution that is not a plain hit: observed, decorated, from a closed container, or a

@@ -140,11 +140,6 @@ final class InspectionThread: Sendable {
     }
   }
 
-  /// Records `error` as the outcome of the module being made, and parks this thread for good.
-  func abandon(with error: ResolutionError) -> Never {
-    abandon(.failed(error))
-  }
-
   /// Records `outcome` for the module being made, and parks this thread for good.
   func abandon(_ outcome: InspectedModule) -> Never {
     _ = ifStillWaitedFor(ResolutionTrace.current.inspectionThread) {
