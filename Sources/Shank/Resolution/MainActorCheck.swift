@@ -9,6 +9,7 @@ import Dispatch
 /// main thread or, once the main thread parks in `dispatchMain()` (as test runners on Linux
 /// do), in blocks of the main queue on a worker thread; a queue-specific key tells those apart.
 enum MainActorCheck {
+  @inline(__always)
   static var isOnMainActor: Bool {
     let trace = ResolutionTrace.current
     return trace.isMainThread || trace.actsAsMainActor
