@@ -173,6 +173,17 @@ import Testing
     #expect(made.value == 0)
   }
 
+  @Test func aListWhoseContributionsAClosedLayerHoldsSaysThatLayerClosed() async throws {
+    let line = #line + 1
+    let session = Dependencies { Module.contribution { Sink("session") as SinkType } }
+    let screen = Dependencies(over: session) { Module.contribution { Sink("screen") as SinkType } }
+    #expect(try screen.resolveOrThrow([SinkType].self).map(\.label) == ["session", "screen"])
+    await session.close()
+    let error = try #require(resolutionError { try screen.resolveOrThrow([SinkType].self) })
+    #expect(
+      error.reason == .closed(container: "made at ShankTests/ClosedContainerTests.swift:\(line)"))
+  }
+
   @Test func resolvingThroughThousandsOfLayersTakesNoStackPerLayer() async {
     // A debug build's 512 KiB thread overflowed at 800 layers for a list and 3,200 for a
     // module when each layer was a recursion.

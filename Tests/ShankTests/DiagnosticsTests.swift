@@ -22,6 +22,22 @@ import Testing
         """)
   }
 
+  /// The message an `@Inject` read stops with, in an exit test, when its making container is
+  /// gone; here its fields too.
+  @Test func aReleasedMakingContainerSaysToKeepIt() {
+    let error = ResolutionError(
+      .released(container: "made at App/Root.swift:3"),
+      key: KeyDescription(Service.self, name: nil),
+      site: SourceSite(fileID: "App/Holder.swift", line: 9))
+    #expect(error.reason == .released(container: "made at App/Root.swift:3"))
+    #expect(
+      error.description == """
+        Shank cannot resolve Service: the container that made the instance holding it was released (made at App/Root.swift:3)
+          asked for at App/Holder.swift:9
+          keep that container for as long as what it made is in use, or read the property while it is
+        """)
+  }
+
   @Test func notRegisteredListsEveryKindOfNearMiss() throws {
     let dependencies = Dependencies {
       Module { SampleModule() as SampleModuleType }

@@ -27,8 +27,6 @@ class Registration: Recipe, CustomStringConvertible {
     super.init(name: name, scope: scope, site: site, isolation: isolation, isEager: isEager)
   }
 
-  var key: Key { Key(type, name: name) }
-
   var keyDescription: KeyDescription { KeyDescription(type, name: name) }
 
   @usableFromInline var description: String { keyDescription.description }
