@@ -569,6 +569,23 @@ import Testing
         == "Incorrect actor executor assumption; expected 'ShankTests.DecoratingActor' executor.\n")
   }
 
+  @Test func verifyReportsATypeWhoseDecoratorIsBoundToAnotherActor() async throws {
+    let container = await DecoratingActor().container()
+    let error = try #require(throws: VerificationError.self) { try container.verify() }
+    #expect(error.problems.count == 1)
+    guard case .unresolvable(let module, let message) = error.problems.first else {
+      Issue.record("expected an unresolvable module, got \(error.problems)")
+      return
+    }
+    #expect(module == "GreeterType")
+    #expect(
+      message.hasPrefix(
+        """
+        Shank cannot resolve GreeterType off DecoratingActor
+          asked for at
+        """))
+  }
+
   // MARK: Grandchildren and override layers
 
   /// A grandchild with no decorators of its own reads through to its parent, and so shares the
