@@ -90,38 +90,37 @@ import Testing
   /// reset, awaited from another thread meanwhile, resets the same scope: both return, and
   /// neither keeps the instance made while they ran.
   @Test func anAsyncResetWhileAFactoryResetsTheSameScopeReturns() async throws {
-    let inFactory = DispatchSemaphore(value: 0)
+    let inFactory = Counter()
     let release = DispatchSemaphore(value: 0)
     let closed = Counter()
     let calls = Counter()
     let dependencies = Dependencies {
       Module(scope: .cached("screen"), onClose: { _ in closed.increment() }) { () -> Service in
         guard calls.increment() == 1 else { return ServiceImpl() }
-        inFactory.signal()
-        _ = release.wait(timeout: .now() + 30)
+        inFactory.increment()
+        _ = release.wait(timeout: .now() + 120)
         Dependencies.current.reset(.cached("screen"))
         return ServiceImpl()
       }
     }
     let serials = Collector<Int>()
-    let resetReturned = Collector<Bool>()
-    let finished = await onThreads(2, timeout: 120) { index in
-      if index == 0 {
-        serials.append(dependencies.resolve(Service.self).serial)
-        return
-      }
-      guard inFactory.wait(timeout: .now() + 30) == .success else { return }
-      let returned = DispatchSemaphore(value: 0)
-      Task.detached {
-        await dependencies.reset(.cached("screen"))
-        returned.signal()
-      }
-      release.signal()
-      resetReturned.append(returned.wait(timeout: .now() + 60) == .success)
+    // The resolution blocks its thread in the factory; the async reset runs on the pool, and
+    // the test waits for it without holding a thread the reset may need.
+    async let resolved = onThreads(1) { _ in
+      serials.append(dependencies.resolve(Service.self).serial)
     }
-    try #require(finished, "the resolution or the async reset hung")
+    await eventually { inFactory.value == 1 }
+    try #require(inFactory.value == 1, "the factory never ran")
+    let resetsReturned = Counter()
+    Task.detached {
+      await dependencies.reset(.cached("screen"))
+      resetsReturned.increment()
+    }
+    release.signal()
+    await eventually { resetsReturned.value == 1 }
+    #expect(resetsReturned.value == 1, "the async reset did not return")
+    try #require(await resolved, "the resolution hung")
     let serial = try #require(serials.all.first)
-    #expect(resetReturned.all == [true])
     // Neither reset kept the instance made while they ran: it was disposed of as it was made.
     #expect(dependencies.resolve(Service.self).serial != serial)
     await eventually { closed.value == 1 }
