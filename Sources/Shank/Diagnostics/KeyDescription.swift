@@ -73,19 +73,3 @@ extension KeyDescription {
     TypeNames.shared.name(of: type)
   }
 }
-
-/// A collection type written as code writes it, `[P]` and `[String: P]`, which is how a
-/// contribution's list is asked for.
-protocol CollectionTypeName {
-  static var sugaredName: String { get }
-}
-
-extension Array: CollectionTypeName {
-  static var sugaredName: String { "[\(KeyDescription.typeName(of: Element.self))]" }
-}
-
-extension Dictionary: CollectionTypeName {
-  static var sugaredName: String {
-    "[\(KeyDescription.typeName(of: Key.self)): \(KeyDescription.typeName(of: Value.self))]"
-  }
-}

@@ -18,7 +18,7 @@ final class TypeNames: Sendable {
   }
 
   private static func written(_ type: Any.Type) -> String {
-    if let collection = type as? CollectionTypeName.Type { return collection.sugaredName }
+    if let sugared = (type as? SugaredType.Type)?.sugaredName { return sugared }
     let name = String(describing: type)
     return name.hasPrefix("any ") ? String(name.dropFirst(4)) : name
   }
