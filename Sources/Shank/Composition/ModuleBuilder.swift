@@ -43,7 +43,7 @@ public enum ModuleBuilder {
   public static func buildPartialBlock(accumulated: consuming Module, next: consuming Module)
     -> Module
   {
-    ModuleGroup.joining(accumulated, next)
+    ModuleGroup.grouping([accumulated, next])
   }
 
   /// An `if` without `else`.

@@ -27,12 +27,6 @@ final class ModuleGroup: Recipe {
 
   /// `first`'s modules, then `next`'s, as one module.
   @usableFromInline
-  static func joining(_ first: consuming Module, _ next: consuming Module) -> Module {
-    Module(ModuleGroup([first, next]))
-  }
-
-  /// The modules `module` stands for, flattened: its group's, or itself.
-  @usableFromInline
   static func modules(in module: consuming Module) -> [Module] {
     guard let group = module.recipe as? ModuleGroup else { return [module] }
     // A loop's group holds plain modules: its array is the answer as it is.

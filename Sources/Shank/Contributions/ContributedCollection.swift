@@ -5,13 +5,12 @@ enum ContributedCollection {
     // Looked up once here: in the unspecialized collector, each lookup of an `[Element]`
     // metadata costs hundreds of instructions.
     let collection = ObjectIdentifier([Element].self)
-    return collector(site: site) { site, container throws(ResolutionError) in
-      var list = Gathering(
-        of: Element.self, capacity: contributionCount(of: Element.self, in: container))
+    return CollectorProvider<[Element]>(site: site) { site, container throws(ResolutionError) in
+      let layers = try contributingLayers(
+        to: Element.self, replacedBy: collection, from: container, at: site)
+      var list = Gathering(of: Element.self, capacity: layers.total)
       defer { list.free(Element.self) }
-      try collect(Element.self, replacedBy: collection, in: container, from: container, at: site) {
-        list.append($1)
-      }
+      try collect(Element.self, from: layers, in: container, at: site) { list.append($1) }
       return list.array(of: Element.self)
     }
   }
@@ -19,56 +18,41 @@ enum ContributedCollection {
   /// The collector of `[String: Element]`: the named contributions, a later name winning.
   static func named<Element>(_ element: Element.Type, site: SourceSite) -> Registration {
     let collection = ObjectIdentifier([String: Element].self)
-    return collector(site: site) { site, container throws(ResolutionError) in
+    return CollectorProvider<[String: Element]>(site: site) {
+      site, container throws(ResolutionError) in
       var named: [String: Element] = [:]
-      try collect(Element.self, replacedBy: collection, in: container, from: container, at: site) {
+      let layers = try contributingLayers(
+        to: Element.self, replacedBy: collection, from: container, at: site)
+      try collect(Element.self, from: layers, in: container, at: site) {
         if let name = $0 { named[name] = $1 }
       }
       return named
     }
   }
 
-  /// What a resolution of `type` under `name` gives where nothing answers it: an empty
-  /// collection, for an unnamed `[Element]` or `[String: Element]`.
-  ///
-  /// Resolution answers a miss with it, and ``Dependencies/verify()`` does not report one.
-  static func empty(_ type: Any.Type, name: String?) -> Any? {
-    guard name == nil else { return nil }
-    return (type as? EmptyCollection.Type)?.empty
-  }
-
-  private static func collector<Value>(
-    site: SourceSite, _ collect: @escaping Provider<Value>.Conversion
-  ) -> Registration {
-    CollectorProvider(site: site, collect: collect)
-  }
-
-  /// Hands `add` the contributions to `Element` that a resolution from `container` sees in
-  /// `top` and underneath, each made as its scope says: from the bottom layer up, each
-  /// layer's in registration order, starting above the nearest layer that registers the
-  /// collection itself (`collection`: `[Element]` or `[String: Element]`), whose value comes
-  /// first. A closed layer that contributes, or registers the collection, answers "closed";
-  /// one that does neither is passed over.
+  /// Hands `add` the contributions to `Element` in `layers`, as `contributingLayers` found
+  /// them from `container`, each made as its scope says: from the bottom layer up, each
+  /// layer's in registration order, after the value of the collection registered underneath,
+  /// if any.
   ///
   /// Values go straight to `add`, with no array of name and value pairs in between: this runs
   /// unspecialized, where each such array costs a generic metadata lookup and a key path. The
   /// layers are walked in a loop, so that any number of them takes no stack.
   private static func collect<Element>(
-    _ element: Element.Type, replacedBy collection: ObjectIdentifier, in top: Dependencies,
-    from container: Dependencies, at site: SourceSite, into add: (String?, Element) -> Void
+    _ element: Element.Type, from layers: ContributingLayers, in container: Dependencies,
+    at site: SourceSite, into add: (String?, Element) -> Void
   ) throws(ResolutionError) {
-    let (count, nearest, replacing) = try contributingLayers(
-      to: Element.self, replacedBy: collection, from: top, at: site)
-    if let replacing {
+    if let replacing = layers.replacing {
       try replaced(Element.self, by: replacing, from: container, at: site, into: add)
     }
     // The bottom layer's first. Each is found again from the top: this frame stays on the
     // stack while the contributions resolve, so it keeps no array of layers, and a list may
     // come through thousands of layers, which a recursion per layer could not.
-    for index in stride(from: count - 1, through: 0, by: -1) {
+    for index in stride(from: layers.count - 1, through: 0, by: -1) {
       let entries =
         index == 0
-        ? nearest : contributions(to: Element.self, inContributingLayer: index, from: top)
+        ? layers.nearest
+        : contributions(to: Element.self, inContributingLayer: index, from: container)
       for entry in entries {
         let provider = entry.downcast(to: Provider<Element>.self).takeUnretainedValue()
         add(provider.name, try provider.resolve(at: site, from: container))
@@ -76,18 +60,23 @@ enum ContributedCollection {
     }
   }
 
+  /// The layers that contribute to a list, as `contributingLayers` finds them.
+  private typealias ContributingLayers = (
+    count: Int, total: Int, nearest: [Unretained<Registration>], replacing: Registration?
+  )
+
   /// How many layers from `top` down contribute to `Element` above the nearest one that
-  /// registers the collection itself, the topmost one's contributions (most lists have one
+  /// registers the collection itself (`collection`: `[Element]` or `[String: Element]`), how
+  /// many contributions they hold, the topmost one's contributions (most lists have one
   /// layer, which then is looked up once), and that registration. A closed layer that
   /// contributes, or registers the collection, answers "closed"; one that does neither is
   /// passed over.
   private static func contributingLayers<Element>(
     to element: Element.Type, replacedBy collection: ObjectIdentifier, from top: Dependencies,
     at site: SourceSite
-  ) throws(ResolutionError) -> (
-    count: Int, nearest: [Unretained<Registration>], replacing: Registration?
-  ) {
+  ) throws(ResolutionError) -> ContributingLayers {
     var count = 0
+    var total = 0
     var nearest: [Unretained<Registration>] = []
     var next: Dependencies? = top
     while let layer = next {
@@ -98,14 +87,15 @@ enum ContributedCollection {
       if replacing != nil || contributions != nil, layer.isClosedToThisThread {
         throw layer.closedError([Element].self, name: nil, closed: layer, site: site)
       }
-      if replacing != nil { return (count, nearest, replacing) }
+      if replacing != nil { return (count, total, nearest, replacing) }
       if let contributions {
         if count == 0 { nearest = contributions }
         count += 1
+        total += contributions.count
       }
       next = layer.parent
     }
-    return (count, nearest, nil)
+    return (count, total, nearest, nil)
   }
 
   /// The contributions to `Element` of the `index`th contributing layer from `top` down.
@@ -122,20 +112,6 @@ enum ContributedCollection {
       next = layer.parent
     }
     preconditionFailure("fewer layers contribute than contributingLayers counted")
-  }
-
-  /// How many contributions to `Element` `layer` and those underneath hold, whether or not a
-  /// registered collection replaces some of them.
-  private static func contributionCount<Element>(
-    of element: Element.Type, in layer: Dependencies
-  ) -> Int {
-    var count = 0
-    var current: Dependencies? = layer
-    while let layer = current {
-      count += layer.table.contributions[ObjectIdentifier(Element.self)]?.count ?? 0
-      current = layer.parent
-    }
-    return count
   }
 
   /// Hands `add` the value of `registration`, a module that registers `[Element]` or
@@ -163,17 +139,4 @@ enum ContributedCollection {
     let provider = Unretained(registration).downcast(to: Provider<T>.self)
     return try provider.takeUnretainedValue().resolve(at: site, from: container)
   }
-}
-
-/// A collection that stands for "no contributions" when nothing answers it.
-protocol EmptyCollection {
-  static var empty: Any { get }
-}
-
-extension Array: EmptyCollection {
-  static var empty: Any { [Element]() }
-}
-
-extension Dictionary: EmptyCollection where Key == String {
-  static var empty: Any { [String: Value]() }
 }

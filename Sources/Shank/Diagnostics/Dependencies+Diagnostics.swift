@@ -97,7 +97,7 @@ extension Dependencies {
 }
 
 /// The last type's name, kept: registrations mostly come in runs of one type, and each name
-/// looked up in ``TypeNames`` takes its lock.
+/// looked up in ``KeyDescription/typeName(of:)`` takes its lock.
 private struct LastTypeName {
   private var last: (type: ObjectIdentifier, name: String)?
 

@@ -68,24 +68,27 @@ extension KeyDescription {
     self.init(typeName: Self.typeName(of: type), name: name)
   }
 
-  /// `WidgetModuleType`, not `any WidgetModuleType` or the module-qualified name.
+  /// `WidgetModuleType`, not `any WidgetModuleType` or the module-qualified name: worked out
+  /// once per type and process.
+  ///
+  /// `String(describing:)` of a metatype walks its metadata, thousands of instructions; an
+  /// observer's event names its key at every resolution, so it would pay that every time.
+  /// Types are never unloaded, so a name once written stays true.
   static func typeName(of type: Any.Type) -> String {
-    TypeNames.shared.name(of: type)
+    let id = ObjectIdentifier(type)
+    if let known = typeNames.withLock({ $0[id] }) { return known }
+    // Written outside the lock: a collection's name asks for its element's.
+    let written: String
+    if let sugared = (type as? SugaredType.Type)?.sugaredName {
+      written = sugared
+    } else {
+      let name = String(describing: type)
+      written = name.hasPrefix("any ") ? String(name.dropFirst(4)) : name
+    }
+    typeNames.withLock { $0[id] = written }
+    return written
   }
-}
 
-/// A collection type written as code writes it, `[P]` and `[String: P]`, which is how a
-/// contribution's list is asked for.
-protocol CollectionTypeName {
-  static var sugaredName: String { get }
-}
-
-extension Array: CollectionTypeName {
-  static var sugaredName: String { "[\(KeyDescription.typeName(of: Element.self))]" }
-}
-
-extension Dictionary: CollectionTypeName {
-  static var sugaredName: String {
-    "[\(KeyDescription.typeName(of: Key.self)): \(KeyDescription.typeName(of: Value.self))]"
-  }
+  /// The names ``typeName(of:)`` has written.
+  private static let typeNames = Locked<[ObjectIdentifier: String]>([:])
 }

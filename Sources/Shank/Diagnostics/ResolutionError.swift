@@ -107,7 +107,7 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
   init(_ pending: AsyncPending, key: KeyDescription, site: SourceSite) {
     storage = Storage(
       Fields(
-        reason: .notMadeYet(registeredAt: pending.registeredAt.description), key: key,
+        reason: .notMadeYet(registeredAt: pending.instance.site.description), key: key,
         site: site, pending: pending))
   }
 

@@ -164,6 +164,8 @@ final class AsyncInstance<Value>: AsyncMaking {
 
 /// A slot whose value is not made yet, as ``ResolutionError`` carries it to `resolveAsync`.
 protocol AsyncMaking: AnyObject, Sendable {
+  /// Where the module was registered.
+  var site: SourceSite { get }
   /// Runs the factory; gives the value for a unique module, `nil` for a shared one.
   func make(in container: Dependencies, at site: SourceSite) async throws(ResolutionError) -> Any?
 }
@@ -173,13 +175,6 @@ protocol AsyncMaking: AnyObject, Sendable {
 struct AsyncPending: Error, Sendable {
   let instance: any AsyncMaking
   let container: Dependencies
-  let registeredAt: SourceSite
-
-  init<Value>(instance: AsyncInstance<Value>, container: Dependencies) {
-    self.instance = instance
-    self.container = container
-    self.registeredAt = instance.site
-  }
 }
 
 extension Dependencies {

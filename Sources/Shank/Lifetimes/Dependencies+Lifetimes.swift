@@ -164,8 +164,8 @@ extension Dependencies {
   /// wrapped type, which a miss of `T` resolves.
   private func registers<T>(_ type: T.Type, name: String?) -> Bool {
     if table.registration(for: ObjectIdentifier(T.self), name: name) != nil { return true }
-    guard let optional = T.self as? OptionalMarker.Type else { return false }
-    return table.registration(for: ObjectIdentifier(optional.wrappedType), name: name) != nil
+    guard let wrapped = (T.self as? SugaredType.Type)?.wrappedType else { return false }
+    return table.registration(for: ObjectIdentifier(wrapped), name: name) != nil
   }
 
   /// The first container, from this one down, whose own table registers `type` and `name`,

@@ -4,34 +4,33 @@
 ///
 /// Resolution looks at ``Switches/isObserving`` alone, one relaxed load, and takes the slow path only
 /// while some observer is installed.
-final class Observers {
+final class Observers: Sendable {
   typealias Handler = @Sendable (ResolutionEvent) -> Void
 
-  private let lock = Lock()
-  private var handlers: [(id: UInt, handler: Handler)] = []
-  private var nextID: UInt = 0
+  private struct State {
+    var handlers: [(id: UInt, handler: Handler)] = []
+    var nextID: UInt = 0
+  }
+
+  private let state = Locked(State())
 
   func add(_ handler: @escaping Handler) -> UInt {
-    lock.withLock {
-      nextID &+= 1
-      handlers.append((nextID, handler))
+    state.withLock {
+      $0.nextID &+= 1
+      $0.handlers.append(($0.nextID, handler))
       Switches.setObserving(true)
-      return nextID
+      return $0.nextID
     }
   }
 
   func remove(_ id: UInt) {
-    lock.withLock {
-      handlers.removeAll { $0.id == id }
-      Switches.setObserving(!handlers.isEmpty)
+    state.withLock { state in
+      state.handlers.removeAll { $0.id == id }
+      Switches.setObserving(!state.handlers.isEmpty)
     }
   }
 
-  /// Hands `event` to every observer, on this thread, outside the lock.
   func deliver(_ event: ResolutionEvent) {
-    for entry in lock.withLock({ handlers }) { entry.handler(event) }
+    for entry in state.withLock({ $0.handlers }) { entry.handler(event) }
   }
 }
-
-// `handlers` and `nextID` are only touched under `lock`.
-extension Observers: @unchecked Sendable {}

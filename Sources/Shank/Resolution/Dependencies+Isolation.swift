@@ -92,7 +92,7 @@ extension Dependencies {
     _ type: T.Type = T.self, name: String? = nil, fileID: StaticString = #fileID, line: UInt = #line
   ) async throws(ResolutionError) -> T {
     let site = SourceSite(fileID: fileID, line: line)
-    let lookedUp = (T.self as? OptionalMarker.Type)?.wrappedType ?? T.self
+    let lookedUp = (T.self as? SugaredType.Type)?.wrappedType ?? T.self
     let actor = isolation(
       ofResolving: lookedUp, registeredAs: registration(for: Key(lookedUp, name: name)))
     return try await makingAsyncModules(at: site) { () async -> Result<T, ResolutionError> in

@@ -241,10 +241,10 @@ extension Dependencies {
     {
       throw closedError(T.self, name: name, closed: closed, site: site)
     }
-    if let optional = T.self as? OptionalMarker.Type {
-      return try optional.resolveWrapped(in: self, name: name, site: site) as! T
+    let sugared = T.self as? SugaredType.Type
+    if let answer = try sugared?.answerMiss(in: self, name: name, site: site) {
+      return answer as! T
     }
-    if let empty = ContributedCollection.empty(T.self, name: name) { return empty as! T }
     throw notRegistered(T.self, name: name, site: site)
   }
 }

@@ -11,7 +11,7 @@ struct Requirement {
   /// Whether resolving it succeeds where nothing registers it: an optional is `nil`, and an
   /// unnamed list or dictionary is empty.
   var resolvesUnregistered: Bool {
-    isOptional || ContributedCollection.empty(type, name: name) != nil
+    isOptional || (name == nil && (type as? SugaredType.Type)?.empty != nil)
   }
 }
 
@@ -22,9 +22,9 @@ protocol InjectionPoint {
 
 extension Inject: InjectionPoint {
   var requirement: Requirement {
-    let optional = Value.self as? OptionalMarker.Type
+    let wrapped = (Value.self as? SugaredType.Type)?.wrappedType
     return Requirement(
-      type: optional?.wrappedType ?? Value.self, name: owner.name, isOptional: optional != nil,
+      type: wrapped ?? Value.self, name: owner.name, isOptional: wrapped != nil,
       site: owner.site)
   }
 }

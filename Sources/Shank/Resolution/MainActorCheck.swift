@@ -21,7 +21,4 @@ enum MainActorCheck {
     DispatchQueue.main.setSpecific(key: key, value: true)
     return key
   }()
-
-  /// Asked once per thread: `ResolutionTrace` keeps the answer.
-  static var isMainThread: Bool { Platform.isMainThread }
 }

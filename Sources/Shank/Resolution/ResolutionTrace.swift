@@ -25,7 +25,7 @@ final class ResolutionTrace {
   /// The running factories, innermost last; only this trace's own thread touches them.
   @usableFromInline let frames = ThreadStack<Frame>(capacity: 16)
   /// Whether this is the main thread, asked once: Foundation's answer costs a call each time.
-  lazy var isMainThread = MainActorCheck.isMainThread
+  lazy var isMainThread = Platform.isMainThread
   /// The ``verify()`` run this thread makes modules for, which takes over a failure that
   /// would otherwise stop the program.
   var inspection: InspectionThread?

@@ -1,0 +1,59 @@
+// The standard generic types that a miss and a message treat apart: `T?`, `[P]`, `[K: P]`.
+
+/// A type that resolution answers itself where nothing registers it, or that messages write
+/// as code writes it: `T?` looks up `T`; an unnamed `[P]` or `[String: P]` is the list of no
+/// contributions, and is written so.
+///
+/// Only the miss path of a lookup and the first message naming a type ask, so a registered
+/// key never pays for it.
+protocol SugaredType {
+  /// The type a miss of this optional type looks up; `nil` for any other.
+  static var wrappedType: Any.Type? { get }
+  /// What this collection resolves to where nothing answers it unnamed: no contributions.
+  static var empty: Any? { get }
+  /// `[P]` or `[K: P]`, as code asks for a contribution's list; `nil` for the plain name.
+  static var sugaredName: String? { get }
+  /// What resolving this type under `name` gives where nothing registers it, if anything.
+  static func answerMiss(
+    in dependencies: Dependencies, name: String?, site: SourceSite
+  ) throws(ResolutionError) -> Any?
+}
+
+extension SugaredType {
+  static var wrappedType: Any.Type? { nil }
+  static var empty: Any? { nil }
+  static var sugaredName: String? { nil }
+
+  static func answerMiss(
+    in dependencies: Dependencies, name: String?, site: SourceSite
+  ) throws(ResolutionError) -> Any? {
+    name == nil ? empty : nil
+  }
+}
+
+extension Optional: SugaredType {
+  static var wrappedType: Any.Type? { Wrapped.self }
+
+  /// The wrapped type's value if something registers it, else `nil`.
+  static func answerMiss(
+    in dependencies: Dependencies, name: String?, site: SourceSite
+  ) throws(ResolutionError) -> Any? {
+    guard dependencies.registration(for: Key(Wrapped.self, name: name)) != nil else {
+      return Self.none as Any
+    }
+    return Self.some(try dependencies.value(Wrapped.self, name: name, site: site)) as Any
+  }
+}
+
+extension Array: SugaredType {
+  static var empty: Any? { Self() }
+  static var sugaredName: String? { "[\(KeyDescription.typeName(of: Element.self))]" }
+}
+
+extension Dictionary: SugaredType {
+  /// Only a `[String: P]` collects named contributions.
+  static var empty: Any? { Key.self == String.self ? Self() : nil }
+  static var sugaredName: String? {
+    "[\(KeyDescription.typeName(of: Key.self)): \(KeyDescription.typeName(of: Value.self))]"
+  }
+}
