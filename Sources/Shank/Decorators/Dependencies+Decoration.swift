@@ -73,12 +73,7 @@ extension Dependencies {
     -> Value
   {
     guard let index = index(ofDecorated: ObjectIdentifier(Value.self)) else { return value }
-    // Read in place: a copy of the list would be retained and released on every resolution.
-    var decorated = value
-    for link in decorators[index].links where !isClosed(link.layer) {
-      decorated = try link.decoration(as: Value.self).apply(decorated, at: site)
-    }
-    return decorated
+    return try apply(decoratorsAt: index, from: 0, to: value, at: site)
   }
 
   /// `value`, which `owner` underneath keeps and made as `registration` says, wrapped by the
@@ -91,9 +86,11 @@ extension Dependencies {
     in owner: Dependencies, at site: SourceSite
   ) throws(ResolutionError) -> Value {
     let type = ObjectIdentifier(Value.self)
+    guard let index = index(ofDecorated: type) else { return value }
     // `owner` is underneath, so its list is the start of this one.
-    guard let links = decorators(of: type)?.dropFirst(owner.decorators(of: type)?.count ?? 0),
-      let keeper = links.last(where: { !isClosed($0.layer) }).map(container(of:)),
+    let start = owner.decorators(of: type)?.count ?? 0
+    let links = decorators[index].links[start...]
+    guard let keeper = links.last(where: { !isClosed($0.layer) }).map(container(of:)),
       let keeping = keeper.keptDecorations
     else { return value }
     let open = links.count { !isClosed($0.layer) }
@@ -102,19 +99,36 @@ extension Dependencies {
     {
       return kept as! Value
     }
-    let decorated = try apply(links, to: value, at: site)
+    let decorated = try apply(decoratorsAt: index, from: start, to: value, at: site)
     return keeping.keep(
       decorated, of: value, madeBy: registration, generation: generation, decorators: open)
       as! Value
   }
 
-  /// `value` wrapped by each link's decorator in turn, but for closed layers'.
+  /// `value` wrapped by the decorators of ``decorators``' entry `type` from `start` on, each in
+  /// turn, but for closed layers'.
+  ///
+  /// Inlined into its two callers, with the link's and the decoration's `apply`: each call
+  /// would cost every decorated resolution its own prologue and spills.
+  @inline(__always)
   private func apply<Value>(
-    _ links: ArraySlice<DecoratorLink>, to value: Value, at site: SourceSite
+    decoratorsAt type: Int, from start: Int, to value: Value, at site: SourceSite
   ) throws(ResolutionError) -> Value {
-    var decorated = value
-    for link in links where !isClosed(link.layer) {
-      decorated = try link.decoration(as: Value.self).apply(decorated, at: site)
+    // Read in place, by index: a copy of the list would be retained and released on every
+    // resolution.
+    let end = decorators[type].links.count
+    var index = start
+    while index < end, isClosed(decorators[type].links[index].layer) { index += 1 }
+    guard index < end else { return value }
+    // The first open decorator is given `value` itself: a copy of it would cost a call to its
+    // type's value witnesses.
+    var decorated = try decorators[type].links[index].apply(to: value, at: site)
+    index += 1
+    while index < end {
+      if !isClosed(decorators[type].links[index].layer) {
+        decorated = try decorators[type].links[index].apply(to: decorated, at: site)
+      }
+      index += 1
     }
     return decorated
   }
@@ -132,9 +146,12 @@ extension Dependencies {
 }
 
 extension Dependencies.DecoratorLink {
-  /// The decorator, as the `Decoration` of `Value` it is for the type it was composed under.
-  func decoration<Value>(as: Value.Type) -> Decoration<Value> {
-    decoration.downcast(to: Decoration<Value>.self).takeUnretainedValue()
+  /// `value` decorated by this link's decorator, borrowed: its layer's table keeps it alive.
+  @inline(__always)
+  func apply<Value>(to value: Value, at site: SourceSite) throws(ResolutionError) -> Value {
+    try decoration.downcast(to: Decoration<Value>.self).borrow {
+      decoration throws(ResolutionError) in try decoration.apply(value, at: site)
+    }
   }
 }
 
