@@ -14,7 +14,9 @@ extension Dependencies {
   struct DecoratedType {
     let type: ObjectIdentifier
     /// Those of the layers underneath first, then the container's, in registration order.
-    let links: [DecoratorLink]
+    /// Handed: the links are immutable, each decoration is kept alive by its layer's table, and
+    /// each layer by the container that composed the list, which sits over it.
+    let links: Handed<[DecoratorLink]>
   }
 
   /// The decorators that wrap each type's instances here, sorted by type for a binary search:
@@ -27,7 +29,7 @@ extension Dependencies {
     if let parent {
       let layer = Unretained(parent)
       for decorated in parent.decorators {
-        composed[decorated.type] = decorated.links.map {
+        composed[decorated.type] = decorated.links.value.map {
           DecoratorLink(decoration: $0.decoration, layer: $0.layer ?? layer)
         }
       }
@@ -35,14 +37,14 @@ extension Dependencies {
     for (type, entries) in table.decorators {
       composed[type, default: []] += entries.map { DecoratorLink(decoration: $0, layer: nil) }
     }
-    return composed.map { DecoratedType(type: $0.key, links: $0.value) }.sorted {
+    return composed.map { DecoratedType(type: $0.key, links: Handed($0.value)) }.sorted {
       $0.type < $1.type
     }
   }
 
   /// The composed decorators of `type` here, if any.
   private func decorators(of type: ObjectIdentifier) -> [DecoratorLink]? {
-    index(ofDecorated: type).map { decorators[$0].links }
+    index(ofDecorated: type).map { decorators[$0].links.value }
   }
 
   /// Where `type` is in ``decorators``, if it is decorated here.
@@ -89,7 +91,7 @@ extension Dependencies {
     guard let index = index(ofDecorated: type) else { return value }
     // `owner` is underneath, so its list is the start of this one.
     let start = owner.decorators(of: type)?.count ?? 0
-    let links = decorators[index].links[start...]
+    let links = decorators[index].links.value[start...]
     guard let keeper = links.last(where: { !isClosed($0.layer) }).map(container(of:)),
       let keeping = keeper.keptDecorations
     else { return value }
@@ -118,19 +120,19 @@ extension Dependencies {
     // resolution. Each decorator is given what the one before returned, and the last returns
     // straight into the result: a copy would cost a call to its type's value witnesses.
     var index = nextOpen(decoratorsAt: type, from: start)
-    guard index < decorators[type].links.count else { return value }
+    guard index < decorators[type].links.value.count else { return value }
     var next = nextOpen(decoratorsAt: type, from: index + 1)
-    guard next < decorators[type].links.count else {
-      return try decorators[type].links[index].apply(to: value, at: site)
+    guard next < decorators[type].links.value.count else {
+      return try decorators[type].links.value[index].apply(to: value, at: site)
     }
-    var decorated = try decorators[type].links[index].apply(to: value, at: site)
+    var decorated = try decorators[type].links.value[index].apply(to: value, at: site)
     while true {
       index = next
       next = nextOpen(decoratorsAt: type, from: index + 1)
-      guard next < decorators[type].links.count else {
-        return try decorators[type].links[index].apply(to: decorated, at: site)
+      guard next < decorators[type].links.value.count else {
+        return try decorators[type].links.value[index].apply(to: decorated, at: site)
       }
-      decorated = try decorators[type].links[index].apply(to: decorated, at: site)
+      decorated = try decorators[type].links.value[index].apply(to: decorated, at: site)
     }
   }
 
@@ -139,7 +141,9 @@ extension Dependencies {
   @inline(__always)
   private func nextOpen(decoratorsAt type: Int, from start: Int) -> Int {
     var index = start
-    while index < decorators[type].links.count, isClosed(decorators[type].links[index].layer) {
+    while index < decorators[type].links.value.count,
+      isClosed(decorators[type].links.value[index].layer)
+    {
       index += 1
     }
     return index
@@ -166,9 +170,5 @@ extension Dependencies.DecoratorLink {
     }
   }
 }
-
-// Immutable: the decoration is kept alive by its layer's table, and the layer by the
-// container that composed the link, which sits over it.
-extension Dependencies.DecoratorLink: @unchecked Sendable {}
 
 extension Dependencies.DecoratedType: Sendable {}
