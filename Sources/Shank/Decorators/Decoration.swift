@@ -11,7 +11,9 @@ final class Decoration<Value>: Registration {
     role = .decorator
   }
 
-  /// `value`, decorated, for a resolution asked for at `site`.
+  /// `value`, decorated, for a resolution asked for at `site`; inlined into the loop that
+  /// applies a type's decorators (see `Dependencies.apply(decoratorsAt:from:to:at:)`).
+  @inline(__always)
   func apply(_ value: Value, at site: SourceSite) throws(ResolutionError) -> Value {
     try checkIsolation(at: site)
     do {

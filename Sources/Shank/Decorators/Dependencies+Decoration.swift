@@ -14,7 +14,9 @@ extension Dependencies {
   struct DecoratedType {
     let type: ObjectIdentifier
     /// Those of the layers underneath first, then the container's, in registration order.
-    let links: [DecoratorLink]
+    /// Handed: the links are immutable, each decoration is kept alive by its layer's table, and
+    /// each layer by the container that composed the list, which sits over it.
+    let links: Handed<[DecoratorLink]>
   }
 
   /// The decorators that wrap each type's instances here, sorted by type for a binary search:
@@ -27,7 +29,7 @@ extension Dependencies {
     if let parent {
       let layer = Unretained(parent)
       for decorated in parent.decorators {
-        composed[decorated.type] = decorated.links.map {
+        composed[decorated.type] = decorated.links.value.map {
           DecoratorLink(decoration: $0.decoration, layer: $0.layer ?? layer)
         }
       }
@@ -35,14 +37,14 @@ extension Dependencies {
     for (type, entries) in table.decorators {
       composed[type, default: []] += entries.map { DecoratorLink(decoration: $0, layer: nil) }
     }
-    return composed.map { DecoratedType(type: $0.key, links: $0.value) }.sorted {
+    return composed.map { DecoratedType(type: $0.key, links: Handed($0.value)) }.sorted {
       $0.type < $1.type
     }
   }
 
   /// The composed decorators of `type` here, if any.
   private func decorators(of type: ObjectIdentifier) -> [DecoratorLink]? {
-    index(ofDecorated: type).map { decorators[$0].links }
+    index(ofDecorated: type).map { decorators[$0].links.value }
   }
 
   /// Where `type` is in ``decorators``, if it is decorated here.
@@ -73,12 +75,7 @@ extension Dependencies {
     -> Value
   {
     guard let index = index(ofDecorated: ObjectIdentifier(Value.self)) else { return value }
-    // Read in place: a copy of the list would be retained and released on every resolution.
-    var decorated = value
-    for link in decorators[index].links where !isClosed(link.layer) {
-      decorated = try link.decoration(as: Value.self).apply(decorated, at: site)
-    }
-    return decorated
+    return try apply(decoratorsAt: index, from: 0, to: value, at: site)
   }
 
   /// `value`, which `owner` underneath keeps and made as `registration` says, wrapped by the
@@ -91,9 +88,11 @@ extension Dependencies {
     in owner: Dependencies, at site: SourceSite
   ) throws(ResolutionError) -> Value {
     let type = ObjectIdentifier(Value.self)
+    guard let index = index(ofDecorated: type) else { return value }
     // `owner` is underneath, so its list is the start of this one.
-    guard let links = decorators(of: type)?.dropFirst(owner.decorators(of: type)?.count ?? 0),
-      let keeper = links.last(where: { !isClosed($0.layer) }).map(container(of:)),
+    let start = owner.decorators(of: type)?.count ?? 0
+    let links = decorators[index].links.value[start...]
+    guard let keeper = links.last(where: { !isClosed($0.layer) }).map(container(of:)),
       let keeping = keeper.keptDecorations
     else { return value }
     let open = links.count { !isClosed($0.layer) }
@@ -102,21 +101,52 @@ extension Dependencies {
     {
       return kept as! Value
     }
-    let decorated = try apply(links, to: value, at: site)
+    let decorated = try apply(decoratorsAt: index, from: start, to: value, at: site)
     return keeping.keep(
       decorated, of: value, madeBy: registration, generation: generation, decorators: open)
       as! Value
   }
 
-  /// `value` wrapped by each link's decorator in turn, but for closed layers'.
+  /// `value` wrapped by the decorators of ``decorators``' entry `type` from `start` on, each in
+  /// turn, but for closed layers'.
+  ///
+  /// Inlined into its two callers, with the link's and the decoration's `apply`: each call
+  /// would cost every decorated resolution its own prologue and spills.
+  @inline(__always)
   private func apply<Value>(
-    _ links: ArraySlice<DecoratorLink>, to value: Value, at site: SourceSite
+    decoratorsAt type: Int, from start: Int, to value: Value, at site: SourceSite
   ) throws(ResolutionError) -> Value {
-    var decorated = value
-    for link in links where !isClosed(link.layer) {
-      decorated = try link.decoration(as: Value.self).apply(decorated, at: site)
+    // Read in place, by index: a copy of the list would be retained and released on every
+    // resolution. Each decorator is given what the one before returned, and the last returns
+    // straight into the result: a copy would cost a call to its type's value witnesses.
+    var index = nextOpen(decoratorsAt: type, from: start)
+    guard index < decorators[type].links.value.count else { return value }
+    var next = nextOpen(decoratorsAt: type, from: index + 1)
+    guard next < decorators[type].links.value.count else {
+      return try decorators[type].links.value[index].apply(to: value, at: site)
     }
-    return decorated
+    var decorated = try decorators[type].links.value[index].apply(to: value, at: site)
+    while true {
+      index = next
+      next = nextOpen(decoratorsAt: type, from: index + 1)
+      guard next < decorators[type].links.value.count else {
+        return try decorators[type].links.value[index].apply(to: decorated, at: site)
+      }
+      decorated = try decorators[type].links.value[index].apply(to: decorated, at: site)
+    }
+  }
+
+  /// The first of ``decorators``' entry `type` from `start` on whose layer is open, or the
+  /// end of its list.
+  @inline(__always)
+  private func nextOpen(decoratorsAt type: Int, from start: Int) -> Int {
+    var index = start
+    while index < decorators[type].links.value.count,
+      isClosed(decorators[type].links.value[index].layer)
+    {
+      index += 1
+    }
+    return index
   }
 
   /// The container `link` names: a layer underneath, or this one.
@@ -132,14 +162,13 @@ extension Dependencies {
 }
 
 extension Dependencies.DecoratorLink {
-  /// The decorator, as the `Decoration` of `Value` it is for the type it was composed under.
-  func decoration<Value>(as: Value.Type) -> Decoration<Value> {
-    decoration.downcast(to: Decoration<Value>.self).takeUnretainedValue()
+  /// `value` decorated by this link's decorator, borrowed: its layer's table keeps it alive.
+  @inline(__always)
+  func apply<Value>(to value: Value, at site: SourceSite) throws(ResolutionError) -> Value {
+    try decoration.downcast(to: Decoration<Value>.self).borrow {
+      decoration throws(ResolutionError) in try decoration.apply(value, at: site)
+    }
   }
 }
-
-// Immutable: the decoration is kept alive by its layer's table, and the layer by the
-// container that composed the link, which sits over it.
-extension Dependencies.DecoratorLink: @unchecked Sendable {}
 
 extension Dependencies.DecoratedType: Sendable {}

@@ -224,9 +224,19 @@ extension Dependencies {
     guard !isClosedToThisThread, let registration = found else {
       return try missing(T.self, name: name, site: site)
     }
-    let pending = Switches.isObserving ? PendingEvent(for: registration) : nil
-    let provider = registration.downcast(to: Provider<T>.self).takeUnretainedValue()
-    let instance = try provider.resolve(at: site, from: self)
+    // Borrowed, as in ``value(_:name:site:)``: the tables keep it alive.
+    let provider = registration.downcast(to: Provider<T>.self)
+    // Unobserved, the instance is made straight into the result: a copy would cost a call to its
+    // type's value witnesses.
+    guard Switches.isObserving else {
+      return try provider.borrow { provider throws(ResolutionError) in
+        try provider.resolve(at: site, from: self)
+      }
+    }
+    let pending = PendingEvent(for: registration)
+    let instance = try provider.borrow { provider throws(ResolutionError) in
+      try provider.resolve(at: site, from: self)
+    }
     pending?.deliver(askedForAt: site)
     return instance
   }
