@@ -117,36 +117,22 @@ extension Dependencies {
     decoratorsAt type: Int, from start: Int, to value: Value, at site: SourceSite
   ) throws(ResolutionError) -> Value {
     // Read in place, by index: a copy of the list would be retained and released on every
-    // resolution. Each decorator is given what the one before returned, and the last returns
-    // straight into the result: a copy would cost a call to its type's value witnesses.
-    var index = nextOpen(decoratorsAt: type, from: start)
-    guard index < decorators[type].links.value.count else { return value }
-    var next = nextOpen(decoratorsAt: type, from: index + 1)
-    guard next < decorators[type].links.value.count else {
-      return try decorators[type].links.value[index].apply(to: value, at: site)
-    }
-    var decorated = try decorators[type].links.value[index].apply(to: value, at: site)
-    while true {
-      index = next
-      next = nextOpen(decoratorsAt: type, from: index + 1)
-      guard next < decorators[type].links.value.count else {
-        return try decorators[type].links.value[index].apply(to: decorated, at: site)
-      }
-      decorated = try decorators[type].links.value[index].apply(to: decorated, at: site)
-    }
-  }
-
-  /// The first of ``decorators``' entry `type` from `start` on whose layer is open, or the
-  /// end of its list.
-  @inline(__always)
-  private func nextOpen(decoratorsAt type: Int, from start: Int) -> Int {
+    // resolution.
+    let end = decorators[type].links.value.count
     var index = start
-    while index < decorators[type].links.value.count,
-      isClosed(decorators[type].links.value[index].layer)
-    {
+    while index < end, isClosed(decorators[type].links.value[index].layer) { index += 1 }
+    guard index < end else { return value }
+    // The first open decorator is given `value` itself: a copy of it would cost a call to its
+    // type's value witnesses.
+    var decorated = try decorators[type].links.value[index].apply(to: value, at: site)
+    index += 1
+    while index < end {
+      if !isClosed(decorators[type].links.value[index].layer) {
+        decorated = try decorators[type].links.value[index].apply(to: decorated, at: site)
+      }
       index += 1
     }
-    return index
+    return decorated
   }
 
   /// The container `link` names: a layer underneath, or this one.
