@@ -11,8 +11,9 @@ final class SingletonProvider<Value>: SharedProvider<Value> {
     made!.free(Value.self)
   }
 
-  override func keptInstance(generation: inout UInt) -> Value? {
-    made!.kept(Value.self)
+  override func keptInstance(generation: inout UInt) throws(NothingKept) -> Value {
+    guard made!.isKept else { throw NothingKept() }
+    return made!.kept(Value.self)
   }
 
   /// Published only for a nonisolated module: resolution reads a published instance with no

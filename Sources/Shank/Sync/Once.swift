@@ -93,10 +93,16 @@ struct OnceBox {
     }
   }
 
-  /// The kept instance, a `Value`, if any; only under the creation lock.
-  func kept<Value>(_ type: Value.Type) -> Value? {
-    words.withUnsafeMutablePointerToElements { UnsafeMutablePointer<Value>(bitPattern: $0[1]) }?
-      .pointee
+  /// Whether an instance is kept; only under the creation lock.
+  var isKept: Bool {
+    words.withUnsafeMutablePointerToElements { $0[1] != 0 }
+  }
+
+  /// The kept instance, a `Value`; only under the creation lock, once ``isKept``.
+  func kept<Value>(_ type: Value.Type) -> Value {
+    words.withUnsafeMutablePointerToElements {
+      UnsafeMutablePointer<Value>(bitPattern: $0[1]).unsafelyUnwrapped.pointee
+    }
   }
 
   /// Keeps `value`, under the creation lock and only once, and publishes it if `publishing`.
