@@ -11,8 +11,8 @@
 // the context is written when the cell is made, and the value, once published, is
 // deinitialized only in `deinit`, when no reference is left. A `OnceValue` is an address into
 // the cell, valid while the cell lives: whoever holds one keeps the cell alive beside it. A
-// `OnceBox`'s value sits in an allocation of its own, whose address the writer stores beside
-// the word before publishing; only the owner frees it, in its `deinit`.
+// `OnceBox`'s value sits on cache lines inside an allocation of its own, whose addresses the
+// writer stores beside the word before publishing; only the owner frees it, in its `deinit`.
 
 import _ShankAtomics
 
@@ -67,7 +67,8 @@ enum OnceFlag {
 /// ``free(_:)``.
 @usableFromInline
 struct OnceBox {
-  /// Two words: the ``OnceFlag`` word, then the box's address, or 0 while nothing is kept.
+  /// Three words: the ``OnceFlag`` word, then the instance's address and its allocation's,
+  /// or 0 while nothing is kept.
   @usableFromInline
   final class Words: ManagedBuffer<Void, UInt> {}
 
@@ -75,8 +76,8 @@ struct OnceBox {
 
   /// A box that keeps nothing yet.
   init() {
-    words = unsafeDowncast(Words.create(minimumCapacity: 2) { _ in }, to: Words.self)
-    words.withUnsafeMutablePointerToElements { $0.initialize(repeating: OnceFlag.empty, count: 2) }
+    words = unsafeDowncast(Words.create(minimumCapacity: 3) { _ in }, to: Words.self)
+    words.withUnsafeMutablePointerToElements { $0.initialize(repeating: OnceFlag.empty, count: 3) }
   }
 
   /// Whether the instance is published, and so safe to read from any thread.
@@ -109,16 +110,19 @@ struct OnceBox {
   ///
   /// A small box is otherwise allocated right after the instance it holds, on the same cache
   /// line as the instance's reference count, which every reader writes: each read of the box
-  /// would then wait for that line to come back from the other core.
+  /// would then wait for that line to come back from the other core. Padded by a line, not
+  /// aligned to one: an aligned allocation costs several plain ones.
   func keep<Value>(_ value: Value, publishing: Bool) {
-    let line = 64
+    let line = Swift.max(64, MemoryLayout<Value>.alignment)
     let size = Swift.max(line, (MemoryLayout<Value>.stride + line - 1) / line * line)
     let raw = UnsafeMutableRawPointer.allocate(
-      byteCount: size, alignment: Swift.max(line, MemoryLayout<Value>.alignment))
-    let box = raw.bindMemory(to: Value.self, capacity: 1)
+      byteCount: size + line, alignment: MemoryLayout<Value>.alignment)
+    let offset = (line - Int(bitPattern: raw) % line) % line
+    let box = (raw + offset).bindMemory(to: Value.self, capacity: 1)
     box.initialize(to: value)
     words.withUnsafeMutablePointerToElements { words in
       words[1] = UInt(bitPattern: box)
+      words[2] = UInt(bitPattern: raw)
       if publishing { OnceFlag.publish(at: words) }
     }
   }
@@ -126,8 +130,11 @@ struct OnceBox {
   /// Frees the kept instance, a `Value`: the provider's `deinit`, when no other reference is
   /// left.
   func free<Value>(_ type: Value.Type) {
-    words.withUnsafeMutablePointerToElements { UnsafeMutablePointer<Value>(bitPattern: $0[1]) }?
-      .deinitialize(count: 1).deallocate()
+    words.withUnsafeMutablePointerToElements { words in
+      guard let box = UnsafeMutablePointer<Value>(bitPattern: words[1]) else { return }
+      box.deinitialize(count: 1)
+      UnsafeMutableRawPointer(bitPattern: words[2]).unsafelyUnwrapped.deallocate()
+    }
   }
 }
 
