@@ -4,7 +4,7 @@
 /// module is nonisolated, for resolutions to read with one atomic load and no lock.
 final class SingletonProvider<Value>: SharedProvider<Value> {
   init(_ recipe: ModuleRecipe<Value>) {
-    super.init(recipe, made: OnceBox())
+    super.init(recipe, made: OnceBox(for: Value.self))
   }
 
   deinit {

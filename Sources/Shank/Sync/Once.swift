@@ -11,8 +11,9 @@
 // the context is written when the cell is made, and the value, once published, is
 // deinitialized only in `deinit`, when no reference is left. A `OnceValue` is an address into
 // the cell, valid while the cell lives: whoever holds one keeps the cell alive beside it. A
-// `OnceBox`'s value sits on cache lines inside an allocation of its own, whose addresses the
-// writer stores beside the word before publishing; only the owner frees it, in its `deinit`.
+// `OnceBox`'s value sits on cache lines of its own in the tail of the box's allocation, sized
+// for it when the box is made, whose address the writer stores beside the word before
+// publishing; only the owner deinitializes it, in its `deinit`.
 
 import _ShankAtomics
 
@@ -58,7 +59,7 @@ enum OnceFlag {
   }
 }
 
-/// A `.singleton` provider's kept instance, boxed on cache lines of its own: kept under the
+/// A `.singleton` provider's kept instance, on cache lines of its own: kept under the
 /// provider's creation lock, which is its writer's claim, and, for a nonisolated module,
 /// published for resolutions to read with one acquiring load and no lock.
 ///
@@ -67,17 +68,34 @@ enum OnceFlag {
 /// ``free(_:)``.
 @usableFromInline
 struct OnceBox {
-  /// Three words: the ``OnceFlag`` word, then the instance's address and its allocation's,
-  /// or 0 while nothing is kept.
+  /// The ``OnceFlag`` word, then the instance's address, or 0 while nothing is kept, then room
+  /// for the instance.
   @usableFromInline
   final class Words: ManagedBuffer<Void, UInt> {}
 
   @usableFromInline let words: Words
 
-  /// A box that keeps nothing yet.
-  init() {
-    words = unsafeDowncast(Words.create(minimumCapacity: 3) { _ in }, to: Words.self)
-    words.withUnsafeMutablePointerToElements { $0.initialize(repeating: OnceFlag.empty, count: 3) }
+  /// A box that keeps nothing yet, with room for a `Value` in the same allocation.
+  ///
+  /// The room starts on a fresh cache line and fills whole lines. Otherwise the instance could
+  /// share a line with whatever the allocator puts beside it, such as the instance's own
+  /// object, whose reference count every reader writes: each read would then wait for that
+  /// line to come back from the other core.
+  init<Value>(for type: Value.Type) {
+    let count = 2 + (Self.line(of: Value.self) + Self.room(for: Value.self) + 7) / 8
+    words = unsafeDowncast(Words.create(minimumCapacity: count) { _ in }, to: Words.self)
+    words.withUnsafeMutablePointerToElements { $0.initialize(repeating: OnceFlag.empty, count: 2) }
+  }
+
+  /// The cache line a `Value` is kept on: 64 bytes, or its alignment if that is larger.
+  private static func line<Value>(of type: Value.Type) -> Int {
+    Swift.max(64, MemoryLayout<Value>.alignment)
+  }
+
+  /// The bytes kept for a `Value`: whole lines.
+  private static func room<Value>(for type: Value.Type) -> Int {
+    let line = line(of: Value.self)
+    return Swift.max(line, (MemoryLayout<Value>.stride + line - 1) / line * line)
   }
 
   /// Whether the instance is published, and so safe to read from any thread.
@@ -106,34 +124,26 @@ struct OnceBox {
     }
   }
 
-  /// Keeps `value`, under the creation lock and only once, and publishes it if `publishing`.
-  ///
-  /// A small box is otherwise allocated right after the instance it holds, on the same cache
-  /// line as the instance's reference count, which every reader writes: each read of the box
-  /// would then wait for that line to come back from the other core. Padded by a line, not
-  /// aligned to one: an aligned allocation costs several plain ones.
+  /// Keeps `value` in the room made for it, under the creation lock and only once, and
+  /// publishes it if `publishing`.
   func keep<Value>(_ value: Value, publishing: Bool) {
-    let line = Swift.max(64, MemoryLayout<Value>.alignment)
-    let size = Swift.max(line, (MemoryLayout<Value>.stride + line - 1) / line * line)
-    let raw = UnsafeMutableRawPointer.allocate(
-      byteCount: size + line, alignment: MemoryLayout<Value>.alignment)
-    let offset = (line - Int(bitPattern: raw) % line) % line
-    let box = (raw + offset).bindMemory(to: Value.self, capacity: 1)
-    box.initialize(to: value)
+    let line = Self.line(of: Value.self)
     words.withUnsafeMutablePointerToElements { words in
+      let room = UnsafeMutableRawPointer(words + 2)
+      let offset = (line - Int(bitPattern: room) % line) % line
+      let box = (room + offset).bindMemory(to: Value.self, capacity: 1)
+      box.initialize(to: value)
       words[1] = UInt(bitPattern: box)
-      words[2] = UInt(bitPattern: raw)
       if publishing { OnceFlag.publish(at: words) }
     }
   }
 
-  /// Frees the kept instance, a `Value`: the provider's `deinit`, when no other reference is
-  /// left.
+  /// Deinitializes the kept instance, a `Value`: the provider's `deinit`, when no other
+  /// reference is left.
   func free<Value>(_ type: Value.Type) {
     words.withUnsafeMutablePointerToElements { words in
       guard let box = UnsafeMutablePointer<Value>(bitPattern: words[1]) else { return }
       box.deinitialize(count: 1)
-      UnsafeMutableRawPointer(bitPattern: words[2]).unsafelyUnwrapped.deallocate()
     }
   }
 }
