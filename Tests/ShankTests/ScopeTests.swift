@@ -73,6 +73,23 @@ import Testing
     #expect(made.value == 2)
   }
 
+  @Test func singletonKeepsAValueLargerThanACacheLineIntactAndFreesItWithItsContainer() {
+    let freed = Counter()
+    var dependencies: Dependencies? = Dependencies {
+      Module(scope: .singleton) { LargeValue(lanes: SIMD32(0..<32), token: FreedToken(freed)) }
+    }
+    do {
+      let first = dependencies!.resolve(LargeValue.self)
+      let second = dependencies!.resolve(LargeValue.self)
+      #expect(first.lanes == SIMD32(0..<32))
+      #expect(second.lanes == first.lanes)
+      #expect(second.token === first.token)
+    }
+    #expect(freed.value == 0, "the container keeps its singleton")
+    dependencies = nil
+    #expect(freed.value == 1, "the container frees its singleton with it")
+  }
+
   // MARK: .weak
 
   @Test func weakIsSharedWhileHeld() {
@@ -219,3 +236,22 @@ import Testing
 
 /// A class that conforms to both alias types.
 final class ServiceAndOther: Numbered, Service, OtherService {}
+
+/// A value of 256 bytes and more, which a singleton keeps across several cache lines.
+private struct LargeValue: Sendable {
+  let lanes: SIMD32<Int>
+  let token: FreedToken
+}
+
+/// Counts its own deinit.
+private final class FreedToken: Sendable {
+  let freed: Counter
+
+  init(_ freed: Counter) {
+    self.freed = freed
+  }
+
+  deinit {
+    freed.increment()
+  }
+}

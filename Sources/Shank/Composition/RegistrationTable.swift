@@ -3,16 +3,18 @@
 /// A container's registrations in an open-addressed table keyed by type identity and name.
 ///
 /// `Hasher` costs more than the rest of a resolution, so a slot is found by a multiply of the
-/// type's metadata address mixed with a short FNV-1a hash of the name, and confirmed by
-/// comparing both. Lookups cost the same with ten modules or a hundred thousand.
+/// key's hash: the type's metadata address mixed with a short FNV-1a hash of the name. A slot
+/// keeps that hash, so a probe compares names only where the hashes agree, not for every key
+/// of the same type that shares the slot's neighbourhood. Lookups cost the same with ten
+/// modules or a hundred thousand.
 @usableFromInline
 final class RegistrationTable {
   /// One slot of the table: plain integers, so a probe retains nothing and the table frees as
   /// one block.
   @usableFromInline
   struct Slot {
-    /// The type's metadata address.
-    @usableFromInline var type: UInt
+    /// The key's hash (see ``RegistrationTable/key(type:name:)``).
+    @usableFromInline var key: UInt
     /// `nil` in an empty slot. Kept alive by `modules` or `made`, which the table owns.
     @usableFromInline var registration: Unretained<Registration>?
   }
@@ -48,10 +50,12 @@ final class RegistrationTable {
       Unretained(modules[index].recipe).read { $0.register(into: &list) }
       list.endModule(index)
     }
+    // A quarter full at most: a slot costs 16 bytes, a probe past a neighbour costs every
+    // lookup that lands before it.
     var capacity = 8
-    while capacity < list.count * 2 { capacity *= 2 }
+    while capacity < list.count * 4 { capacity *= 2 }
     mask = capacity - 1
-    slots = TableSlots(count: capacity, empty: Slot(type: 0, registration: nil))
+    slots = TableSlots(count: capacity, empty: Slot(key: 0, registration: nil))
     var cachedScopes = extra
     var replaced = false
     var contributions: [ObjectIdentifier: [Unretained<Registration>]] = [:]
@@ -152,11 +156,12 @@ final class RegistrationTable {
     _ entry: Unretained<Registration>, into slots: TableSlots<Slot>, mask: Int
   ) -> Bool {
     entry.read { registration in
-      let type = UInt(bitPattern: ObjectIdentifier(registration.type))
-      var index = slot(type: type, name: registration.name, mask: mask)
+      let key = key(
+        type: UInt(bitPattern: ObjectIdentifier(registration.type)), name: registration.name)
+      var index = slot(key: key, mask: mask)
       var replaced = false
       while let occupant = slots[index].registration {
-        if slots[index].type == type,
+        if slots[index].key == key,
           occupant.read({ $0.name == registration.name })
         {
           replaced = true
@@ -164,7 +169,7 @@ final class RegistrationTable {
         }
         index = (index + 1) & mask
       }
-      slots[index] = Slot(type: type, registration: entry)
+      slots[index] = Slot(key: key, registration: entry)
       return replaced
     }
   }
@@ -180,8 +185,9 @@ final class RegistrationTable {
       guard seen.insert(entry.address).inserted else { return false }
       let registration = entry.takeUnretainedValue()
       if registration.role == .contribution || registration.role == .decorator { return true }
-      let type = UInt(bitPattern: ObjectIdentifier(registration.type))
-      var index = slot(type: type, name: registration.name, mask: mask)
+      let key = key(
+        type: UInt(bitPattern: ObjectIdentifier(registration.type)), name: registration.name)
+      var index = slot(key: key, mask: mask)
       while let occupant = slots[index].registration {
         if occupant === entry { return true }
         index = (index + 1) & mask
@@ -195,10 +201,11 @@ final class RegistrationTable {
     _ entry: Unretained<Registration>, in slots: TableSlots<Slot>, mask: Int
   ) -> Bool {
     let registration = entry.takeUnretainedValue()
-    let type = UInt(bitPattern: ObjectIdentifier(registration.type))
-    var index = slot(type: type, name: registration.name, mask: mask)
+    let key = key(
+      type: UInt(bitPattern: ObjectIdentifier(registration.type)), name: registration.name)
+    var index = slot(key: key, mask: mask)
     while let occupant = slots[index].registration {
-      if slots[index].type == type, occupant.takeUnretainedValue().name == registration.name {
+      if slots[index].key == key, occupant.takeUnretainedValue().name == registration.name {
         return true
       }
       index = (index + 1) & mask
@@ -206,12 +213,20 @@ final class RegistrationTable {
     return false
   }
 
+  /// The hash of a key: its type's metadata address, mixed with its name's hash if it has one.
+  /// Two keys with the same hash and the same name have the same type, so comparing the hash
+  /// and then the name confirms a key.
   @inlinable
-  static func slot(type: UInt, name: String?, mask: Int) -> Int {
-    var hash = type
-    if let name { hash ^= nameHash(name) }
+  static func key(type: UInt, name: String?) -> UInt {
+    guard let name else { return type }
+    return type ^ nameHash(name)
+  }
+
+  /// The first slot to probe for a key with hash `key`.
+  @inlinable
+  static func slot(key: UInt, mask: Int) -> Int {
     // Fibonacci hashing: the multiply spreads aligned addresses over the top bits.
-    return Int(truncatingIfNeeded: (hash &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
+    Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
   }
 
   /// The registration for `type` and `name`, if this table has one.
@@ -230,9 +245,9 @@ final class RegistrationTable {
   >? {
     guard name == nil else { return unretainedRegistration(for: type, named: name) }
     let wanted = UInt(bitPattern: type)
-    var index = Self.slot(type: wanted, name: nil, mask: mask)
+    var index = Self.slot(key: wanted, mask: mask)
     while let found = slots[index].registration {
-      if slots[index].type == wanted, found.read({ $0.name == nil }) {
+      if slots[index].key == wanted, found.read({ $0.name == nil }) {
         return found
       }
       index = (index + 1) & mask
@@ -245,10 +260,10 @@ final class RegistrationTable {
   func unretainedRegistration(for type: ObjectIdentifier, named name: String?)
     -> Unretained<Registration>?
   {
-    let wanted = UInt(bitPattern: type)
-    var index = Self.slot(type: wanted, name: name, mask: mask)
+    let wanted = Self.key(type: UInt(bitPattern: type), name: name)
+    var index = Self.slot(key: wanted, mask: mask)
     while let found = slots[index].registration {
-      if slots[index].type == wanted, found.read({ $0.name == name }) {
+      if slots[index].key == wanted, found.read({ $0.name == name }) {
         return found
       }
       index = (index + 1) & mask

@@ -25,6 +25,7 @@ extension Dependencies {
   static func composedDecorators(
     of table: RegistrationTable, over parent: Dependencies?
   ) -> [DecoratedType] {
+    guard !table.decorators.isEmpty || parent?.decorates == true else { return [] }
     var composed: [ObjectIdentifier: [DecoratorLink]] = [:]
     if let parent {
       let layer = Unretained(parent)

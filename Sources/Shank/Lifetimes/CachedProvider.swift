@@ -5,10 +5,11 @@
 final class CachedProvider<Value>: SharedProvider<Value> {
   private let cached = CachedInstance<Value>()
 
-  override func keptInstance(generation: inout UInt) -> Value? {
+  override func keptInstance(generation: inout UInt) throws(NothingKept) -> Value {
     let current = cached.current
     generation = current.generation
-    return current.value
+    guard let value = current.value else { throw NothingKept() }
+    return value
   }
 
   override func store(_ value: Value, madeIn generation: UInt) {

@@ -4,15 +4,16 @@
 /// module is nonisolated, for resolutions to read with one atomic load and no lock.
 final class SingletonProvider<Value>: SharedProvider<Value> {
   init(_ recipe: ModuleRecipe<Value>) {
-    super.init(recipe, made: OnceBox())
+    super.init(recipe, made: OnceBox(for: Value.self))
   }
 
   deinit {
     made!.free(Value.self)
   }
 
-  override func keptInstance(generation: inout UInt) -> Value? {
-    made!.kept(Value.self)
+  override func keptInstance(generation: inout UInt) throws(NothingKept) -> Value {
+    guard made!.isKept else { throw NothingKept() }
+    return made!.kept(Value.self)
   }
 
   /// Published only for a nonisolated module: resolution reads a published instance with no

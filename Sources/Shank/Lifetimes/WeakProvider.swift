@@ -5,8 +5,9 @@
 final class WeakProvider<Value>: SharedProvider<Value> {
   private weak var object: AnyObject?
 
-  override func keptInstance(generation: inout UInt) -> Value? {
-    object.flatMap { $0 as? Value }
+  override func keptInstance(generation: inout UInt) throws(NothingKept) -> Value {
+    guard let value = object.flatMap({ $0 as? Value }) else { throw NothingKept() }
+    return value
   }
 
   override func store(_ value: Value, madeIn generation: UInt) {

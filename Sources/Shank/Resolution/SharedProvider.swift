@@ -22,7 +22,10 @@ class SharedProvider<Value>: Provider<Value> {
 
   /// The kept instance, read under the creation lock; for a `.cached` one, sets `generation`
   /// to the resets that came before it, or before the next one made.
-  func keptInstance(generation: inout UInt) -> Value? {
+  ///
+  /// Throws rather than returning an optional: unspecialized code looks `Optional<Value>`'s
+  /// metadata up in the runtime's table at every call that returns or copies one.
+  func keptInstance(generation: inout UInt) throws(NothingKept) -> Value {
     preconditionFailure("every keeper overrides keptInstance(generation:)")
   }
 
@@ -50,7 +53,13 @@ class SharedProvider<Value>: Provider<Value> {
     }
     if made.isPublished { return made.published(Value.self) }
     var generation: UInt = 0
-    if let done = try claim(at: site, generation: &generation) { return done }
+    try claim(at: site)
+    do {
+      let kept = try keptInstance(generation: &generation)
+      lock.unlock()
+      return kept
+    } catch {}
+    try startMaking(at: site)
     defer { finishMaking() }
     do {
       return try keep(factory(), madeIn: generation, at: site)
@@ -78,26 +87,24 @@ class SharedProvider<Value>: Provider<Value> {
       value, keptBy: self, generation: generation, in: owner, at: site)
   }
 
-  /// Checks the isolation, then gives the kept instance. Otherwise returns `nil` with the
-  /// creation lock held, this thread waited for as the maker and the owner's factory on the
-  /// trace, which `finishMaking()` undoes, and sets `generation` to keep a `.cached` instance by.
-  private func claim(at site: SourceSite, generation: inout UInt) throws(ResolutionError)
-    -> Value?
-  {
+  /// Checks the isolation, then takes the creation lock, which `resolve` releases, or
+  /// `startMaking` and then `finishMaking`.
+  private func claim(at site: SourceSite) throws(ResolutionError) {
     try checkIsolation(at: site)
+    try acquire(trace: ResolutionTrace.current, site: site)
+  }
+
+  /// With the creation lock held and nothing kept, records this thread as the maker and puts
+  /// the owner's factory on the trace, which `finishMaking()` undoes; on an error, unlocks.
+  private func startMaking(at site: SourceSite) throws(ResolutionError) {
     let owner = owner!
-    let trace = ResolutionTrace.current
-    try acquire(trace: trace, site: site)
-    if let kept = keptInstance(generation: &generation) {
-      lock.unlock()
-      return kept
-    }
     // A resolution that waited for the lock while the owner closed makes nothing: the owner
     // would dispose of the instance as soon as it was made.
     if owner.isClosedToThisThread {
       lock.unlock()
       throw owner.closedError(Value.self, name: name, closed: owner, site: site)
     }
+    let trace = ResolutionTrace.current
     WaitGraph.shared.own(self, by: trace)
     // Made by its owner, which its factory sees as `current`, so an override layer that
     // happened to be active at the first resolution never ends up inside a shared instance.
@@ -108,7 +115,6 @@ class SharedProvider<Value>: Provider<Value> {
       lock.unlock()
       throw error
     }
-    return nil
   }
 
   /// Undoes what `claim` did, once the factory has run or failed.
@@ -156,3 +162,6 @@ class SharedProvider<Value>: Provider<Value> {
     return id
   }
 }
+
+/// What a keeper's `keptInstance(generation:)` throws when it keeps no instance.
+struct NothingKept: Error {}

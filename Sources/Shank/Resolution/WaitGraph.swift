@@ -7,10 +7,17 @@ final class WaitGraph: Sendable {
   static let shared = WaitGraph()
 
   private struct Edges {
-    /// The thread making each registration.
-    var owners: [ObjectIdentifier: Node<ResolutionTrace>] = [:]
+    /// The registrations being made, each with the thread making it: a short list, since
+    /// only instances being made right now are in it, which every first resolution of a
+    /// shared instance adds to and takes from, so searched rather than hashed.
+    var owners: [(made: ObjectIdentifier, by: Node<ResolutionTrace>)] = []
     /// The registration each blocked thread waits for.
     var waits: [ObjectIdentifier: Node<Registration>] = [:]
+
+    /// The thread making `registration`, if one is.
+    func owner(of registration: ObjectIdentifier) -> ResolutionTrace? {
+      owners.last { $0.made == registration }?.by.object
+    }
   }
 
   /// A thread's trace, or a registration, as the graph keeps it.
@@ -22,8 +29,15 @@ final class WaitGraph: Sendable {
 
   /// Records that `trace`'s thread is making `registration`.
   func own(_ registration: Registration, by trace: ResolutionTrace?) {
+    let made = ObjectIdentifier(registration)
     let owner = trace.map(Node.init)
-    edges.withLock { $0.owners[ObjectIdentifier(registration)] = owner }
+    edges.withLock {
+      if let owner {
+        $0.owners.append((made, owner))
+      } else if let index = $0.owners.lastIndex(where: { $0.made == made }) {
+        $0.owners.remove(at: index)
+      }
+    }
   }
 
   /// Records that `trace`'s thread will block on `registration`, unless that closes a cycle.
@@ -36,7 +50,7 @@ final class WaitGraph: Sendable {
       // Each thread along the way holds what the one before it waits for.
       var holders: [(thread: ResolutionTrace, holds: Registration)] = []
       var waitedFor = awaited.object
-      while let holder = $0.owners[ObjectIdentifier(waitedFor)]?.object,
+      while let holder = $0.owner(of: ObjectIdentifier(waitedFor)),
         holders.count < $0.owners.count
       {
         holders.append((holder, waitedFor))

@@ -11,8 +11,9 @@
 // the context is written when the cell is made, and the value, once published, is
 // deinitialized only in `deinit`, when no reference is left. A `OnceValue` is an address into
 // the cell, valid while the cell lives: whoever holds one keeps the cell alive beside it. A
-// `OnceBox`'s value sits in an allocation of its own, whose address the writer stores beside
-// the word before publishing; only the owner frees it, in its `deinit`.
+// `OnceBox`'s value sits on cache lines of its own in the tail of the box's allocation, sized
+// for it when the box is made, whose address the writer stores beside the word before
+// publishing; only the owner deinitializes it, in its `deinit`.
 
 import _ShankAtomics
 
@@ -58,7 +59,7 @@ enum OnceFlag {
   }
 }
 
-/// A `.singleton` provider's kept instance, boxed on cache lines of its own: kept under the
+/// A `.singleton` provider's kept instance, on cache lines of its own: kept under the
 /// provider's creation lock, which is its writer's claim, and, for a nonisolated module,
 /// published for resolutions to read with one acquiring load and no lock.
 ///
@@ -67,16 +68,34 @@ enum OnceFlag {
 /// ``free(_:)``.
 @usableFromInline
 struct OnceBox {
-  /// Two words: the ``OnceFlag`` word, then the box's address, or 0 while nothing is kept.
+  /// The ``OnceFlag`` word, then the instance's address, or 0 while nothing is kept, then room
+  /// for the instance.
   @usableFromInline
   final class Words: ManagedBuffer<Void, UInt> {}
 
   @usableFromInline let words: Words
 
-  /// A box that keeps nothing yet.
-  init() {
-    words = unsafeDowncast(Words.create(minimumCapacity: 2) { _ in }, to: Words.self)
+  /// A box that keeps nothing yet, with room for a `Value` in the same allocation.
+  ///
+  /// The room starts on a fresh cache line and fills whole lines. Otherwise the instance could
+  /// share a line with whatever the allocator puts beside it, such as the instance's own
+  /// object, whose reference count every reader writes: each read would then wait for that
+  /// line to come back from the other core.
+  init<Value>(for type: Value.Type) {
+    let count = 2 + (Self.line(of: Value.self) + Self.room(for: Value.self) + 7) / 8
+    words = unsafeDowncast(Words.create(minimumCapacity: count) { _ in }, to: Words.self)
     words.withUnsafeMutablePointerToElements { $0.initialize(repeating: OnceFlag.empty, count: 2) }
+  }
+
+  /// The cache line a `Value` is kept on: 64 bytes, or its alignment if that is larger.
+  private static func line<Value>(of type: Value.Type) -> Int {
+    Swift.max(64, MemoryLayout<Value>.alignment)
+  }
+
+  /// The bytes kept for a `Value`: whole lines.
+  private static func room<Value>(for type: Value.Type) -> Int {
+    let line = line(of: Value.self)
+    return Swift.max(line, (MemoryLayout<Value>.stride + line - 1) / line * line)
   }
 
   /// Whether the instance is published, and so safe to read from any thread.
@@ -93,35 +112,39 @@ struct OnceBox {
     }
   }
 
-  /// The kept instance, a `Value`, if any; only under the creation lock.
-  func kept<Value>(_ type: Value.Type) -> Value? {
-    words.withUnsafeMutablePointerToElements { UnsafeMutablePointer<Value>(bitPattern: $0[1]) }?
-      .pointee
+  /// Whether an instance is kept; only under the creation lock.
+  var isKept: Bool {
+    words.withUnsafeMutablePointerToElements { $0[1] != 0 }
   }
 
-  /// Keeps `value`, under the creation lock and only once, and publishes it if `publishing`.
-  ///
-  /// A small box is otherwise allocated right after the instance it holds, on the same cache
-  /// line as the instance's reference count, which every reader writes: each read of the box
-  /// would then wait for that line to come back from the other core.
+  /// The kept instance, a `Value`; only under the creation lock, once ``isKept``.
+  func kept<Value>(_ type: Value.Type) -> Value {
+    words.withUnsafeMutablePointerToElements {
+      UnsafeMutablePointer<Value>(bitPattern: $0[1]).unsafelyUnwrapped.pointee
+    }
+  }
+
+  /// Keeps `value` in the room made for it, under the creation lock and only once, and
+  /// publishes it if `publishing`.
   func keep<Value>(_ value: Value, publishing: Bool) {
-    let line = 64
-    let size = Swift.max(line, (MemoryLayout<Value>.stride + line - 1) / line * line)
-    let raw = UnsafeMutableRawPointer.allocate(
-      byteCount: size, alignment: Swift.max(line, MemoryLayout<Value>.alignment))
-    let box = raw.bindMemory(to: Value.self, capacity: 1)
-    box.initialize(to: value)
+    let line = Self.line(of: Value.self)
     words.withUnsafeMutablePointerToElements { words in
+      let room = UnsafeMutableRawPointer(words + 2)
+      let offset = (line - Int(bitPattern: room) % line) % line
+      let box = (room + offset).bindMemory(to: Value.self, capacity: 1)
+      box.initialize(to: value)
       words[1] = UInt(bitPattern: box)
       if publishing { OnceFlag.publish(at: words) }
     }
   }
 
-  /// Frees the kept instance, a `Value`: the provider's `deinit`, when no other reference is
-  /// left.
+  /// Deinitializes the kept instance, a `Value`: the provider's `deinit`, when no other
+  /// reference is left.
   func free<Value>(_ type: Value.Type) {
-    words.withUnsafeMutablePointerToElements { UnsafeMutablePointer<Value>(bitPattern: $0[1]) }?
-      .deinitialize(count: 1).deallocate()
+    words.withUnsafeMutablePointerToElements { words in
+      guard let box = UnsafeMutablePointer<Value>(bitPattern: words[1]) else { return }
+      box.deinitialize(count: 1)
+    }
   }
 }
 
