@@ -92,7 +92,7 @@ extension Module {
         AliasRecipe(
           ModuleRecipe(
             name: name, scope: scope, site: site, isolation: isolation, isEager: eager,
-            onClose: onClose, factory: make),
+            onClose: onClose, factory: make, keeper: Recipe.keeper(for: scope)),
           types: types)
       })
   }

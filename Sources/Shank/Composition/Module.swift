@@ -115,7 +115,7 @@ public struct Module: Sendable {
     let site = SourceSite(fileID: fileID, line: line)
     let module = ModuleRecipe(
       name: name, scope: scope, site: site, isolation: isolation, isEager: eager,
-      onClose: onClose, factory: factory)
+      onClose: onClose, factory: factory, keeper: Recipe.keeper(for: scope))
     self.init(AliasRecipe(module, types: [type] + more))
   }
 

@@ -53,11 +53,25 @@ class Recipe {
     guard scope.isUnique else {
       return ModuleRecipe(
         name: name, scope: scope, site: site, isolation: isolation, isEager: isEager,
-        onClose: onClose, factory: factory)
+        onClose: onClose, factory: factory, keeper: keeper(for: scope))
     }
     return UniqueProvider(
       name: name, site: site, isolation: isolation, isEager: isEager,
       hasOnClose: onClose != nil, factory: factory)
+  }
+
+  /// Makes a shared module's provider of the kind `scope` says.
+  ///
+  /// Inlined where the module is made, so that each provider's generic type is looked up
+  /// there, once per call site, rather than at every container made from the module.
+  @inlinable @inline(__always)
+  static func keeper<Value>(for scope: Scope) -> (ModuleRecipe<Value>) -> Provider<Value> {
+    switch scope.kind {
+    case .unique: { $0.uniqueProvider() }
+    case .singleton: { SingletonProvider($0) }
+    case .cached: { CachedProvider($0) }
+    case .weak: { WeakProvider($0) }
+    }
   }
 }
 
@@ -66,31 +80,35 @@ class Recipe {
 final class ModuleRecipe<Value>: Recipe {
   let factory: () throws -> Value
   let onClose: ((Value) async -> Void)?
+  /// Makes a new provider of the kind the scope says: ``Recipe/keeper(for:)``.
+  private let keeper: (ModuleRecipe<Value>) -> Provider<Value>
 
   @usableFromInline
   init(
     name: String?, scope: Scope, site: SourceSite, isolation: (any Actor)?, isEager: Bool,
-    onClose: ((Value) async -> Void)?, factory: @escaping () throws -> Value
+    onClose: ((Value) async -> Void)?, factory: @escaping () throws -> Value,
+    keeper: @escaping (ModuleRecipe<Value>) -> Provider<Value>
   ) {
     self.factory = factory
     self.onClose = onClose
+    self.keeper = keeper
     super.init(name: name, scope: scope, site: site, isolation: isolation, isEager: isEager)
   }
 
   /// A new provider of the kind the scope says.
   func provider() -> Provider<Value> {
-    let provider: Provider<Value> =
-      switch scope.kind {
-      case .unique:
-        UniqueProvider(
-          name: name, site: site, isolation: isolation, isEager: isEager,
-          hasOnClose: onClose != nil, factory: factory)
-      case .singleton: SingletonProvider(self)
-      case .cached: CachedProvider(self)
-      case .weak: WeakProvider(self)
-      }
+    let provider = keeper(self)
     provider.role = role
     return provider
+  }
+
+  /// A unique provider of this module's factory: an aliased unique module's, which its
+  /// aliases read through.
+  @usableFromInline
+  func uniqueProvider() -> Provider<Value> {
+    UniqueProvider(
+      name: name, site: site, isolation: isolation, isEager: isEager,
+      hasOnClose: onClose != nil, factory: factory)
   }
 
   override func register(into registrations: inout RegistrationList) {

@@ -2,6 +2,7 @@
 
 /// Keeps an instance until ``Dependencies/reset(_:fileID:line:)-8q5zq`` drops it, in a
 /// ``CachedInstance`` with a lock of its own, so that a reset never waits for a factory.
+@usableFromInline
 final class CachedProvider<Value>: SharedProvider<Value> {
   private let cached = CachedInstance<Value>()
 

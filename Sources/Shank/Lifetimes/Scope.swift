@@ -11,6 +11,7 @@
 /// }
 /// ```
 public struct Scope: Sendable, Hashable {
+  @usableFromInline
   enum Kind: Sendable, Hashable {
     case unique
     case singleton
@@ -18,7 +19,7 @@ public struct Scope: Sendable, Hashable {
     case cached(String)
   }
 
-  let kind: Kind
+  @usableFromInline let kind: Kind
 
   /// Whether it keeps nothing: ``unique``.
   @usableFromInline var isUnique: Bool {

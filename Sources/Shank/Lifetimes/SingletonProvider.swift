@@ -2,7 +2,9 @@
 
 /// Keeps the first instance for as long as its container lives, and publishes it, when the
 /// module is nonisolated, for resolutions to read with one atomic load and no lock.
+@usableFromInline
 final class SingletonProvider<Value>: SharedProvider<Value> {
+  @usableFromInline
   init(_ recipe: ModuleRecipe<Value>) {
     super.init(recipe, made: OnceBox(for: Value.self))
   }

@@ -2,6 +2,7 @@
 
 /// Keeps its instance weakly: resolutions share it while someone holds it. A value type has
 /// no identity to share, so it is made anew at each resolution.
+@usableFromInline
 final class WeakProvider<Value>: SharedProvider<Value> {
   private weak var object: AnyObject?
 

@@ -5,12 +5,14 @@
 ///
 /// Each kind of keeping is a subclass: ``SingletonProvider``, ``CachedProvider`` and
 /// ``WeakProvider`` say where a made instance is kept and how it is found again.
+@usableFromInline
 class SharedProvider<Value>: Provider<Value> {
   private let factory: () throws -> Value
   /// Runs when the owner drops a kept instance: the module's `onClose`.
   private let onClose: ((Value) async -> Void)?
   private let lock = Lock()
 
+  @usableFromInline
   init(_ recipe: ModuleRecipe<Value>, made: OnceBox? = nil) {
     factory = recipe.factory
     onClose = recipe.onClose
