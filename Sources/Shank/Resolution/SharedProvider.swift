@@ -10,7 +10,7 @@ class SharedProvider<Value>: Provider<Value> {
   private let factory: () throws -> Value
   /// Runs when the owner drops a kept instance: the module's `onClose`.
   private let onClose: ((Value) async -> Void)?
-  private let lock = Lock()
+  private let lock = CreationLock()
 
   @usableFromInline
   init(_ recipe: ModuleRecipe<Value>, made: OnceBox? = nil) {
@@ -107,13 +107,13 @@ class SharedProvider<Value>: Provider<Value> {
       throw owner.closedError(Value.self, name: name, closed: owner, site: site)
     }
     let trace = ResolutionTrace.current
-    WaitGraph.shared.own(self, by: trace)
+    lock.setHolder(trace)
     // Made by its owner, which its factory sees as `current`, so an override layer that
     // happened to be active at the first resolution never ends up inside a shared instance.
     do {
       try trace.enter(self, from: owner, at: site)
     } catch {
-      WaitGraph.shared.own(self, by: nil)
+      lock.setHolder(nil)
       lock.unlock()
       throw error
     }
@@ -122,7 +122,7 @@ class SharedProvider<Value>: Provider<Value> {
   /// Undoes what `claim` did, once the factory has run or failed.
   private func finishMaking() {
     ResolutionTrace.unretainedCurrent.leave()
-    WaitGraph.shared.own(self, by: nil)
+    lock.setHolder(nil)
     lock.unlock()
   }
 
@@ -130,7 +130,7 @@ class SharedProvider<Value>: Provider<Value> {
   private func acquire(trace: ResolutionTrace, site: SourceSite) throws(ResolutionError) {
     if lock.tryLock() { return }
     try trace.checkNoCycle(closedBy: self, site: site)
-    try WaitGraph.shared.wait(for: self, by: trace, site: site)
+    try WaitGraph.shared.wait(for: self, lock: lock, by: trace, site: site)
     lock.lock()
     WaitGraph.shared.stopWaiting(trace)
   }

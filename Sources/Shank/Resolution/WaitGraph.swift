@@ -3,21 +3,25 @@
 /// Thread A making singleton X asks for Y while thread B, making Y, asks for X: each holds
 /// what the other waits for. Only a thread that finds a creation lock busy comes here, so the
 /// uncontended path never touches this lock.
+///
+/// Who makes an instance is not recorded here but in its ``CreationLock``'s holder word, which
+/// the maker sets and clears without this lock, and which a waiter reads under it. That is
+/// enough to find every cycle, and never to report one that is not there:
+/// - A thread sets the word of what it holds before it registers its own wait, under this
+///   lock. So of the threads in a deadlock, the last one to register, whose registration
+///   closes the cycle, reads, after taking this lock, every other one's words and waits.
+/// - A word read here names a thread that may since have let go of the instance; but a chain
+///   goes on past a thread only where that thread waits, and it cleared the word before it
+///   registered that wait, which the reader then sees: a stale holder ends the chain. A thread
+///   always reads its own latest write, so a reader never takes an old word for its own.
 final class WaitGraph: Sendable {
   static let shared = WaitGraph()
 
-  private struct Edges {
-    /// The registrations being made, each with the thread making it: a short list, since
-    /// only instances being made right now are in it, which every first resolution of a
-    /// shared instance adds to and takes from, so searched rather than hashed.
-    var owners: [(made: ObjectIdentifier, by: Node<ResolutionTrace>)] = []
-    /// The registration each blocked thread waits for.
-    var waits: [ObjectIdentifier: Node<Registration>] = [:]
-
-    /// The thread making `registration`, if one is.
-    func owner(of registration: ObjectIdentifier) -> ResolutionTrace? {
-      owners.last { $0.made == registration }?.by.object
-    }
+  /// What a blocked thread waits for: a registration, and its creation lock.
+  private struct Wait {
+    let thread: Node<ResolutionTrace>
+    let registration: Node<Registration>
+    let lock: CreationLock
   }
 
   /// A thread's trace, or a registration, as the graph keeps it.
@@ -25,40 +29,32 @@ final class WaitGraph: Sendable {
     let object: Object
   }
 
-  private let edges = Locked(Edges())
+  /// What each blocked thread waits for, by its trace's ``CreationLock/holder(_:)`` word.
+  private let waits = Locked([UInt: Wait]())
 
-  /// Records that `trace`'s thread is making `registration`.
-  func own(_ registration: Registration, by trace: ResolutionTrace?) {
-    let made = ObjectIdentifier(registration)
-    let owner = trace.map(Node.init)
-    edges.withLock {
-      if let owner {
-        $0.owners.append((made, owner))
-      } else if let index = $0.owners.lastIndex(where: { $0.made == made }) {
-        $0.owners.remove(at: index)
-      }
-    }
-  }
-
-  /// Records that `trace`'s thread will block on `registration`, unless that closes a cycle.
+  /// Records that `thread` will block on `registration`, whose creation lock is `lock`, unless
+  /// that closes a cycle.
   func wait(
-    for registration: Registration, by thread: ResolutionTrace, site: SourceSite
+    for registration: Registration, lock: CreationLock, by thread: ResolutionTrace,
+    site: SourceSite
   ) throws(ResolutionError) {
-    let trace = Node(object: thread)
-    let awaited = Node(object: registration)
-    let cycle: [String]? = edges.withLock {
+    let awaited = Wait(
+      thread: Node(object: thread), registration: Node(object: registration), lock: lock)
+    let cycle: [String]? = waits.withLock { waits in
       // Each thread along the way holds what the one before it waits for.
       var holders: [(thread: ResolutionTrace, holds: Registration)] = []
-      var waitedFor = awaited.object
-      while let holder = $0.owner(of: ObjectIdentifier(waitedFor)),
-        holders.count < $0.owners.count
-      {
-        holders.append((holder, waitedFor))
-        if holder === trace.object { return Self.path(around: holders).map(\.description) }
-        guard let next = $0.waits[ObjectIdentifier(holder)] else { break }
-        waitedFor = next.object
+      var next = awaited
+      while holders.count <= waits.count {
+        let holder = next.lock.holder
+        if holder == CreationLock.holder(thread) {
+          holders.append((awaited.thread.object, next.registration.object))
+          return Self.path(around: holders).map(\.description)
+        }
+        guard let blocked = waits[holder] else { break }
+        holders.append((blocked.thread.object, next.registration.object))
+        next = blocked
       }
-      $0.waits[ObjectIdentifier(trace.object)] = awaited
+      waits[CreationLock.holder(thread)] = awaited
       return nil
     }
     if let cycle {
@@ -68,7 +64,7 @@ final class WaitGraph: Sendable {
 
   /// Records that `trace`'s thread no longer waits.
   func stopWaiting(_ trace: ResolutionTrace) {
-    edges.withLock { _ = $0.waits.removeValue(forKey: ObjectIdentifier(trace)) }
+    waits.withLock { _ = $0.removeValue(forKey: CreationLock.holder(trace)) }
   }
 
   /// The cycle that `holders` close: each holds what the one before it waits for, and the

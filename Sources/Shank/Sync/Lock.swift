@@ -4,7 +4,9 @@
 // never moves (both primitives depend on their address), is touched only through the
 // platform's own lock calls below, and is destroyed only in `deinit`, when no thread can hold
 // it. The state, the buffer's header, is reached only inside `withLock`, while the lock is
-// held. On Darwin it is `os_unfair_lock`, checked against `<os/lock.h>` and Apple's
+// held; but for a `CreationLock`'s, one word touched only through `_ShankAtomics`' atomic
+// calls and never through `withLock`, which holds a thread's identity, compared and never
+// dereferenced. On Darwin it is `os_unfair_lock`, checked against `<os/lock.h>` and Apple's
 // documentation (developer.apple.com/documentation/os/os_unfair_lock_lock, …_trylock,
 // …_unlock): `os_unfair_lock_t` is `struct os_unfair_lock_s *`, `os_unfair_lock_lock` and
 // `os_unfair_lock_unlock` return `void`, `os_unfair_lock_trylock` returns `bool`, all since
@@ -12,6 +14,8 @@
 // `OS_UNFAIR_LOCK_INIT`, and the lock needs no destroy call. Elsewhere it is a default
 // `pthread_mutex_t`. Not one `pthread_mutex_t` everywhere: on Darwin it is fair, so a lock
 // handed over under contention costs a context switch that the unfair lock avoids.
+
+import _ShankAtomics
 
 #if canImport(Darwin)
   import Darwin
@@ -128,3 +132,28 @@ extension Locked where State == Void {
 // The primitive is only touched through the platform's own lock calls, and the state only
 // under the lock, handed in and out as `sending` values.
 extension Locked: @unchecked Sendable {}
+
+/// A shared instance's creation lock, with a word beside it that names the thread holding it,
+/// for ``WaitGraph`` to follow, which reads it without the lock (see there why that is enough).
+typealias CreationLock = Locked<UInt>
+
+extension Locked where State == UInt {
+  /// A creation lock that no thread holds.
+  init() { self.init(0) }
+
+  /// The word that names `thread` as a holder: never 0.
+  static func holder(_ thread: ResolutionTrace) -> UInt {
+    UInt(bitPattern: ObjectIdentifier(thread))
+  }
+
+  /// The word of the thread that holds the lock to make the instance, or 0.
+  var holder: UInt {
+    buffer.withUnsafeMutablePointerToHeader { _shank_load_acquiring($0) }
+  }
+
+  /// Names `thread` as the maker, or no one; only by the thread that holds the lock.
+  func setHolder(_ thread: ResolutionTrace?) {
+    let word = thread.map(Self.holder) ?? 0
+    buffer.withUnsafeMutablePointerToHeader { _shank_store_releasing($0, word) }
+  }
+}
