@@ -58,9 +58,11 @@ final class RegistrationTable {
     slots = TableSlots(count: capacity, empty: Slot(key: 0, registration: nil))
     var cachedScopes = extra
     var replaced = false
-    var contributions: [ObjectIdentifier: [Unretained<Registration>]] = [:]
+    // `.init()`, not `[:]`, which builds an empty dictionary from an empty literal array at
+    // each container made.
+    var contributions: [ObjectIdentifier: [Unretained<Registration>]] = .init()
     var collectors: [Unretained<Registration>] = []
-    var decorators: [ObjectIdentifier: [Unretained<Registration>]] = [:]
+    var decorators: [ObjectIdentifier: [Unretained<Registration>]] = .init()
     // By index: iterating would copy the list, and retain each of its arrays.
     for index in list.indices {
       let entry = list[index]
