@@ -158,8 +158,7 @@ final class RegistrationTable {
     _ entry: Unretained<Registration>, into slots: TableSlots<Slot>, mask: Int
   ) -> Bool {
     entry.read { registration in
-      let key = key(
-        type: UInt(bitPattern: ObjectIdentifier(registration.type)), name: registration.name)
+      let key = key(of: registration)
       var index = slot(key: key, mask: mask)
       var replaced = false
       while let occupant = slots[index].registration {
@@ -187,8 +186,7 @@ final class RegistrationTable {
       guard seen.insert(entry.address).inserted else { return false }
       let registration = entry.takeUnretainedValue()
       if registration.role == .contribution || registration.role == .decorator { return true }
-      let key = key(
-        type: UInt(bitPattern: ObjectIdentifier(registration.type)), name: registration.name)
+      let key = key(of: registration)
       var index = slot(key: key, mask: mask)
       while let occupant = slots[index].registration {
         if occupant === entry { return true }
@@ -203,8 +201,7 @@ final class RegistrationTable {
     _ entry: Unretained<Registration>, in slots: TableSlots<Slot>, mask: Int
   ) -> Bool {
     let registration = entry.takeUnretainedValue()
-    let key = key(
-      type: UInt(bitPattern: ObjectIdentifier(registration.type)), name: registration.name)
+    let key = key(of: registration)
     var index = slot(key: key, mask: mask)
     while let occupant = slots[index].registration {
       if slots[index].key == key, occupant.takeUnretainedValue().name == registration.name {
@@ -222,6 +219,11 @@ final class RegistrationTable {
   static func key(type: UInt, name: String?) -> UInt {
     guard let name else { return type }
     return type ^ nameHash(name)
+  }
+
+  /// The hash of `registration`'s key.
+  static func key(of registration: Registration) -> UInt {
+    key(type: UInt(bitPattern: ObjectIdentifier(registration.type)), name: registration.name)
   }
 
   /// The first slot to probe for a key with hash `key`.
