@@ -23,15 +23,9 @@ public import Testing
 /// come from main-actor code that the test target cannot reach from a trait: an app target
 /// built with default `MainActor` isolation, tested from a target built without it.
 public struct DependenciesTrait: TestTrait, SuiteTrait, TestScoping {
-  /// Where the trait's modules come from.
-  enum Modules: Sendable {
-    /// Listed when the trait was made.
-    case listed([Module])
-    /// Listed by a builder that runs on the main actor, before each test case.
-    case mainActor(@MainActor @Sendable () -> [Module])
-  }
-
-  let modules: Modules
+  /// The trait's modules, for each test case: listed when the trait was made, or by a builder
+  /// that runs on the main actor.
+  let modules: @Sendable () async -> [Module]
 
   /// Applies to every test in a suite, not once around the suite.
   public var isRecursive: Bool { true }
@@ -46,11 +40,7 @@ public struct DependenciesTrait: TestTrait, SuiteTrait, TestScoping {
       try await function()
       return
     }
-    let layer: [Module]
-    switch modules {
-    case .listed(let listed): layer = listed
-    case .mainActor(let build): layer = await MainActor.run { build() }
-    }
+    let layer = await modules()
     try await Dependencies.withOverrides {
       layer
     } operation: {
@@ -65,7 +55,8 @@ extension Trait where Self == DependenciesTrait {
   /// - Parameter modules: The modules to override, written as in ``Shank/Dependencies``.
   /// - Returns: A trait for `@Test` and `@Suite`.
   public static func dependencies(@ModuleBuilder _ modules: () -> [Module]) -> Self {
-    DependenciesTrait(modules: .listed(modules()))
+    let listed = modules()
+    return DependenciesTrait { listed }
   }
 
   /// Runs the test, or every test of the suite, with `modules` layered over the root, listing
@@ -100,6 +91,6 @@ extension Trait where Self == DependenciesTrait {
   public static func mainActorDependencies(
     @ModuleBuilder _ modules: @escaping @MainActor @Sendable () -> [Module]
   ) -> Self {
-    DependenciesTrait(modules: .mainActor(modules))
+    DependenciesTrait { await MainActor.run { modules() } }
   }
 }

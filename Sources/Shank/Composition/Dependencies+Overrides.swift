@@ -31,10 +31,8 @@ extension Dependencies {
   ) rethrows -> Result {
     let layer = layer(modules())
     let trace = ResolutionTrace.current
-    if trace.enterOverride(layer) {
-      defer { trace.leave() }
-      return try $overrides.withValue(layer, operation: operation)
-    }
+    let entered = trace.enterOverride(layer)
+    defer { if entered { trace.leave() } }
     return try $overrides.withValue(layer, operation: operation)
   }
 
@@ -66,7 +64,7 @@ extension Dependencies {
 
   /// A container of `modules` whose misses fall through to ``current``.
   static func layer(_ modules: [Module]) -> Dependencies {
-    Root.noteOverridesInstalled()
+    Switches.noteOverridesInstalled()
     return Dependencies(modules: modules, over: current, site: nil)
   }
 }

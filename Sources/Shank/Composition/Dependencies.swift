@@ -161,14 +161,9 @@ public final class Dependencies: Sendable {
   @usableFromInline static let unbuilt = Dependencies(
     modules: [], over: nil, site: SourceSite(fileID: #fileID, line: #line), isUnbuilt: true)
 
-  /// The registration for `key`, here or in the containers this one is layered over.
-  func registration(for key: Key) -> Registration? {
-    registration(for: key.type, name: key.name)
-  }
-
   /// The registration for `type` and `name`, here or in the containers this one is layered
   /// over, open or closed.
-  func registration(for type: ObjectIdentifier, name: String?) -> Registration? {
-    layer(registering: type, name: name)?.registration
+  func registration(for type: Any.Type, name: String?) -> Registration? {
+    layer(registering: ObjectIdentifier(type), name: name)?.registration
   }
 }

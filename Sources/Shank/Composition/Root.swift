@@ -24,16 +24,6 @@ final class Root {
   /// The observers from ``Dependencies/observe(_:)``.
   let observers = Observers()
 
-  /// Whether ``Dependencies/overrides`` may hold a layer for some task: until a task installs
-  /// overrides or a scope, resolution skips the task-local read. A task that inherits one was
-  /// created after it was installed, so it sees this set.
-  @inlinable
-  static var mayHaveOverrides: Bool { Switches.mayHaveOverrides }
-
-  static func noteOverridesInstalled() {
-    Switches.noteOverridesInstalled()
-  }
-
   /// The built root, if any, loaded into this thread's hazard slot; `container` keeps it
   /// alive until no slot holds it.
   @inlinable
@@ -91,16 +81,10 @@ final class Root {
   /// after the store of the new root that retired them: a reader that loaded one before that
   /// store has it in its slot by now, and a reader after it loads the new root.
   private func takeUnread() -> [Dependencies] {
-    guard !retired.isEmpty else { return [] }
-    var read: Set<UInt> = []
-    for slot in slots {
-      let address = slot.load()
-      if address != 0 { read.insert(address) }
-    }
     var unread: [Dependencies] = []
     retired.removeAll { container in
       let address = Unretained(container).address
-      guard !read.contains(address) else { return false }
+      guard !slots.contains(where: { $0.load() == address }) else { return false }
       unread.append(container)
       return true
     }

@@ -138,7 +138,7 @@ final class AsyncInstance<Value>: AsyncMaking {
     _ factory: Handed<() async throws -> Value>, on isolation: isolated (any Actor)?,
     in container: Dependencies
   ) async throws -> Handed<Value> {
-    Root.noteOverridesInstalled()
+    Switches.noteOverridesInstalled()
     // Nothing handed to the resolution that started the attempt is the factory's to take.
     return try await AsyncHandoffs.$current.withValue(nil) {
       try await Dependencies.$overrides.withValue(container) {

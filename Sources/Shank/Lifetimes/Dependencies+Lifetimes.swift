@@ -117,7 +117,7 @@ extension Dependencies {
     line: UInt = #line,
     operation: () async throws -> Result
   ) async rethrows -> Result {
-    Root.noteOverridesInstalled()
+    Switches.noteOverridesInstalled()
     let scope = Dependencies(
       modules: modules(), over: current, site: SourceSite(fileID: fileID, line: line))
     let result: Result

@@ -94,7 +94,7 @@ extension Dependencies {
     let site = SourceSite(fileID: fileID, line: line)
     let lookedUp = (T.self as? SugaredType.Type)?.wrappedType ?? T.self
     let actor = isolation(
-      ofResolving: lookedUp, registeredAs: registration(for: Key(lookedUp, name: name)))
+      ofResolving: lookedUp, registeredAs: registration(for: lookedUp, name: name))
     return try await makingAsyncModules(at: site) { () async -> Result<T, ResolutionError> in
       guard let actor else { return self.result(T.self, name: name, site: site) }
       return await Self.run(on: actor) { self.result(T.self, name: name, site: site) }

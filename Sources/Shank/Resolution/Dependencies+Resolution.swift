@@ -171,7 +171,7 @@ extension Dependencies {
     // The usual case, kept small enough to inline: no factory running, no override, no outer
     // read of the root on this thread.
     if Hazard.held == 0, let trace = ThreadTrace.current, trace.read({ $0.depth == 0 }),
-      !Root.mayHaveOverrides
+      !Switches.mayHaveOverrides
     {
       return (Root.protectedLatest ?? Unretained(unbuilt), 0)
     }
@@ -187,7 +187,7 @@ extension Dependencies {
     } else {
       ResolutionTrace.makeCurrent()
     }
-    if Root.mayHaveOverrides, let layer = overrides { return (Unretained(layer), held) }
+    if Switches.mayHaveOverrides, let layer = overrides { return (Unretained(layer), held) }
     if let outer = Unretained<Dependencies>(address: held) { return (outer, held) }
     return (Root.protectedLatest ?? Unretained(unbuilt), 0)
   }

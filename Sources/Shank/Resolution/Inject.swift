@@ -46,20 +46,16 @@ public struct Inject<Value> {
   }
 
   /// The module: resolved on the first read, the kept instance afterwards.
-  @inlinable
   public var wrappedValue: Value {
-    get {
+    @inlinable get {
       if _fastPath(kept.isPublished) { return kept.published }
       return InjectedProperty.resolve(kept)
     }
-    set { replace(with: newValue) }
-  }
-
-  /// Gives this copy of the wrapper a cell of its own that already holds `newValue`.
-  @usableFromInline
-  mutating func replace(with newValue: Value) {
-    owner = InjectionCell.make(owner.value.context, publishing: newValue)
-    kept = owner.value
+    // This copy of the wrapper gets a cell of its own that already holds `newValue`.
+    set {
+      owner = InjectionCell.make(owner.value.context, publishing: newValue)
+      kept = owner.value
+    }
   }
 }
 

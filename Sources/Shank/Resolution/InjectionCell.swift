@@ -22,8 +22,8 @@ struct InjectedProperty {
 
   /// A cell that resolves on its first read, for a property declared now.
   static func cell<Value>(name: String?, site: SourceSite) -> InjectionCell<Value> {
-    let maker =
-      ResolutionTrace.unretainedMakingContainer?.takeUnretainedValue() ?? Dependencies.asyncMaker
+    let making = ThreadTrace.current?.read { $0.makingContainer }
+    let maker = making?.takeUnretainedValue() ?? Dependencies.asyncMaker
     return InjectionCell.make(
       InjectedProperty(name: name, site: site, maker: maker, makerOrigin: maker?.handle))
   }
@@ -62,11 +62,4 @@ struct InjectedProperty {
       key: KeyDescription(Value.self, name: name), site: site)
     Dependencies.stop(error, at: site)
   }
-}
-
-extension OnceCell where Context == InjectedProperty {
-  /// The name the property was declared with.
-  var name: String? { value.context.name }
-  /// Where the property was declared.
-  var site: SourceSite { value.context.site }
 }

@@ -6,8 +6,6 @@ struct Requirement {
   let isOptional: Bool
   let site: SourceSite
 
-  var key: Key { Key(type, name: name) }
-
   /// Whether resolving it succeeds where nothing registers it: an optional is `nil`, and an
   /// unnamed list or dictionary is empty.
   var resolvesUnregistered: Bool {
@@ -22,10 +20,11 @@ protocol InjectionPoint {
 
 extension Inject: InjectionPoint {
   var requirement: Requirement {
+    let property = owner.value.context
     let wrapped = (Value.self as? SugaredType.Type)?.wrappedType
     return Requirement(
-      type: wrapped ?? Value.self, name: owner.name, isOptional: wrapped != nil,
-      site: owner.site)
+      type: wrapped ?? Value.self, name: property.name, isOptional: wrapped != nil,
+      site: property.site)
   }
 }
 

@@ -1,6 +1,6 @@
 /// One key in a container's table, with where it was registered and how it shares.
 ///
-/// The table holds these as the non-generic base; the entry for `Key(T.self, name)` is always
+/// The table holds these as the non-generic base; the entry for `T` under a name is always
 /// a ``Provider`` of `T`, so resolution downcasts without a dynamic cast.
 @usableFromInline
 class Registration: Recipe, CustomStringConvertible {

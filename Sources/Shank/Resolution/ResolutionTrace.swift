@@ -56,17 +56,6 @@ final class ResolutionTrace {
   /// The registrations on the stack, outermost first.
   var stack: [Registration] { (0..<depth).map { frames[$0].registration.takeUnretainedValue() } }
 
-  /// The container the innermost running factory on this thread makes its instance in, if a
-  /// factory is running: ``Dependencies/current`` there.
-  ///
-  /// An ``Inject`` property declared while a factory runs binds to it too, so a module resolves
-  /// its own injections from the container that made it. Unretained: the resolution running
-  /// the factory holds the container.
-  @inlinable
-  static var unretainedMakingContainer: Unretained<Dependencies>? {
-    ThreadTrace.current?.read { $0.makingContainer }
-  }
-
   /// Whether a factory running on this thread makes its instance in `container`, or was
   /// resolved from it.
   static func isMaking(in container: Dependencies) -> Bool {
@@ -77,7 +66,12 @@ final class ResolutionTrace {
     }
   }
 
-  /// The container of the innermost running factory; see ``unretainedMakingContainer``.
+  /// The container the innermost running factory on this thread makes its instance in, if a
+  /// factory is running: ``Dependencies/current`` there.
+  ///
+  /// An ``Inject`` property declared while a factory runs binds to it too, so a module resolves
+  /// its own injections from the container that made it. Unretained: the resolution running
+  /// the factory holds the container.
   @inlinable
   var makingContainer: Unretained<Dependencies>? {
     depth > 0 ? frames[depth - 1].container : nil
@@ -127,8 +121,9 @@ final class ResolutionTrace {
       throw tooDeepError(resolving: registration, at: site)
     }
     let frame = Frame(registration, container)
-    for index in 0..<depth where frames[index].registration === frame.registration {
-      throw cycleError(closedBy: registration, from: index, at: site)
+    for start in 0..<depth where frames[start].registration === frame.registration {
+      let path = (stack[start...] + [registration]).map(\.description)
+      throw ResolutionError(.cycle(path: path), key: registration.keyDescription, site: site)
     }
     frames.push(frame)
   }
@@ -149,20 +144,6 @@ final class ResolutionTrace {
     guard depth > 0 else { return false }
     frames.push(Frame(frames[depth - 1].registration.takeUnretainedValue(), layer))
     return true
-  }
-
-  /// Throws the cycle that resolving `registration` here would close, if any.
-  func checkNoCycle(closedBy registration: Registration, site: SourceSite) throws(ResolutionError) {
-    guard let start = stack.lastIndex(where: { $0 === registration }) else { return }
-    throw cycleError(closedBy: registration, from: start, at: site)
-  }
-
-  @usableFromInline
-  func cycleError(closedBy registration: Registration, from start: Int, at site: SourceSite)
-    -> ResolutionError
-  {
-    let path = (stack[start...] + [registration]).map(\.description)
-    return ResolutionError(.cycle(path: path), key: registration.keyDescription, site: site)
   }
 
   /// The error for a resolution of `registration` refused because the stack is nearly full.

@@ -50,7 +50,7 @@ class SharedProvider<Value>: Provider<Value> {
   override func resolve(at site: SourceSite, from container: Dependencies)
     throws(ResolutionError) -> Value
   {
-    if container.decorates, let owner = unretainedOwner, owner !== Unretained(container) {
+    if container.decorates, let owner = unretainedOwner, !(owner === Unretained(container)) {
       return try decorated(at: site, over: container)
     }
     if made.isPublished { return made.published(Value.self) }
@@ -129,7 +129,6 @@ class SharedProvider<Value>: Provider<Value> {
   /// Takes the creation lock, or reports the cycle that waiting for it would deadlock on.
   private func acquire(trace: ResolutionTrace, site: SourceSite) throws(ResolutionError) {
     if lock.tryLock() { return }
-    try trace.checkNoCycle(closedBy: self, site: site)
     try WaitGraph.shared.wait(for: self, lock: lock, by: trace, site: site)
     lock.lock()
     WaitGraph.shared.stopWaiting(trace)

@@ -38,7 +38,7 @@ extension Optional: SugaredType {
   static func answerMiss(
     in dependencies: Dependencies, name: String?, site: SourceSite
   ) throws(ResolutionError) -> Any? {
-    guard dependencies.registration(for: Key(Wrapped.self, name: name)) != nil else {
+    guard dependencies.registration(for: Wrapped.self, name: name) != nil else {
       return Self.none as Any
     }
     return Self.some(try dependencies.value(Wrapped.self, name: name, site: site)) as Any

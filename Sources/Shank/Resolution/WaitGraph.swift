@@ -1,8 +1,9 @@
-/// Which thread waits for which shared instance, to turn a cross-thread cycle into an error.
+/// Which thread waits for which shared instance, to turn a cycle into an error, not a deadlock.
 ///
 /// Thread A making singleton X asks for Y while thread B, making Y, asks for X: each holds
 /// what the other waits for. Only a thread that finds a creation lock busy comes here, so the
-/// uncontended path never touches this lock.
+/// uncontended path never touches this lock; a thread that holds that lock itself, because a
+/// factory resolves the instance it is making, finds the cycle at the first word it reads.
 ///
 /// Who makes an instance is not recorded here but in its ``CreationLock``'s holder word, which
 /// the maker sets and clears without this lock, and which a waiter reads under it. That is
@@ -18,15 +19,10 @@ final class WaitGraph: Sendable {
   static let shared = WaitGraph()
 
   /// What a blocked thread waits for: a registration, and its creation lock.
-  private struct Wait {
-    let thread: Node<ResolutionTrace>
-    let registration: Node<Registration>
+  fileprivate struct Wait {
+    let thread: ResolutionTrace
+    let registration: Registration
     let lock: CreationLock
-  }
-
-  /// A thread's trace, or a registration, as the graph keeps it.
-  fileprivate struct Node<Object: AnyObject> {
-    let object: Object
   }
 
   /// What each blocked thread waits for, by its trace's ``CreationLock/holder(_:)`` word.
@@ -38,8 +34,7 @@ final class WaitGraph: Sendable {
     for registration: Registration, lock: CreationLock, by thread: ResolutionTrace,
     site: SourceSite
   ) throws(ResolutionError) {
-    let awaited = Wait(
-      thread: Node(object: thread), registration: Node(object: registration), lock: lock)
+    let awaited = Wait(thread: thread, registration: registration, lock: lock)
     let cycle: [String]? = waits.withLock { waits in
       // Each thread along the way holds what the one before it waits for.
       var holders: [(thread: ResolutionTrace, holds: Registration)] = []
@@ -47,11 +42,11 @@ final class WaitGraph: Sendable {
       while holders.count <= waits.count {
         let holder = next.lock.holder
         if holder == CreationLock.holder(thread) {
-          holders.append((awaited.thread.object, next.registration.object))
+          holders.append((awaited.thread, next.registration))
           return Self.path(around: holders).map(\.description)
         }
         guard let blocked = waits[holder] else { break }
-        holders.append((blocked.thread.object, next.registration.object))
+        holders.append((blocked.thread, next.registration))
         next = blocked
       }
       waits[CreationLock.holder(thread)] = awaited
@@ -93,4 +88,4 @@ final class WaitGraph: Sendable {
 
 // A trace is read only under the graph's lock, while its thread is blocked in `wait` (see
 // `path(around:)`); a registration only for its identity and its key, which are constants.
-extension WaitGraph.Node: @unchecked Sendable {}
+extension WaitGraph.Wait: @unchecked Sendable {}

@@ -32,7 +32,9 @@ enum Switches {
     _shank_set_observing(isObserving ? 1 : 0)
   }
 
-  /// Whether any task ever installed overrides or a scope.
+  /// Whether ``Dependencies/overrides`` may hold a layer for some task: until a task installs
+  /// overrides or a scope, resolution skips the task-local read. A task that inherits one was
+  /// created after it was installed, so it sees this set.
   @inlinable @inline(__always)
   static var mayHaveOverrides: Bool { _shank_may_have_overrides() != 0 }
 

@@ -5,7 +5,7 @@
 // registrations (through its modules or its list of those it made), each layer owns its parent,
 // the running resolution owns its container (hazard slot, task-local or trace frame), and the
 // thread owns its trace. A `downcast` is sound because the caller knows the object's class: the
-// table entry for `Key(T.self, name)` is always a `Provider<T>`, a decorator of `T` always a
+// table entry for `T` under a name is always a `Provider<T>`, a decorator of `T` always a
 // `Decoration<T>`. A retain taken with `retainedAddress(of:)` is given back once, by `release()`.
 
 /// A reference that costs no reference counting, for the paths every resolution takes: a
@@ -76,12 +76,6 @@ struct Unretained<Object: AnyObject>: BitwiseCopyable {
   @inlinable @inline(__always)
   static func === (lhs: Unretained, rhs: Unretained) -> Bool {
     lhs.reference.toOpaque() == rhs.reference.toOpaque()
-  }
-
-  /// Whether they name different objects.
-  @inlinable @inline(__always)
-  static func !== (lhs: Unretained, rhs: Unretained) -> Bool {
-    !(lhs === rhs)
   }
 
   /// Retains `object` for a word that keeps it alive from now on, and returns its address.

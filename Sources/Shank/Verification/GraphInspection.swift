@@ -82,7 +82,7 @@ struct GraphInspection {
     madeBy registration: Registration?, in dependencies: Dependencies
   ) {
     for (property, requirement) in injections {
-      if let target = dependencies.registration(for: requirement.key) {
+      if let target = dependencies.registration(for: requirement.type, name: requirement.name) {
         guard let registration else { continue }
         edges.append(Edge(from: registration, to: target, property: property))
       } else if !requirement.resolvesUnregistered {
