@@ -2,9 +2,8 @@
 //
 // Sound because the bounds are only compared with addresses, never dereferenced;
 // `pthread_getattr_np` is looked up by name and cast to the signature glibc and musl declare;
-// and a fresh stack's job is retained once, for its thread, which takes that retain back
-// exactly once, while the calling thread waits in `pthread_join` for `body`, which does not
-// escape, to return.
+// and a fresh stack's thread reads `body` through the address of a local of the calling
+// thread, which waits in `pthread_join` until that thread has ended.
 
 #if canImport(Darwin)
   import Darwin
@@ -99,42 +98,36 @@ struct StackBounds {
   /// build that alone can take kilobytes of stack.
   static func onFreshStack(_ body: () -> Void) {
     withoutActuallyEscaping(body) { body in
-      let job = Unmanaged.passRetained(FreshStackJob(body))
-      #if canImport(Darwin)
-        // `pthread_create` takes `pthread_t _Nullable * _Nonnull` (<pthread.h>,
-        // apple/darwin-libpthread): there `pthread_t` is a pointer, in glibc an integer.
-        var thread: pthread_t?
-      #else
-        var thread = pthread_t()
-      #endif
-      // A closure, not `runFreshStackJob` itself: it converts to the start routine whether
-      // that takes an optional pointer, as in glibc, or a nonnull one, as swift-nio's
-      // NIOPosix/ThreadPosix.swift, built on macOS, declares it for Apple platforms. The
-      // open-source <pthread.h> (apple/darwin-libpthread) reads
-      // `void * _Nullable (* _Nonnull)(void * _Nullable)` for Swift; not built here to tell.
-      guard pthread_create(&thread, nil, { runFreshStackJob($0) }, job.toOpaque()) == 0 else {
-        job.release()
-        return body()
+      var job = body
+      withUnsafeMutablePointer(to: &job) { job in
+        #if canImport(Darwin)
+          // `pthread_create` takes `pthread_t _Nullable * _Nonnull` (<pthread.h>,
+          // apple/darwin-libpthread): there `pthread_t` is a pointer, in glibc an integer.
+          var thread: pthread_t?
+        #else
+          var thread = pthread_t()
+        #endif
+        // A closure, not `runFreshStackJob` itself: it converts to the start routine whether
+        // that takes an optional pointer, as in glibc, or a nonnull one, as swift-nio's
+        // NIOPosix/ThreadPosix.swift, built on macOS, declares it for Apple platforms. The
+        // open-source <pthread.h> (apple/darwin-libpthread) reads
+        // `void * _Nullable (* _Nonnull)(void * _Nullable)` for Swift; not built here to tell.
+        guard pthread_create(&thread, nil, { runFreshStackJob($0) }, job) == 0 else {
+          return body()
+        }
+        // `body` runs on the new thread only, and this one goes on once that thread has ended.
+        #if canImport(Darwin)
+          pthread_join(thread!, nil)
+        #else
+          pthread_join(thread, nil)
+        #endif
       }
-      // `body` runs on the new thread only, and this one goes on once that thread has ended.
-      #if canImport(Darwin)
-        pthread_join(thread!, nil)
-      #else
-        pthread_join(thread, nil)
-      #endif
     }
   }
 }
 
-/// What `StackBounds.onFreshStack` hands its thread.
-private final class FreshStackJob {
-  let run: () -> Void
-
-  init(_ run: @escaping () -> Void) { self.run = run }
-}
-
-/// Runs the job at `raw`, which `StackBounds.onFreshStack` hands its thread; never `nil`.
+/// Runs the closure at `raw`, which `StackBounds.onFreshStack` hands its thread; never `nil`.
 private func runFreshStackJob(_ raw: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
-  Unmanaged<FreshStackJob>.fromOpaque(raw!).takeRetainedValue().run()
+  raw!.assumingMemoryBound(to: (() -> Void).self).pointee()
   return nil
 }
