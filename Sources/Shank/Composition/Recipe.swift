@@ -50,7 +50,7 @@ class Recipe {
     name: String?, scope: Scope, site: SourceSite, isolation: (any Actor)?, isEager: Bool,
     onClose: ((Value) async -> Void)?, factory: @escaping () throws -> Value
   ) -> Recipe {
-    guard scope.isUnique else {
+    guard case .unique = scope.kind else {
       return ModuleRecipe(
         name: name, scope: scope, site: site, isolation: isolation, isEager: isEager,
         onClose: onClose, factory: factory, keeper: keeper(for: scope))

@@ -21,12 +21,6 @@ public struct Scope: Sendable, Hashable {
 
   @usableFromInline let kind: Kind
 
-  /// Whether it keeps nothing: ``unique``.
-  @usableFromInline var isUnique: Bool {
-    if case .unique = kind { return true }
-    return false
-  }
-
   /// Whether a container keeps the instances, and so disposes of them.
   var keepsInstances: Bool {
     switch kind {

@@ -41,10 +41,6 @@ class Registration: Recipe, CustomStringConvertible {
   /// The registration whose instances this one gives: itself, or what an alias reads through.
   var keeper: Registration { self }
 
-  /// Whether resolving it runs a factory of its own, as opposed to reading through to others:
-  /// an alias, or the list of a type's contributions.
-  var runsFactory: Bool { role != .collector && keeper === self }
-
   /// How many resets of its `.cached` scope came before the instance it keeps now; `nil` for
   /// any other scope, whose kept instance never changes or has an identity of its own.
   var cachedGeneration: UInt? { nil }

@@ -178,7 +178,8 @@ final class ResolutionTrace {
         continue
       }
       let resolved = registration.takeUnretainedValue()
-      if resolved.runsFactory {
+      // An alias and the list of a type's contributions read through to others' factories.
+      if resolved.role != .collector && resolved.keeper === resolved {
         factories.append(alias.flatMap { $0.keeper === resolved ? $0 : nil } ?? resolved)
         alias = nil
       } else {
