@@ -18,11 +18,8 @@ final class Decoration<Value>: Registration {
     try checkIsolation(at: site)
     do {
       return try transform(value)
-    } catch let error as ResolutionError {
-      throw error
     } catch {
-      throw ResolutionError(
-        .factoryFailed(error: String(describing: error)), key: keyDescription, site: site)
+      throw failure(error, at: site)
     }
   }
 

@@ -96,19 +96,30 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     noContainerBuilt: Bool, inBareTest: Bool, nearMisses: [NearMiss], registered: [String],
     registeredCount: Int
   ) {
-    storage = Storage(
+    self.init(
       Fields(
         reason: reason, key: key, site: site, noContainerBuilt: noContainerBuilt,
         inBareTest: inBareTest, nearMisses: nearMisses, registered: registered,
         registeredCount: registeredCount))
   }
 
-  /// The error of a synchronous resolution that met an async module not made yet.
-  init(_ pending: AsyncPending, key: KeyDescription, site: SourceSite) {
-    storage = Storage(
-      Fields(
-        reason: .notMadeYet(registeredAt: pending.instance.site.description), key: key,
-        site: site, pending: pending))
+  private init(_ fields: Fields) {
+    storage = Storage(fields)
+  }
+
+  /// What a factory or a decorator of `key` threw, for a resolution asked for at `site`: an
+  /// error from a resolution inside it as it is, so that the outermost caller sees the first
+  /// thing that failed; an async module not made yet as ``Reason/notMadeYet(registeredAt:)``;
+  /// any other wrapped.
+  init(_ error: any Error, thrownFor key: KeyDescription, at site: SourceSite) {
+    if let error = error as? ResolutionError {
+      self = error
+    } else if let pending = error as? AsyncPending {
+      let reason = Reason.notMadeYet(registeredAt: pending.instance.site.description)
+      self.init(Fields(reason: reason, key: key, site: site, pending: pending))
+    } else {
+      self.init(.factoryFailed(error: String(describing: error)), key: key, site: site)
+    }
   }
 
   /// What an error says, made once and never changed.
@@ -252,5 +263,14 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
       text.insert(",", at: text.index(text.startIndex, offsetBy: end))
     }
     return text
+  }
+}
+
+extension Registration {
+  /// What this registration's factory or decorator threw, as the error of a resolution asked
+  /// for at `site`.
+  @usableFromInline
+  func failure(_ error: any Error, at site: SourceSite) -> ResolutionError {
+    ResolutionError(error, thrownFor: keyDescription, at: site)
   }
 }
