@@ -88,22 +88,7 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     storage = Storage(Fields(reason: reason, key: key, site: site))
   }
 
-  /// A miss. `inBareTest`: the resolution ran in a test run, with no container built and no
-  /// override applied, where the message points at the test's ways to give modules rather
-  /// than at ``Dependencies/build()``.
-  init(
-    _ reason: Reason, key: KeyDescription, site: SourceSite,
-    noContainerBuilt: Bool, inBareTest: Bool, nearMisses: [NearMiss], registered: [String],
-    registeredCount: Int
-  ) {
-    self.init(
-      Fields(
-        reason: reason, key: key, site: site, noContainerBuilt: noContainerBuilt,
-        inBareTest: inBareTest, nearMisses: nearMisses, registered: registered,
-        registeredCount: registeredCount))
-  }
-
-  private init(_ fields: Fields) {
+  init(_ fields: Fields) {
     storage = Storage(fields)
   }
 
@@ -123,11 +108,14 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
   }
 
   /// What an error says, made once and never changed.
-  private struct Fields: Sendable {
+  struct Fields: Sendable {
     var reason: Reason
     var key: KeyDescription
     var site: SourceSite
     var noContainerBuilt = false
+    /// The resolution ran in a test run, with no container built and no override applied,
+    /// where the message of a miss points at the test's ways to give modules rather than at
+    /// ``Dependencies/build()``.
     var inBareTest = false
     /// Written only when shown: a miss among 100,000 keys would spend most of its time writing
     /// near misses its message leaves out.
