@@ -21,8 +21,6 @@ final class Root {
   private var isPolling = false
   /// The hazard slot of every thread that ever resolved and is still running.
   private var slots: [Hazard.Slot] = []
-  /// The observers from ``Dependencies/observe(_:)``.
-  let observers = Observers()
 
   /// Whether ``Dependencies/overrides`` may hold a layer for some task: until a task installs
   /// overrides or a scope, resolution skips the task-local read. A task that inherits one was

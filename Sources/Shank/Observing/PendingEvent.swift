@@ -46,7 +46,7 @@ struct PendingEvent {
     let resolved = registration.takeUnretainedValue()
     trace.isDelivering = true
     defer { trace.isDelivering = false }
-    Root.shared.observers.deliver(
+    ResolutionObservation.deliver(
       ResolutionEvent(
         key: resolved.description, scope: resolved.scope,
         madeInstance: Self.wasMade(resolved, on: trace),
