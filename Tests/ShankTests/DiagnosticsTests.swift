@@ -11,9 +11,9 @@ import Testing
   /// so the error is made as a miss in an app's process makes it.
   @Test func neverBuiltOutsideATestAsksWhetherBuildWasCalled() {
     let error = ResolutionError(
-      .notRegistered, key: KeyDescription(Service.self, name: nil),
-      site: SourceSite(fileID: "App/WidgetList.swift", line: 12), noContainerBuilt: true,
-      inBareTest: false, nearMisses: [], registered: [], registeredCount: 0)
+      ResolutionError.Fields(
+        reason: .notRegistered, key: KeyDescription(Service.self, name: nil),
+        site: SourceSite(fileID: "App/WidgetList.swift", line: 12), noContainerBuilt: true))
     #expect(
       error.description == """
         Shank cannot resolve Service

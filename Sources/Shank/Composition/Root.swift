@@ -21,8 +21,6 @@ final class Root {
   private var isPolling = false
   /// The hazard slot of every thread that ever resolved and is still running.
   private var slots: [Hazard.Slot] = []
-  /// The observers from ``Dependencies/observe(_:)``.
-  let observers = Observers()
 
   /// The built root, if any, loaded into this thread's hazard slot; `container` keeps it
   /// alive until no slot holds it.

@@ -93,8 +93,8 @@ extension Dependencies {
     // `owner` is underneath, so its list is the start of this one.
     let start = owner.decorators(of: type)?.count ?? 0
     let links = decorators[index].links.value[start...]
-    guard let keeper = links.last(where: { !isClosed($0.layer) }).map(container(of:)),
-      let keeping = keeper.keptDecorations
+    guard let link = links.last(where: { !isClosed($0.layer) }),
+      let keeping = (link.layer?.takeUnretainedValue() ?? self).keptDecorations
     else { return value }
     let open = links.count { !isClosed($0.layer) }
     if let kept = keeping.decorated(
@@ -134,11 +134,6 @@ extension Dependencies {
       index += 1
     }
     return decorated
-  }
-
-  /// The container `link` names: a layer underneath, or this one.
-  private func container(of link: DecoratorLink) -> Dependencies {
-    link.layer?.takeUnretainedValue() ?? self
   }
 
   /// Whether `layer`, underneath or this container (`nil`), is closed to this thread.

@@ -67,14 +67,8 @@ final class KeptDecorations: Sendable {
     decorators: Int
   ) -> Any {
     let object = Self.identity(of: underlying)
-    var isWeak = false
-    var keepsValues = false
-    switch registration.scope.kind {
-    case .weak: isWeak = true
-    case .singleton, .cached: keepsValues = true
-    case .unique: break
-    }
-    guard object != nil || keepsValues else { return decorated }
+    let isWeak = registration.scope.kind == .weak
+    guard object != nil || registration.scope.keepsInstances else { return decorated }
     let weakly = isWeak ? Self.identity(of: decorated) : nil
     guard !isWeak || weakly != nil else { return decorated }
     let made = Handed(

@@ -39,11 +39,12 @@ extension Dependencies {
       nearMisses.append(NearMiss(key: key, closeness: closeness))
     }
     return ResolutionError(
-      .notRegistered, key: KeyDescription(T.self, name: name), site: site,
-      noContainerBuilt: isBuiltOnNothing, inBareTest: isUnbuilt && TestRun.isRunning,
-      nearMisses: nearMisses,
-      registered: listed.keys.map { Self.line(of: $0.key, as: $0.role) },
-      registeredCount: registeredCount)
+      ResolutionError.Fields(
+        reason: .notRegistered, key: KeyDescription(T.self, name: name), site: site,
+        noContainerBuilt: isBuiltOnNothing, inBareTest: isUnbuilt && TestRun.isRunning,
+        nearMisses: nearMisses,
+        registered: listed.keys.map { Self.line(of: $0.key, as: $0.role) },
+        registeredCount: registeredCount))
   }
 
   /// A registered key's line in the registered list, which says what a registration that no

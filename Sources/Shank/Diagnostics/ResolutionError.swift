@@ -88,35 +88,34 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     storage = Storage(Fields(reason: reason, key: key, site: site))
   }
 
-  /// A miss. `inBareTest`: the resolution ran in a test run, with no container built and no
-  /// override applied, where the message points at the test's ways to give modules rather
-  /// than at ``Dependencies/build()``.
-  init(
-    _ reason: Reason, key: KeyDescription, site: SourceSite,
-    noContainerBuilt: Bool, inBareTest: Bool, nearMisses: [NearMiss], registered: [String],
-    registeredCount: Int
-  ) {
-    storage = Storage(
-      Fields(
-        reason: reason, key: key, site: site, noContainerBuilt: noContainerBuilt,
-        inBareTest: inBareTest, nearMisses: nearMisses, registered: registered,
-        registeredCount: registeredCount))
+  init(_ fields: Fields) {
+    storage = Storage(fields)
   }
 
-  /// The error of a synchronous resolution that met an async module not made yet.
-  init(_ pending: AsyncPending, key: KeyDescription, site: SourceSite) {
-    storage = Storage(
-      Fields(
-        reason: .notMadeYet(registeredAt: pending.instance.site.description), key: key,
-        site: site, pending: pending))
+  /// What a factory or a decorator of `key` threw, for a resolution asked for at `site`: an
+  /// error from a resolution inside it as it is, so that the outermost caller sees the first
+  /// thing that failed; an async module not made yet as ``Reason/notMadeYet(registeredAt:)``;
+  /// any other wrapped.
+  init(_ error: any Error, thrownFor key: KeyDescription, at site: SourceSite) {
+    if let error = error as? ResolutionError {
+      self = error
+    } else if let pending = error as? AsyncPending {
+      let reason = Reason.notMadeYet(registeredAt: pending.instance.site.description)
+      self.init(Fields(reason: reason, key: key, site: site, pending: pending))
+    } else {
+      self.init(.factoryFailed(error: String(describing: error)), key: key, site: site)
+    }
   }
 
   /// What an error says, made once and never changed.
-  private struct Fields: Sendable {
+  struct Fields: Sendable {
     var reason: Reason
     var key: KeyDescription
     var site: SourceSite
     var noContainerBuilt = false
+    /// The resolution ran in a test run, with no container built and no override applied,
+    /// where the message of a miss points at the test's ways to give modules rather than at
+    /// ``Dependencies/build()``.
     var inBareTest = false
     /// Written only when shown: a miss among 100,000 keys would spend most of its time writing
     /// near misses its message leaves out.
@@ -252,5 +251,14 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
       text.insert(",", at: text.index(text.startIndex, offsetBy: end))
     }
     return text
+  }
+}
+
+extension Registration {
+  /// What this registration's factory or decorator threw, as the error of a resolution asked
+  /// for at `site`.
+  @usableFromInline
+  func failure(_ error: any Error, at site: SourceSite) -> ResolutionError {
+    ResolutionError(error, thrownFor: keyDescription, at: site)
   }
 }

@@ -85,7 +85,7 @@ final class AsyncInstance<Value>: AsyncMaking {
       try await attempt?.value
       return nil
     } catch {
-      throw failure(error, at: site)
+      throw ResolutionError(error, thrownFor: key, at: site)
     }
   }
 
@@ -147,12 +147,6 @@ final class AsyncInstance<Value>: AsyncMaking {
         }
       }
     }
-  }
-
-  /// What the factory threw, as a ``ResolutionError`` asked for at `site`.
-  private func failure(_ error: any Error, at site: SourceSite) -> ResolutionError {
-    if let error = error as? ResolutionError { return error }
-    return ResolutionError(.factoryFailed(error: String(describing: error)), key: key, site: site)
   }
 
   deinit {

@@ -185,15 +185,10 @@ extension Dependencies {
   func closedError<T>(_ type: T.Type, name: String?, closed: Dependencies, site: SourceSite)
     -> ResolutionError
   {
-    closedError(KeyDescription(T.self, name: name), closed: closed, site: site)
-  }
-
-  /// The error for asking this container for `key` once `closed` was closed.
-  func closedError(_ key: KeyDescription, closed: Dependencies, site: SourceSite)
-    -> ResolutionError
-  {
     let which = closed === self ? "" : "a container it falls through to, "
-    return ResolutionError(.closed(container: which + closed.origin), key: key, site: site)
+    return ResolutionError(
+      .closed(container: which + closed.origin), key: KeyDescription(T.self, name: name),
+      site: site)
   }
 
   /// Where the container came from, for messages: `made at File.swift:12`.

@@ -41,9 +41,9 @@ extension Dependencies {
     guard !isClosed else {
       let key =
         eager.first?.keyDescription ?? KeyDescription(typeName: "its eager modules", name: nil)
-      throw closedError(key, closed: self, site: site)
+      throw ResolutionError(.closed(container: origin), key: key, site: site)
     }
-    let began = MonotonicClock.now
+    let began = Platform.monotonicNanoseconds
     let outcomes = await withTaskGroup(of: (Int, Result<StartReport.Entry, ResolutionError>).self) {
       group in
       for (index, registration) in eager.enumerated() {
@@ -59,7 +59,7 @@ extension Dependencies {
     let entries = try outcomes.map { outcome throws(ResolutionError) in try outcome!.get() }
     return StartReport(
       entries: entries.sorted { $0.durationNanoseconds > $1.durationNanoseconds },
-      durationNanoseconds: MonotonicClock.now &- began)
+      durationNanoseconds: Platform.monotonicNanoseconds &- began)
   }
 
   /// The modules that ``start(fileID:line:)`` makes, in registration order, each once: a module
@@ -73,13 +73,12 @@ extension Dependencies {
   private func make(_ module: Handed<Registration>, at site: SourceSite) async
     -> Result<StartReport.Entry, ResolutionError>
   {
-    let started = MonotonicClock.now
+    let started = Platform.monotonicNanoseconds
     let registration = module.value
     let isolation = isolation(ofResolving: registration.type, registeredAs: registration)
     do throws(ResolutionError) {
-      try await makingAsyncModules(at: site) { () async -> Result<Void, ResolutionError> in
-        guard let actor = isolation else { return self.makeHere(module.value, at: site) }
-        return await Self.run(on: actor) { self.makeHere(module.value, at: site) }
+      try await makingAsyncModules(on: isolation, at: site) { () throws(ResolutionError) in
+        _ = try module.value.inspectedInstance(at: site, from: self)
       }
     } catch {
       return .failure(error)
@@ -87,17 +86,8 @@ extension Dependencies {
     return .success(
       StartReport.Entry(
         key: registration.description, scope: registration.scope,
-        durationNanoseconds: MonotonicClock.now &- started,
+        durationNanoseconds: Platform.monotonicNanoseconds &- started,
         ranOn: Self.place(isolation)))
-  }
-
-  /// Makes `registration` here, on this thread.
-  private func makeHere(_ registration: Registration, at site: SourceSite)
-    -> Result<Void, ResolutionError>
-  {
-    Result { () throws(ResolutionError) in
-      _ = try registration.inspectedInstance(at: site, from: self)
-    }
   }
 
   /// Where a factory bound to `isolation` runs, in a report's words.

@@ -9,18 +9,14 @@ struct Disposal: Sendable {
     self.handler = Handed(handler)
   }
 
-  /// Runs the handler on its isolation.
-  func run() async {
-    await Self.run(handler.value, on: isolation)
+  /// Runs every handler in `disposals`, in order, each on its isolation, after the one before
+  /// has returned.
+  static func runAll(_ disposals: [Disposal]) async {
+    for disposal in disposals { await run(disposal.handler.value, on: disposal.isolation) }
   }
 
   private static func run(_ handler: () async -> Void, on isolation: isolated (any Actor)?) async {
     await handler()
-  }
-
-  /// Runs every handler in `disposals`, in order, each after the one before has returned.
-  static func runAll(_ disposals: [Disposal]) async {
-    for disposal in disposals { await disposal.run() }
   }
 
   /// Runs `disposals` in order on a task of their own, for callers that cannot wait: detached,

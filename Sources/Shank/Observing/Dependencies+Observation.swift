@@ -28,6 +28,6 @@ extension Dependencies {
   public static func observe(_ handler: @escaping @Sendable (ResolutionEvent) -> Void)
     -> ResolutionObservation
   {
-    ResolutionObservation(id: Root.shared.observers.add(handler))
+    ResolutionObservation(handler)
   }
 }

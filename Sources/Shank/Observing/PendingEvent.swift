@@ -18,7 +18,7 @@ struct PendingEvent {
     if trace.depth == 0 { trace.madeWhileObserved.removeAll(keepingCapacity: true) }
     self.registration = registration
     depth = trace.depth == 0 ? 0 : trace.runningFactories.count
-    start = MonotonicClock.now
+    start = Platform.monotonicNanoseconds
   }
 
   /// Notes that this thread made and kept an instance of `registration`, for the event of the
@@ -41,12 +41,12 @@ struct PendingEvent {
   /// Tells every observer of the resolution, which finished now.
   @inline(never)
   func deliver(askedForAt site: SourceSite) {
-    let duration = MonotonicClock.now &- start
+    let duration = Platform.monotonicNanoseconds &- start
     let trace = ResolutionTrace.current
     let resolved = registration.takeUnretainedValue()
     trace.isDelivering = true
     defer { trace.isDelivering = false }
-    Root.shared.observers.deliver(
+    ResolutionObservation.deliver(
       ResolutionEvent(
         key: resolved.description, scope: resolved.scope,
         madeInstance: Self.wasMade(resolved, on: trace),

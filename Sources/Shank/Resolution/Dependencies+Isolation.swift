@@ -95,17 +95,9 @@ extension Dependencies {
     let lookedUp = (T.self as? SugaredType.Type)?.wrappedType ?? T.self
     let actor = isolation(
       ofResolving: lookedUp, registeredAs: registration(for: lookedUp, name: name))
-    return try await makingAsyncModules(at: site) { () async -> Result<T, ResolutionError> in
-      guard let actor else { return self.result(T.self, name: name, site: site) }
-      return await Self.run(on: actor) { self.result(T.self, name: name, site: site) }
+    return try await makingAsyncModules(on: actor, at: site) { () throws(ResolutionError) in
+      try self.value(T.self, name: name, site: site)
     }
-  }
-
-  /// One synchronous resolution, as a `Result` to carry across actors.
-  private func result<T>(_ type: T.Type, name: String?, site: SourceSite)
-    -> Result<T, ResolutionError>
-  {
-    Result { () throws(ResolutionError) -> T in try value(T.self, name: name, site: site) }
   }
 
   /// Runs `body` on `actor`; an `await` from anywhere else hops there first.

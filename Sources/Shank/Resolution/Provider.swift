@@ -86,16 +86,4 @@ class Provider<Value>: Registration {
     guard container.decorates else { return value }
     return try container.decorated(value, at: site)
   }
-
-  /// A factory's error as a ``ResolutionError``: one from a resolution inside it as it is, so
-  /// that the outermost caller sees the first thing that failed; any other wrapped.
-  @usableFromInline
-  final func failure(_ error: any Error, at site: SourceSite) -> ResolutionError {
-    if let error = error as? ResolutionError { return error }
-    if let pending = error as? AsyncPending {
-      return ResolutionError(pending, key: keyDescription, site: site)
-    }
-    return ResolutionError(
-      .factoryFailed(error: String(describing: error)), key: keyDescription, site: site)
-  }
 }
