@@ -10,10 +10,13 @@ class SharedProvider<Value>: Provider<Value> {
   private let factory: () throws -> Value
   /// Runs when the owner drops a kept instance: the module's `onClose`.
   private let onClose: ((Value) async -> Void)?
-  private let lock = CreationLock()
+  private let lock: CreationLock
 
+  /// A provider of `recipe`'s module; a singleton's `made` box lives in its creation lock's
+  /// allocation, so it passes that lock.
   @usableFromInline
   init(_ recipe: ModuleRecipe<Value>, made: OnceBox? = nil) {
+    lock = made?.lock ?? CreationLock()
     factory = recipe.factory
     onClose = recipe.onClose
     super.init(
