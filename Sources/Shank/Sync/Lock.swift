@@ -154,7 +154,7 @@ extension Locked where State == UInt {
 
   /// The word that names `thread` as a holder: never 0.
   static func holder(_ thread: ResolutionTrace) -> UInt {
-    UInt(bitPattern: ObjectIdentifier(thread))
+    Unretained(thread).address
   }
 
   /// The word of the thread that holds the lock to make the instance, or 0.
@@ -163,8 +163,8 @@ extension Locked where State == UInt {
   }
 
   /// Names `thread` as the maker, or no one; only by the thread that holds the lock.
-  func setHolder(_ thread: ResolutionTrace?) {
-    let word = thread.map(Self.holder) ?? 0
+  func setHolder(_ thread: Unretained<ResolutionTrace>?) {
+    let word = thread?.address ?? 0
     buffer.withUnsafeMutablePointerToHeader { _shank_store_releasing($0, word) }
   }
 }
