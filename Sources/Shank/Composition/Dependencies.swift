@@ -158,7 +158,17 @@ public final class Dependencies: Sendable {
   }
 
   /// The override layer of this task, if any.
-  @usableFromInline @TaskLocal static var overrides: Dependencies?
+  @usableFromInline @TaskLocal static var overrides: Layer = Layer(nil)
+
+  /// An override layer, or none, as the task-local ``overrides`` holds it: a struct, whose
+  /// copies retain directly, where a `TaskLocal<Dependencies?>` copies each read and each
+  /// `withValue` through `Optional`'s generic value witnesses.
+  @usableFromInline
+  struct Layer: Sendable {
+    let container: Dependencies?
+
+    init(_ container: Dependencies?) { self.container = container }
+  }
 
   /// The empty container resolution falls back to before anything is built.
   @usableFromInline static let unbuilt = Dependencies(

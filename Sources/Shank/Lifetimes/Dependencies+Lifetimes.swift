@@ -124,7 +124,8 @@ extension Dependencies {
     // Sealed here rather than by `close()`, which, being async, would cost two hops to the
     // generic executor and back even for a scope that kept no handler.
     do {
-      result = try await $overrides.withValue(scope, operation: operation, isolation: isolation)
+      result = try await $overrides.withValue(
+        Layer(scope), operation: operation, isolation: isolation)
     } catch {
       await scope.seal()?.close()
       throw error

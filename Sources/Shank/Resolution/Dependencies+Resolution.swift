@@ -187,7 +187,9 @@ extension Dependencies {
     } else {
       ResolutionTrace.makeCurrent()
     }
-    if Root.mayHaveOverrides, let layer = overrides { return (Unretained(layer), held) }
+    if Root.mayHaveOverrides, let layer = overrides.container {
+      return (Unretained(layer), held)
+    }
     if let outer = Unretained<Dependencies>(address: held) { return (outer, held) }
     return (Root.protectedLatest ?? Unretained(unbuilt), 0)
   }
