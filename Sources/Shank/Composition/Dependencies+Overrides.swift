@@ -33,9 +33,9 @@ extension Dependencies {
     let trace = ResolutionTrace.current
     if trace.enterOverride(layer) {
       defer { trace.leave() }
-      return try $overrides.withValue(Layer(layer), operation: operation)
+      return try overrides.withValue(Layer(layer), operation: operation)
     }
-    return try $overrides.withValue(Layer(layer), operation: operation)
+    return try overrides.withValue(Layer(layer), operation: operation)
   }
 
   /// Runs the asynchronous `operation` with `modules` layered over ``current``, for this task
@@ -61,7 +61,7 @@ extension Dependencies {
     isolation: isolated (any Actor)? = #isolation,
     operation: () async throws -> Result
   ) async rethrows -> Result {
-    try await $overrides.withValue(
+    try await overrides.withValue(
       Layer(layer(modules())), operation: operation, isolation: isolation)
   }
 

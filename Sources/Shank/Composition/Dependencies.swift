@@ -157,8 +157,9 @@ public final class Dependencies: Sendable {
       cachedScopes: table.cachedScopes)
   }
 
-  /// The override layer of this task, if any.
-  @usableFromInline @TaskLocal static var overrides: Layer = Layer(nil)
+  /// The override layer of this task, if any. Declared without the `@TaskLocal` macro, whose
+  /// `$overrides` would be internal to the module, where the inlinable `withScope` sets it.
+  @usableFromInline static let overrides = TaskLocal(wrappedValue: Layer(nil))
 
   /// An override layer, or none, as the task-local ``overrides`` holds it: a struct, whose
   /// copies retain directly, where a `TaskLocal<Dependencies?>` copies each read and each
@@ -167,6 +168,7 @@ public final class Dependencies: Sendable {
   struct Layer: Sendable {
     let container: Dependencies?
 
+    @usableFromInline
     init(_ container: Dependencies?) { self.container = container }
   }
 

@@ -187,7 +187,7 @@ extension Dependencies {
     } else {
       ResolutionTrace.makeCurrent()
     }
-    if Root.mayHaveOverrides, let layer = overrides.container {
+    if Root.mayHaveOverrides, let layer = overrides.get().container {
       return (Unretained(layer), held)
     }
     if let outer = Unretained<Dependencies>(address: held) { return (outer, held) }
