@@ -33,7 +33,7 @@ extension Dependencies {
     let trace = ResolutionTrace.current
     let entered = trace.enterOverride(layer)
     defer { if entered { trace.leave() } }
-    return try $overrides.withValue(layer, operation: operation)
+    return try overrides.withValue(Layer(layer), operation: operation)
   }
 
   /// Runs the asynchronous `operation` with `modules` layered over ``current``, for this task
@@ -59,7 +59,8 @@ extension Dependencies {
     isolation: isolated (any Actor)? = #isolation,
     operation: () async throws -> Result
   ) async rethrows -> Result {
-    try await $overrides.withValue(layer(modules()), operation: operation, isolation: isolation)
+    try await overrides.withValue(
+      Layer(layer(modules())), operation: operation, isolation: isolation)
   }
 
   /// A container of `modules` whose misses fall through to ``current``.

@@ -55,7 +55,8 @@ public final class Dependencies: Sendable {
     modules: [Module], over parent: Dependencies?, site: SourceSite?, isUnbuilt: Bool = false,
     cachedScopes: Set<Scope> = []
   ) {
-    table = RegistrationTable(modules, cachedScopes: cachedScopes)
+    // Made in a local and moved in last: reading `self.table` before `self` is whole copies it.
+    let table = RegistrationTable(modules, cachedScopes: cachedScopes)
     self.parent = parent
     self.isUnbuilt = isUnbuilt
     self.site = site
@@ -63,9 +64,10 @@ public final class Dependencies: Sendable {
     decorators = Self.composedDecorators(of: table, over: parent)
     decorates = !decorators.isEmpty
     if decorates { table.setState(RegistrationTable.decoratesBit) }
+    self.table = table
     // By index: iterating would copy the list, and retain each of its arrays.
-    for index in table.order.indices {
-      table.order[index].read { $0.adopt(by: self) }
+    for index in self.table.order.indices {
+      self.table.order[index].read { $0.adopt(by: self) }
     }
   }
 
@@ -79,6 +81,7 @@ public final class Dependencies: Sendable {
     if let handle = object(in: .handle, as: ContainerHandle.self) {
       Unretained(handle).release()
     }
+    table.free()
   }
 
   /// Where it was made, as the ``Inject`` properties that its factories declare keep it: made
@@ -154,8 +157,20 @@ public final class Dependencies: Sendable {
       cachedScopes: table.cachedScopes)
   }
 
-  /// The override layer of this task, if any.
-  @usableFromInline @TaskLocal static var overrides: Dependencies?
+  /// The override layer of this task, if any. Declared without the `@TaskLocal` macro, whose
+  /// `$overrides` would be internal to the module, where the inlinable `withScope` sets it.
+  @usableFromInline static let overrides = TaskLocal(wrappedValue: Layer(nil))
+
+  /// An override layer, or none, as the task-local ``overrides`` holds it: a struct, whose
+  /// copies retain directly, where a `TaskLocal<Dependencies?>` copies each read and each
+  /// `withValue` through `Optional`'s generic value witnesses.
+  @usableFromInline
+  struct Layer: Sendable {
+    let container: Dependencies?
+
+    @usableFromInline
+    init(_ container: Dependencies?) { self.container = container }
+  }
 
   /// The empty container resolution falls back to before anything is built.
   @usableFromInline static let unbuilt = Dependencies(

@@ -7,8 +7,11 @@
 /// keeps that hash, so a probe compares names only where the hashes agree, not for every key
 /// of the same type that shares the slot's neighbourhood. Lookups cost the same with ten
 /// modules or a hundred thousand.
+///
+/// A value held in its container, not an object of its own: one allocation fewer per
+/// container, and one load fewer per lookup. The container frees the slots in its `deinit`.
 @usableFromInline
-final class RegistrationTable {
+struct RegistrationTable {
   /// One slot of the table: plain integers, so a probe retains nothing and the table frees as
   /// one block.
   @usableFromInline
@@ -19,7 +22,8 @@ final class RegistrationTable {
     @usableFromInline var registration: Unretained<Registration>?
   }
 
-  /// Behind the container's state word (see `state`) and its `HeaderWord`s.
+  /// Behind the container's state word (see `state`) and its `HeaderWord`s; freed by
+  /// ``free()``.
   @usableFromInline let slots: TableSlots<Slot>
   @usableFromInline let mask: Int
   /// The registrations that won their key, in registration order, which it keeps alive.
@@ -107,7 +111,8 @@ final class RegistrationTable {
     }
   }
 
-  deinit {
+  /// Frees the slots: the container's `deinit`, when no lookup can read them.
+  func free() {
     slots.free()
   }
 
@@ -247,7 +252,9 @@ final class RegistrationTable {
   func unretainedRegistration(for type: ObjectIdentifier, name: String?) -> Unretained<
     Registration
   >? {
-    guard name == nil else { return unretainedRegistration(for: type, named: name) }
+    guard name == nil else {
+      return Self.unretainedRegistration(for: type, named: name, in: slots, mask: mask)
+    }
     let wanted = UInt(bitPattern: type)
     var index = Self.slot(key: wanted, mask: mask)
     while let found = slots[index].registration {
@@ -259,13 +266,14 @@ final class RegistrationTable {
     return nil
   }
 
-  /// ``unretainedRegistration(for:name:)`` for a named key.
+  /// ``unretainedRegistration(for:name:)`` for a named key. Given the slots and mask alone:
+  /// a call given the whole table would copy it, and retain every array it holds.
   @usableFromInline
-  func unretainedRegistration(for type: ObjectIdentifier, named name: String?)
-    -> Unretained<Registration>?
-  {
-    let wanted = Self.key(type: UInt(bitPattern: type), name: name)
-    var index = Self.slot(key: wanted, mask: mask)
+  static func unretainedRegistration(
+    for type: ObjectIdentifier, named name: String?, in slots: TableSlots<Slot>, mask: Int
+  ) -> Unretained<Registration>? {
+    let wanted = key(type: UInt(bitPattern: type), name: name)
+    var index = slot(key: wanted, mask: mask)
     while let found = slots[index].registration {
       if slots[index].key == wanted, found.read({ $0.name == name }) {
         return found

@@ -141,7 +141,7 @@ final class AsyncInstance<Value>: AsyncMaking {
     Switches.noteOverridesInstalled()
     // Nothing handed to the resolution that started the attempt is the factory's to take.
     return try await AsyncHandoffs.$current.withValue(nil) {
-      try await Dependencies.$overrides.withValue(container) {
+      try await Dependencies.overrides.withValue(Dependencies.Layer(container)) {
         try await Dependencies.$asyncMaker.withValue(container) {
           Handed(try await factory.value())
         }

@@ -2,6 +2,7 @@
 ///
 /// Closing the container seals the list and takes every handler, newest first; an instance
 /// kept after that, by a factory that was already running, is disposed of at once.
+@usableFromInline
 final class Disposals: Sendable {
   private struct State {
     /// By id, which grows with every addition: a reset takes any entry out in constant time,
@@ -54,6 +55,7 @@ final class Disposals: Sendable {
   /// directly or through the runs of other containers (see ``CloseWaitGraph``): a handler that
   /// closes its own container, or two containers whose handlers close each other, however
   /// their closes began. Waiting would never end.
+  @usableFromInline
   func close() async {
     let waiter = Self.running
     guard let run = start(waitedForBy: waiter) else { return }

@@ -187,7 +187,9 @@ extension Dependencies {
     } else {
       ResolutionTrace.makeCurrent()
     }
-    if Switches.mayHaveOverrides, let layer = overrides { return (Unretained(layer), held) }
+    if Switches.mayHaveOverrides, let layer = overrides.get().container {
+      return (Unretained(layer), held)
+    }
     if let outer = Unretained<Dependencies>(address: held) { return (outer, held) }
     return (Root.protectedLatest ?? Unretained(unbuilt), 0)
   }

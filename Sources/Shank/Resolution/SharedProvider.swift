@@ -10,10 +10,13 @@ class SharedProvider<Value>: Provider<Value> {
   private let factory: () throws -> Value
   /// Runs when the owner drops a kept instance: the module's `onClose`.
   private let onClose: ((Value) async -> Void)?
-  private let lock = CreationLock()
+  private let lock: CreationLock
 
+  /// A provider of `recipe`'s module; a singleton's `made` box lives in its creation lock's
+  /// allocation, so it passes that lock.
   @usableFromInline
   init(_ recipe: ModuleRecipe<Value>, made: OnceBox? = nil) {
+    lock = made?.lock ?? CreationLock()
     factory = recipe.factory
     onClose = recipe.onClose
     super.init(
@@ -93,25 +96,31 @@ class SharedProvider<Value>: Provider<Value> {
   /// `startMaking` and then `finishMaking`.
   private func claim(at site: SourceSite) throws(ResolutionError) {
     try checkIsolation(at: site)
-    try acquire(trace: ResolutionTrace.current, site: site)
+    if lock.tryLock() { return }
+    try waitForLock(site: site)
   }
 
   /// With the creation lock held and nothing kept, records this thread as the maker and puts
   /// the owner's factory on the trace, which `finishMaking()` undoes; on an error, unlocks.
   private func startMaking(at site: SourceSite) throws(ResolutionError) {
-    let owner = owner!
+    // Unretained: the resolution holds the container it runs in, which keeps the owner, it or
+    // one underneath, alive; the thread keeps its trace.
+    let owner = unretainedOwner!
     // A resolution that waited for the lock while the owner closed makes nothing: the owner
     // would dispose of the instance as soon as it was made.
-    if owner.isClosedToThisThread {
+    if owner.read({ $0.isClosedToThisThread }) {
       lock.unlock()
-      throw owner.closedError(Value.self, name: name, closed: owner, site: site)
+      let closed = owner.takeUnretainedValue()
+      throw closed.closedError(Value.self, name: name, closed: closed, site: site)
     }
-    let trace = ResolutionTrace.current
+    let trace = ResolutionTrace.unretainedCurrent
     lock.setHolder(trace)
     // Made by its owner, which its factory sees as `current`, so an override layer that
     // happened to be active at the first resolution never ends up inside a shared instance.
     do {
-      try trace.enter(self, from: owner, at: site)
+      try owner.borrow { owner throws(ResolutionError) in
+        try trace.enter(self, from: owner, at: site)
+      }
     } catch {
       lock.setHolder(nil)
       lock.unlock()
@@ -126,9 +135,10 @@ class SharedProvider<Value>: Provider<Value> {
     lock.unlock()
   }
 
-  /// Takes the creation lock, or reports the cycle that waiting for it would deadlock on.
-  private func acquire(trace: ResolutionTrace, site: SourceSite) throws(ResolutionError) {
-    if lock.tryLock() { return }
+  /// Takes the creation lock that another thread holds, or reports the cycle that waiting for
+  /// it would deadlock on.
+  private func waitForLock(site: SourceSite) throws(ResolutionError) {
+    let trace = ResolutionTrace.current
     try WaitGraph.shared.wait(for: self, lock: lock, by: trace, site: site)
     lock.lock()
     WaitGraph.shared.stopWaiting(trace)
@@ -139,7 +149,11 @@ class SharedProvider<Value>: Provider<Value> {
     throws(ResolutionError) -> Value
   {
     var value = value
-    if let owner, owner.decorates { value = try owner.decorated(value, at: site) }
+    if let owner = unretainedOwner, owner.read({ $0.decorates }) {
+      value = try owner.borrow { owner throws(ResolutionError) in
+        try owner.decorated(value, at: site)
+      }
+    }
     if Switches.isObserving { PendingEvent.noteMade(self) }
     store(value, madeIn: generation)
     return value

@@ -6,9 +6,11 @@
 // it. The state, the buffer's header, is reached only inside `withLock`, while the lock is
 // held; but for a `CreationLock`'s, one word touched only through `_ShankAtomics`' atomic
 // calls and never through `withLock`, which holds a thread's identity, compared and never
-// dereferenced. On Darwin it is `os_unfair_lock`, checked against `<os/lock.h>` and Apple's
-// documentation (developer.apple.com/documentation/os/os_unfair_lock_lock, …_trylock,
-// …_unlock): `os_unfair_lock_t` is `struct os_unfair_lock_s *`, `os_unfair_lock_lock` and
+// dereferenced. A lock made with room has that many bytes more after the primitive, which the
+// lock never touches: they are its owner's (a singleton's `OnceBox`, see Once.swift). On
+// Darwin it is `os_unfair_lock`, checked against `<os/lock.h>` and Apple's documentation
+// (developer.apple.com/documentation/os/os_unfair_lock_lock, …_trylock, …_unlock):
+// `os_unfair_lock_t` is `struct os_unfair_lock_s *`, `os_unfair_lock_lock` and
 // `os_unfair_lock_unlock` return `void`, `os_unfair_lock_trylock` returns `bool`, all since
 // macOS 10.12 and iOS 10 (below this package's floor); `os_unfair_lock()` is
 // `OS_UNFAIR_LOCK_INIT`, and the lock needs no destroy call. Elsewhere it is a default
@@ -55,9 +57,11 @@ struct Locked<State> {
 
   @usableFromInline let buffer: Buffer
 
-  /// A lock guarding `state`.
-  init(_ state: sending State) {
-    let made = Buffer.create(minimumCapacity: 1) { _ in state }
+  /// A lock guarding `state`, with `room` bytes after the primitive, uninitialized, for
+  /// its owner to keep something beside the lock in the same allocation.
+  init(_ state: sending State, room: Int = 0) {
+    let stride = MemoryLayout<Primitive>.stride
+    let made = Buffer.create(minimumCapacity: 1 + (room + stride - 1) / stride) { _ in state }
     buffer = unsafeDowncast(made, to: Buffer.self)
     buffer.withUnsafeMutablePointerToElements { primitive in
       #if canImport(Darwin)
@@ -67,6 +71,12 @@ struct Locked<State> {
         pthread_mutex_init(primitive, nil)
       #endif
     }
+  }
+
+  /// The room after the primitive (see ``init(_:room:)``): stable while the lock lives.
+  @inlinable @inline(__always)
+  var room: UnsafeMutableRawPointer {
+    buffer.withUnsafeMutablePointerToElements { UnsafeMutableRawPointer($0 + 1) }
   }
 
   @usableFromInline
@@ -135,15 +145,16 @@ extension Locked: @unchecked Sendable {}
 
 /// A shared instance's creation lock, with a word beside it that names the thread holding it,
 /// for ``WaitGraph`` to follow, which reads it without the lock (see there why that is enough).
+@usableFromInline
 typealias CreationLock = Locked<UInt>
 
 extension Locked where State == UInt {
-  /// A creation lock that no thread holds.
-  init() { self.init(0) }
+  /// A creation lock that no thread holds, with `room` bytes for its owner after it.
+  init(room: Int = 0) { self.init(0, room: room) }
 
   /// The word that names `thread` as a holder: never 0.
   static func holder(_ thread: ResolutionTrace) -> UInt {
-    UInt(bitPattern: ObjectIdentifier(thread))
+    Unretained(thread).address
   }
 
   /// The word of the thread that holds the lock to make the instance, or 0.
@@ -152,8 +163,8 @@ extension Locked where State == UInt {
   }
 
   /// Names `thread` as the maker, or no one; only by the thread that holds the lock.
-  func setHolder(_ thread: ResolutionTrace?) {
-    let word = thread.map(Self.holder) ?? 0
+  func setHolder(_ thread: Unretained<ResolutionTrace>?) {
+    let word = thread?.address ?? 0
     buffer.withUnsafeMutablePointerToHeader { _shank_store_releasing($0, word) }
   }
 }

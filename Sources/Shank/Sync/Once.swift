@@ -11,9 +11,10 @@
 // the context is written when the cell is made, and the value, once published, is
 // deinitialized only in `deinit`, when no reference is left. A `OnceValue` is an address into
 // the cell, valid while the cell lives: whoever holds one keeps the cell alive beside it. A
-// `OnceBox`'s value sits on cache lines of its own in the tail of the box's allocation, sized
-// for it when the box is made, whose address the writer stores beside the word before
-// publishing; only the owner deinitializes it, in its `deinit`.
+// `OnceBox`'s words sit in the room after its creation lock's primitive, in the lock's
+// allocation (see Lock.swift), and its value on cache lines of its own further on, sized for
+// it when the box is made, whose address the writer stores beside the word before publishing;
+// only the owner deinitializes it, in its `deinit`.
 
 import _ShankAtomics
 
@@ -63,29 +64,33 @@ enum OnceFlag {
 /// provider's creation lock, which is its writer's claim, and, for a nonisolated module,
 /// published for resolutions to read with one acquiring load and no lock.
 ///
-/// Not generic, so that making a provider looks up no generic type's metadata: only its
+/// It lives in the room of that lock's allocation, so a singleton costs one allocation for
+/// both. Not generic, so that making a provider looks up no generic type's metadata: only its
 /// methods are, and they are given the instance's type. The provider frees the instance with
 /// ``free(_:)``.
 @usableFromInline
 struct OnceBox {
-  /// The ``OnceFlag`` word, then the instance's address, or 0 while nothing is kept, then room
-  /// for the instance.
-  @usableFromInline
-  final class Words: ManagedBuffer<Void, UInt> {}
+  /// The creation lock whose room holds the ``OnceFlag`` word, then the instance's address,
+  /// or 0 while nothing is kept, then room for the instance.
+  @usableFromInline let lock: CreationLock
 
-  @usableFromInline let words: Words
-
-  /// A box that keeps nothing yet, with room for a `Value` in the same allocation.
+  /// A box that keeps nothing yet, with room for a `Value`, in a new creation lock's
+  /// allocation.
   ///
-  /// The room starts on a fresh cache line and fills whole lines. Otherwise the instance could
-  /// share a line with whatever the allocator puts beside it, such as the instance's own
-  /// object, whose reference count every reader writes: each read would then wait for that
-  /// line to come back from the other core.
+  /// The instance's room starts on a fresh cache line and fills whole lines. Otherwise the
+  /// instance could share a line with whatever the allocator puts beside it, such as the
+  /// instance's own object, whose reference count every reader writes: each read would then
+  /// wait for that line to come back from the other core.
   init<Value>(for type: Value.Type) {
-    let count = 2 + (Self.line(of: Value.self) + Self.room(for: Value.self) + 7) / 8
-    words = unsafeDowncast(Words.create(minimumCapacity: count) { _ in }, to: Words.self)
-    words.withUnsafeMutablePointerToElements { $0.initialize(repeating: OnceFlag.empty, count: 2) }
+    let bytes =
+      2 * MemoryLayout<UInt>.stride + Self.line(of: Value.self) + Self.room(for: Value.self)
+    lock = CreationLock(room: bytes)
+    lock.room.initializeMemory(as: UInt.self, repeating: OnceFlag.empty, count: 2)
   }
+
+  /// The word, then the instance's address.
+  @inlinable @inline(__always)
+  var words: UnsafeMutablePointer<UInt> { lock.room.assumingMemoryBound(to: UInt.self) }
 
   /// The cache line a `Value` is kept on: 64 bytes, or its alignment if that is larger.
   private static func line<Value>(of type: Value.Type) -> Int {
@@ -100,51 +105,38 @@ struct OnceBox {
 
   /// Whether the instance is published, and so safe to read from any thread.
   @inlinable @inline(__always)
-  var isPublished: Bool {
-    words.withUnsafeMutablePointerToElements { OnceFlag.isSet(at: $0) }
-  }
+  var isPublished: Bool { OnceFlag.isSet(at: words) }
 
   /// The published instance, a `Value`; only once ``isPublished``.
   @inlinable @inline(__always)
   func published<Value>(_ type: Value.Type) -> Value {
-    words.withUnsafeMutablePointerToElements {
-      UnsafeMutablePointer<Value>(bitPattern: $0[1]).unsafelyUnwrapped.pointee
-    }
+    UnsafeMutablePointer<Value>(bitPattern: words[1]).unsafelyUnwrapped.pointee
   }
 
   /// Whether an instance is kept; only under the creation lock.
-  var isKept: Bool {
-    words.withUnsafeMutablePointerToElements { $0[1] != 0 }
-  }
+  var isKept: Bool { words[1] != 0 }
 
   /// The kept instance, a `Value`; only under the creation lock, once ``isKept``.
   func kept<Value>(_ type: Value.Type) -> Value {
-    words.withUnsafeMutablePointerToElements {
-      UnsafeMutablePointer<Value>(bitPattern: $0[1]).unsafelyUnwrapped.pointee
-    }
+    UnsafeMutablePointer<Value>(bitPattern: words[1]).unsafelyUnwrapped.pointee
   }
 
   /// Keeps `value` in the room made for it, under the creation lock and only once, and
   /// publishes it if `publishing`.
   func keep<Value>(_ value: Value, publishing: Bool) {
     let line = Self.line(of: Value.self)
-    words.withUnsafeMutablePointerToElements { words in
-      let room = UnsafeMutableRawPointer(words + 2)
-      let offset = (line - Int(bitPattern: room) % line) % line
-      let box = (room + offset).bindMemory(to: Value.self, capacity: 1)
-      box.initialize(to: value)
-      words[1] = UInt(bitPattern: box)
-      if publishing { OnceFlag.publish(at: words) }
-    }
+    let room = UnsafeMutableRawPointer(words + 2)
+    let offset = (line - Int(bitPattern: room) % line) % line
+    let box = (room + offset).bindMemory(to: Value.self, capacity: 1)
+    box.initialize(to: value)
+    words[1] = UInt(bitPattern: box)
+    if publishing { OnceFlag.publish(at: words) }
   }
 
   /// Deinitializes the kept instance, a `Value`: the provider's `deinit`, when no other
   /// reference is left.
   func free<Value>(_ type: Value.Type) {
-    words.withUnsafeMutablePointerToElements { words in
-      guard let box = UnsafeMutablePointer<Value>(bitPattern: words[1]) else { return }
-      box.deinitialize(count: 1)
-    }
+    UnsafeMutablePointer<Value>(bitPattern: words[1])?.deinitialize(count: 1)
   }
 }
 
