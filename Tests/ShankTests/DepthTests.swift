@@ -427,7 +427,9 @@ import Testing
       Issue.record("expected .tooDeep, got \(first)")
       return
     }
-    #expect(depth >= 150)
+    // A guard well above api.md §11's 64 for a debug build, so that a frame that grows shows
+    // here first.
+    #expect(depth >= 140)
     #expect(errors[1]?.reason == first.reason)
   }
 
