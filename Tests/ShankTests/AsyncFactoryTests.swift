@@ -81,6 +81,37 @@ import Testing
     #expect(serials.first == container.resolve(DatabaseType.self).serial)
   }
 
+  @Test func aTaskThatAsksJustAfterAnotherTookTheInstanceDoesNotMakeASecond() async throws {
+    let made = Counter()
+    let caught = Counter()
+    let otherDone = Counter()
+    let container = Dependencies {
+      Module(scope: .singleton) { () async -> DatabaseType in
+        made.increment()
+        return Database()
+      }
+      // The first attempt finds the singleton not made, and holds on to that answer until
+      // another task has made the instance and taken it.
+      Module { () throws -> StoreType in
+        do {
+          _ = try Dependencies.resolveOrThrow(DatabaseType.self)
+        } catch {
+          caught.increment()
+          if caught.value == 1 { eventually(timeout: 30) { otherDone.value == 1 } }
+          throw error
+        }
+        return Database()
+      }
+    }
+    let first = Task { await container.resolveAsync(StoreType.self) }
+    await eventually(timeout: 30) { caught.value == 1 }
+    let other = await container.resolveAsync(DatabaseType.self)
+    otherDone.increment()
+    _ = await first.value
+    #expect(made.value == 1)
+    #expect(container.resolve(DatabaseType.self) === other)
+  }
+
   @Test func aFailingFactoryFailsEveryoneWaitingAndTheNextCallTriesAgain() async throws {
     let attempts = Counter()
     let asking = Counter()

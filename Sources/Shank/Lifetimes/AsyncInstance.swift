@@ -22,7 +22,9 @@ final class AsyncInstance<Value>: AsyncMaking {
   let site: SourceSite
   /// Whether the provider keeps what it takes, so one value serves everyone who waited.
   private let shares: Bool
-  private let state = Locked(State.empty)
+  /// The slot, and how many values the provider has taken from it: a resolution that found
+  /// nothing before a value was taken finds it kept when it tries again, so it makes no other.
+  private let state = Locked((State.empty, taken: UInt(0)))
 
   private enum State {
     case empty
@@ -48,10 +50,10 @@ final class AsyncInstance<Value>: AsyncMaking {
   /// that says to make it first. On a ``Dependencies/verify()`` thread, makes it, waiting.
   func take() throws -> Value {
     if let handed = AsyncHandoffs.current?.take(for: self) { return handed as! Value }
-    let made: Handed<Value>? = state.withLock {
-      guard case .made(let value) = $0 else { return nil }
-      $0 = .empty
-      return value
+    let (made, taken) = state.withLock { slot -> (Handed<Value>?, UInt) in
+      guard case .made(let value) = slot.0 else { return (nil, slot.taken) }
+      slot = (.empty, slot.taken &+ 1)
+      return (value, slot.taken)
     }
     if let made { return made.value }
     let trace = ResolutionTrace.current
@@ -60,25 +62,28 @@ final class AsyncInstance<Value>: AsyncMaking {
     if trace.inspection != nil, !(isolation === MainActor.shared && trace.actsAsMainActor) {
       return try makeWaiting(in: Dependencies.current)
     }
-    throw AsyncPending(instance: self, container: Dependencies.current)
+    throw AsyncPending(instance: self, container: Dependencies.current, taken: taken)
   }
 
   /// Runs the factory for a resolution asked for at `site`, with `container` current in it.
   ///
   /// Returns the value for a unique module, which the caller hands to its own resolution; for
-  /// a shared one, leaves it here for the provider and returns `nil`.
-  func make(in container: Dependencies, at site: SourceSite) async throws(ResolutionError)
-    -> Any?
+  /// a shared one, leaves it here for the provider and returns `nil`. A shared one's factory
+  /// does not run when the provider took a value since the resolution found the slot empty
+  /// with `taken` values taken: trying again finds that value kept.
+  func make(in container: Dependencies, at site: SourceSite, taken: UInt)
+    async throws(ResolutionError) -> Any?
   {
     do {
       guard shares else { return try await Self.run(factory, on: isolation, in: container).value }
-      let attempt = state.withLock { state -> Task<Void, any Error>? in
-        switch state {
+      let attempt = state.withLock { slot -> Task<Void, any Error>? in
+        switch slot.0 {
         case .made: return nil
         case .making(let task): return task
+        case .empty where slot.taken != taken: return nil
         case .empty:
           let task = Task { try await self.runOnce(in: container) }
-          state = .making(task)
+          slot.0 = .making(task)
           return task
         }
       }
@@ -94,9 +99,9 @@ final class AsyncInstance<Value>: AsyncMaking {
   private func runOnce(in container: Dependencies) async throws {
     do {
       let made = try await Self.run(factory, on: isolation, in: container)
-      state.withLock { $0 = .made(made) }
+      state.withLock { $0.0 = .made(made) }
     } catch {
-      state.withLock { $0 = .empty }
+      state.withLock { $0.0 = .empty }
       throw error
     }
   }
@@ -151,7 +156,7 @@ final class AsyncInstance<Value>: AsyncMaking {
 
   deinit {
     // Made and never taken, as when the container closed meanwhile: disposed of all the same.
-    guard case .made(let made) = state.withLock({ $0 }), let onClose else { return }
+    guard case .made(let made) = state.withLock({ $0.0 }), let onClose else { return }
     Disposal.runLater([Disposal(isolation: isolation) { await onClose.value(made.value) }])
   }
 }
@@ -160,8 +165,10 @@ final class AsyncInstance<Value>: AsyncMaking {
 protocol AsyncMaking: AnyObject, Sendable {
   /// Where the module was registered.
   var site: SourceSite { get }
-  /// Runs the factory; gives the value for a unique module, `nil` for a shared one.
-  func make(in container: Dependencies, at site: SourceSite) async throws(ResolutionError) -> Any?
+  /// Runs the factory; gives the value for a unique module, `nil` for a shared one, which
+  /// does not run again once a value was taken after the resolution saw `taken` taken.
+  func make(in container: Dependencies, at site: SourceSite, taken: UInt)
+    async throws(ResolutionError) -> Any?
 }
 
 /// What ``AsyncInstance/take()`` throws when nothing is made: the slot to make, and the
@@ -169,6 +176,8 @@ protocol AsyncMaking: AnyObject, Sendable {
 struct AsyncPending: Error, Sendable {
   let instance: any AsyncMaking
   let container: Dependencies
+  /// How many values the provider had taken from the slot when the resolution found it empty.
+  let taken: UInt
 }
 
 extension Dependencies {

@@ -23,7 +23,9 @@ extension Dependencies {
           return outcome
         }
         do throws(ResolutionError) {
-          if let made = try await pending.instance.make(in: pending.container, at: site) {
+          if let made = try await pending.instance.make(
+            in: pending.container, at: site, taken: pending.taken)
+          {
             handoffs.add(made, for: pending.instance)
           }
         } catch {
