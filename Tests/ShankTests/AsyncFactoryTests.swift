@@ -239,6 +239,39 @@ import Testing
     #expect(made.value == 1)
   }
 
+  @Test func anAsyncFactoryAwaitsTheAsyncModulesItNeeds() async throws {
+    let made = Counter()
+    let container = Dependencies {
+      Module(scope: .singleton) { try await Self.connectedDatabase(made) }
+      Module(scope: .singleton) { () async -> ReportType in
+        _ = await Dependencies.resolveAsync(DatabaseType.self)
+        return Report()
+      }
+    }
+    _ = await container.resolveAsync(ReportType.self)
+    #expect(made.value == 1)
+    _ = try container.resolveOrThrow(DatabaseType.self)
+  }
+
+  @Test func anAsyncFactoryThatResolvesAnAsyncModuleSynchronouslyFindsItNotMade() async {
+    let databaseLine = #line + 2
+    let container = Dependencies {
+      Module(scope: .singleton) { try await Self.connectedDatabase(Counter()) }
+      Module(scope: .singleton) { () async throws -> ReportType in
+        _ = try Dependencies.resolveOrThrow(DatabaseType.self)
+        return Report()
+      }
+    }
+    do throws(ResolutionError) {
+      _ = try await container.resolveAsyncOrThrow(ReportType.self)
+      Issue.record("resolved")
+    } catch {
+      #expect(
+        error.reason
+          == .notMadeYet(registeredAt: "ShankTests/AsyncFactoryTests.swift:\(databaseLine)"))
+    }
+  }
+
   @Test func aUniqueOneResolvedTwiceInOneResolutionGivesEachResolutionItsOwn() async throws {
     let made = Counter()
     let attempts = Counter()

@@ -78,8 +78,9 @@ extension Dependencies {
   ///
   /// A shared module with an `async` factory is made once per container, however many ask at
   /// the same time; every caller waiting for an attempt that fails gets its error, and the
-  /// next call tries again. Any async module that the module's own factory resolves is made
-  /// the same way first.
+  /// next call tries again. Any async module that the module's own synchronous factory
+  /// resolves is made the same way first; an async factory awaits `resolveAsync` for those it
+  /// needs.
   ///
   /// - Parameters:
   ///   - type: The type to resolve; it must be `Sendable` to cross from the module's actor.
