@@ -1,5 +1,6 @@
-import Shank
 import Testing
+
+@testable import Shank
 
 /// How each scope shares instances, on local containers (no root is built).
 @Suite struct ScopeTests {
@@ -32,6 +33,18 @@ import Testing
   }
 
   // MARK: .singleton
+
+  /// A singleton's once-word and its instance's address are read and written atomically: they
+  /// must sit on `UInt` boundaries after the creation lock, whose primitive is 4 bytes on Darwin.
+  @Test(
+    arguments: [
+      { OnceBox(for: UInt8.self) }, { OnceBox(for: SIMD16<Float>.self) },
+      { OnceBox(for: Database.self) }, { OnceBox(for: (any DatabaseType).self) },
+    ] as [@Sendable () -> OnceBox])
+  func aSingletonsOnceWordsSitOnWordBoundaries(box: @Sendable () -> OnceBox) {
+    let words = Int(bitPattern: box().words)
+    #expect(words % MemoryLayout<UInt>.alignment == 0)
+  }
 
   @Test func singletonIsSharedAndMadeOnce() {
     let made = Counter()

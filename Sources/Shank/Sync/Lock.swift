@@ -6,8 +6,9 @@
 // it. The state, the buffer's header, is reached only inside `withLock`, while the lock is
 // held; but for a `CreationLock`'s, one word touched only through `_ShankAtomics`' atomic
 // calls and never through `withLock`, which holds a thread's identity, compared and never
-// dereferenced. A lock made with room has that many bytes more after the primitive, which the
-// lock never touches: they are its owner's (a singleton's `OnceBox`, see Once.swift). On
+// dereferenced. A lock made with room has that many bytes more after the primitive, from the
+// next `UInt` boundary (`roomOffset`), which the lock never touches: they are its owner's (a
+// singleton's `OnceBox`, see Once.swift). On
 // Darwin it is `os_unfair_lock`, checked against `<os/lock.h>` and Apple's documentation
 // (developer.apple.com/documentation/os/os_unfair_lock_lock, …_trylock, …_unlock):
 // `os_unfair_lock_t` is `struct os_unfair_lock_s *`, `os_unfair_lock_lock` and
@@ -61,7 +62,8 @@ struct Locked<State> {
   /// its owner to keep something beside the lock in the same allocation.
   init(_ state: sending State, room: Int = 0) {
     let stride = MemoryLayout<Primitive>.stride
-    let made = Buffer.create(minimumCapacity: 1 + (room + stride - 1) / stride) { _ in state }
+    let bytes = Self.roomOffset + room
+    let made = Buffer.create(minimumCapacity: (bytes + stride - 1) / stride) { _ in state }
     buffer = unsafeDowncast(made, to: Buffer.self)
     buffer.withUnsafeMutablePointerToElements { primitive in
       #if canImport(Darwin)
@@ -73,10 +75,21 @@ struct Locked<State> {
     }
   }
 
-  /// The room after the primitive (see ``init(_:room:)``): stable while the lock lives.
+  /// The room after the primitive (see ``init(_:room:)``): stable while the lock lives, and
+  /// aligned for `UInt`s.
   @inlinable @inline(__always)
   var room: UnsafeMutableRawPointer {
-    buffer.withUnsafeMutablePointerToElements { UnsafeMutableRawPointer($0 + 1) }
+    buffer.withUnsafeMutablePointerToElements { UnsafeMutableRawPointer($0) + Self.roomOffset }
+  }
+
+  /// Where the room starts after the primitive: its size rounded up to a `UInt`'s alignment,
+  /// since `os_unfair_lock` is 4 bytes. The primitive itself starts on a `UInt` boundary
+  /// where the state is a `UInt`, as a `CreationLock`'s is: the buffer's header is an object
+  /// header and the state.
+  @inlinable
+  static var roomOffset: Int {
+    let alignment = MemoryLayout<UInt>.alignment
+    return (MemoryLayout<Primitive>.stride + alignment - 1) / alignment * alignment
   }
 
   @usableFromInline
