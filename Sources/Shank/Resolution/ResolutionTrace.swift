@@ -122,10 +122,20 @@ final class ResolutionTrace {
     }
     let frame = Frame(registration, container)
     for start in 0..<depth where frames[start].registration === frame.registration {
-      let path = (stack[start...] + [registration]).map(\.description)
-      throw ResolutionError(.cycle(path: path), key: registration.keyDescription, site: site)
+      throw cycleError(closedBy: registration, from: start, at: site)
     }
     frames.push(frame)
+  }
+
+  /// The cycle that resolving `registration` again would close, from frame `start`: out of
+  /// line, so that ``enterNested(_:from:at:address:)``, which every nested resolution runs,
+  /// stays small enough to inline and keeps a small frame in a debug build.
+  @usableFromInline
+  func cycleError(closedBy registration: Registration, from start: Int, at site: SourceSite)
+    -> ResolutionError
+  {
+    let path = (stack[start...] + [registration]).map(\.description)
+    return ResolutionError(.cycle(path: path), key: registration.keyDescription, site: site)
   }
 
   /// Pops the innermost registration.
