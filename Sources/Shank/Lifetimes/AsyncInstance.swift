@@ -24,7 +24,7 @@ final class AsyncInstance<Value>: AsyncMaking {
   private let shares: Bool
   /// The slot, and how many values the provider has taken from it: a resolution that found
   /// nothing before a value was taken finds it kept when it tries again, so it makes no other.
-  private let state = Locked((State.empty, taken: UInt(0)))
+  private let state = Locked((state: State.empty, taken: UInt(0)))
 
   private enum State {
     case empty
@@ -51,8 +51,8 @@ final class AsyncInstance<Value>: AsyncMaking {
   func take() throws -> Value {
     if let handed = AsyncHandoffs.current?.take(for: self) { return handed as! Value }
     let (made, taken) = state.withLock { slot -> (Handed<Value>?, UInt) in
-      guard case .made(let value) = slot.0 else { return (nil, slot.taken) }
-      slot = (.empty, slot.taken &+ 1)
+      guard case .made(let value) = slot.state else { return (nil, slot.taken) }
+      slot = (state: .empty, taken: slot.taken &+ 1)
       return (value, slot.taken)
     }
     if let made { return made.value }
@@ -77,13 +77,13 @@ final class AsyncInstance<Value>: AsyncMaking {
     do {
       guard shares else { return try await Self.run(factory, on: isolation, in: container).value }
       let attempt = state.withLock { slot -> Task<Void, any Error>? in
-        switch slot.0 {
+        switch slot.state {
         case .made: return nil
         case .making(let task): return task
         case .empty where slot.taken != taken: return nil
         case .empty:
           let task = Task { try await self.runOnce(in: container) }
-          slot.0 = .making(task)
+          slot.state = .making(task)
           return task
         }
       }
@@ -99,9 +99,9 @@ final class AsyncInstance<Value>: AsyncMaking {
   private func runOnce(in container: Dependencies) async throws {
     do {
       let made = try await Self.run(factory, on: isolation, in: container)
-      state.withLock { $0.0 = .made(made) }
+      state.withLock { $0.state = .made(made) }
     } catch {
-      state.withLock { $0.0 = .empty }
+      state.withLock { $0.state = .empty }
       throw error
     }
   }
@@ -156,7 +156,7 @@ final class AsyncInstance<Value>: AsyncMaking {
 
   deinit {
     // Made and never taken, as when the container closed meanwhile: disposed of all the same.
-    guard case .made(let made) = state.withLock({ $0.0 }), let onClose else { return }
+    guard case .made(let made) = state.withLock({ $0.state }), let onClose else { return }
     Disposal.runLater([Disposal(isolation: isolation) { await onClose.value(made.value) }])
   }
 }

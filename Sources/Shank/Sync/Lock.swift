@@ -8,8 +8,8 @@
 // calls and never through `withLock`, which holds a thread's identity, compared and never
 // dereferenced. A lock made with room has that many bytes more after the primitive, from the
 // next `UInt` boundary (`roomOffset`), which the lock never touches: they are its owner's (a
-// singleton's `OnceBox`, see Once.swift). On
-// Darwin it is `os_unfair_lock`, checked against `<os/lock.h>` and Apple's documentation
+// singleton's `OnceBox`, see Once.swift). On Darwin it is `os_unfair_lock`, checked against
+// `<os/lock.h>` and Apple's documentation
 // (developer.apple.com/documentation/os/os_unfair_lock_lock, …_trylock, …_unlock):
 // `os_unfair_lock_t` is `struct os_unfair_lock_s *`, `os_unfair_lock_lock` and
 // `os_unfair_lock_unlock` return `void`, `os_unfair_lock_trylock` returns `bool`, all since
