@@ -14,7 +14,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export SWIFT_DETERMINISTIC_HASHING=1
-swift build -c release --product ShankProfile >/dev/null 2>&1 || swift build -c release --product ShankProfile
+# --disable-sandbox as `swift package --disable-sandbox benchmark` builds, so the two share one
+# release build rather than recompiling every module in turn.
+swift build --disable-sandbox -c release --product ShankProfile >/dev/null 2>&1 \
+  || swift build --disable-sandbox -c release --product ShankProfile
 out=$(mktemp -d)
 # valgrind 3.19 gives up on the DWARF that Swift 6.3 writes ("Possibly corrupted debuginfo
 # file"); a copy without it keeps the symbols, which is all callgrind_annotate needs.
