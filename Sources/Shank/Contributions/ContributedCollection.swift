@@ -8,9 +8,15 @@ enum ContributedCollection {
     return CollectorProvider<[Element]>(site: site) { site, container throws(ResolutionError) in
       let layers = try contributingLayers(
         to: Element.self, replacedBy: collection, from: container, at: site)
+      if let replacing = layers.replacing {
+        // A list registered whole, as a test swaps one: the rare case, in plain array code.
+        var list = try value([Element].self, of: replacing, from: container, at: site)
+        try collect(Element.self, layers.contributions, in: container, at: site) { list.append($1) }
+        return list
+      }
       var list = Gathering(of: Element.self, capacity: layers.contributions.count)
       defer { list.free(Element.self) }
-      try collect(Element.self, from: layers, in: container, at: site) { list.append($1) }
+      try collect(Element.self, layers.contributions, in: container, at: site) { list.append($1) }
       return list.array(of: Element.self)
     }
   }
@@ -20,30 +26,28 @@ enum ContributedCollection {
     let collection = ObjectIdentifier([String: Element].self)
     return CollectorProvider<[String: Element]>(site: site) {
       site, container throws(ResolutionError) in
-      var named: [String: Element] = [:]
       let layers = try contributingLayers(
         to: Element.self, replacedBy: collection, from: container, at: site)
-      try collect(Element.self, from: layers, in: container, at: site) {
+      var named: [String: Element] = [:]
+      if let replacing = layers.replacing {
+        named = try value([String: Element].self, of: replacing, from: container, at: site)
+      }
+      try collect(Element.self, layers.contributions, in: container, at: site) {
         if let name = $0 { named[name] = $1 }
       }
       return named
     }
   }
 
-  /// Hands `add` the contributions to `Element` in `layers`, each made as its scope says: from
-  /// the bottom layer up, each layer's in registration order, after the value of the
-  /// collection registered underneath, if any.
+  /// Hands `add` each of `contributions` to `Element`, made as its scope says, in order.
   ///
   /// Values go straight to `add`, with no array of name and value pairs in between: this runs
   /// unspecialized, where each such array costs a generic metadata lookup and a key path.
   private static func collect<Element>(
-    _ element: Element.Type, from layers: ContributingLayers, in container: Dependencies,
-    at site: SourceSite, into add: (String?, Element) -> Void
+    _ element: Element.Type, _ contributions: [Unretained<Registration>],
+    in container: Dependencies, at site: SourceSite, into add: (String?, Element) -> Void
   ) throws(ResolutionError) {
-    if let replacing = layers.replacing {
-      try replaced(Element.self, by: replacing, from: container, at: site, into: add)
-    }
-    for entry in layers.contributions {
+    for entry in contributions {
       let provider = entry.downcast(to: Provider<Element>.self).takeUnretainedValue()
       add(provider.name, try provider.resolve(at: site, from: container))
     }
@@ -86,23 +90,6 @@ enum ContributedCollection {
       next = layer.parent
     }
     return found
-  }
-
-  /// Hands `add` the value of `registration`, a module that registers `[Element]` or
-  /// `[String: Element]` (in name order), which replaces the contributions in its layer and
-  /// underneath.
-  private static func replaced<Element>(
-    _ element: Element.Type, by registration: Registration, from container: Dependencies,
-    at site: SourceSite, into add: (String?, Element) -> Void
-  ) throws(ResolutionError) {
-    if registration.type == [Element].self {
-      for value in try value([Element].self, of: registration, from: container, at: site) {
-        add(nil, value)
-      }
-    } else {
-      let named = try value([String: Element].self, of: registration, from: container, at: site)
-      for (name, value) in named.sorted(by: { $0.key < $1.key }) { add(name, value) }
-    }
   }
 
   /// The value of `registration`, which registers `T`.
