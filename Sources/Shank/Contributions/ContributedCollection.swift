@@ -53,22 +53,18 @@ enum ContributedCollection {
     }
   }
 
-  /// What `contributingLayers` finds: the contributions, bottom layer first, and the
-  /// registration of the collection that replaces those underneath, if any.
-  private typealias ContributingLayers = (
-    contributions: [Unretained<Registration>], replacing: Registration?
-  )
-
   /// The contributions to `Element` of each layer from `top` down to the nearest one that
-  /// registers the collection itself (`collection`: `[Element]` or `[String: Element]`), and
-  /// that registration. A closed layer that contributes, or registers the collection, answers
-  /// "closed"; one that does neither is passed over. The layers are walked in a loop, so that
-  /// any number of them takes no stack.
+  /// registers the collection itself (`collection`: `[Element]` or `[String: Element]`), bottom
+  /// layer first, and that registration, which replaces those underneath. A closed layer that
+  /// contributes, or registers the collection, answers "closed"; one that does neither is
+  /// passed over. The layers are walked in a loop, so that any number of them takes no stack.
   private static func contributingLayers<Element>(
     to element: Element.Type, replacedBy collection: ObjectIdentifier, from top: Dependencies,
     at site: SourceSite
-  ) throws(ResolutionError) -> ContributingLayers {
-    var found: ContributingLayers = ([], nil)
+  ) throws(ResolutionError) -> (
+    contributions: [Unretained<Registration>], replacing: Registration?
+  ) {
+    var found: [Unretained<Registration>] = []
     var next: Dependencies? = top
     while let layer = next {
       let replacing = layer.table.registration(for: collection, name: nil).flatMap {
@@ -78,18 +74,14 @@ enum ContributedCollection {
       if replacing != nil || contributions != nil, layer.isClosedToThisThread {
         throw layer.closedError([Element].self, name: nil, closed: layer, site: site)
       }
-      if replacing != nil {
-        found.replacing = replacing
-        return found
-      }
+      if replacing != nil { return (found, replacing) }
       if let contributions {
         // Most lists come from one layer, whose array is then taken as it is.
-        found.contributions =
-          found.contributions.isEmpty ? contributions : contributions + found.contributions
+        found = found.isEmpty ? contributions : contributions + found
       }
       next = layer.parent
     }
-    return found
+    return (found, nil)
   }
 
   /// The value of `registration`, which registers `T`.
