@@ -8,9 +8,15 @@ enum ContributedCollection {
     return CollectorProvider<[Element]>(site: site) { site, container throws(ResolutionError) in
       let layers = try contributingLayers(
         to: Element.self, replacedBy: collection, from: container, at: site)
-      var list = Gathering(of: Element.self, capacity: layers.total)
+      if let replacing = layers.replacing {
+        // A list registered whole, as a test swaps one: the rare case, in plain array code.
+        var list = try value([Element].self, of: replacing, from: container, at: site)
+        try collect(Element.self, layers.contributions, in: container, at: site) { list.append($1) }
+        return list
+      }
+      var list = Gathering(of: Element.self, capacity: layers.contributions.count)
       defer { list.free(Element.self) }
-      try collect(Element.self, from: layers, in: container, at: site) { list.append($1) }
+      try collect(Element.self, layers.contributions, in: container, at: site) { list.append($1) }
       return list.array(of: Element.self)
     }
   }
@@ -20,64 +26,45 @@ enum ContributedCollection {
     let collection = ObjectIdentifier([String: Element].self)
     return CollectorProvider<[String: Element]>(site: site) {
       site, container throws(ResolutionError) in
-      var named: [String: Element] = [:]
       let layers = try contributingLayers(
         to: Element.self, replacedBy: collection, from: container, at: site)
-      try collect(Element.self, from: layers, in: container, at: site) {
+      var named: [String: Element] = [:]
+      if let replacing = layers.replacing {
+        named = try value([String: Element].self, of: replacing, from: container, at: site)
+      }
+      try collect(Element.self, layers.contributions, in: container, at: site) {
         if let name = $0 { named[name] = $1 }
       }
       return named
     }
   }
 
-  /// Hands `add` the contributions to `Element` in `layers`, as `contributingLayers` found
-  /// them from `container`, each made as its scope says: from the bottom layer up, each
-  /// layer's in registration order, after the value of the collection registered underneath,
-  /// if any.
+  /// Hands `add` each of `contributions` to `Element`, made as its scope says, in order.
   ///
   /// Values go straight to `add`, with no array of name and value pairs in between: this runs
-  /// unspecialized, where each such array costs a generic metadata lookup and a key path. The
-  /// layers are walked in a loop, so that any number of them takes no stack.
+  /// unspecialized, where each such array costs a generic metadata lookup and a key path.
   private static func collect<Element>(
-    _ element: Element.Type, from layers: ContributingLayers, in container: Dependencies,
-    at site: SourceSite, into add: (String?, Element) -> Void
+    _ element: Element.Type, _ contributions: [Unretained<Registration>],
+    in container: Dependencies, at site: SourceSite, into add: (String?, Element) -> Void
   ) throws(ResolutionError) {
-    if let replacing = layers.replacing {
-      try replaced(Element.self, by: replacing, from: container, at: site, into: add)
-    }
-    // The bottom layer's first. Each is found again from the top: this frame stays on the
-    // stack while the contributions resolve, so it keeps no array of layers, and a list may
-    // come through thousands of layers, which a recursion per layer could not.
-    for index in stride(from: layers.count - 1, through: 0, by: -1) {
-      let entries =
-        index == 0
-        ? layers.nearest
-        : contributions(to: Element.self, inContributingLayer: index, from: container)
-      for entry in entries {
-        let provider = entry.downcast(to: Provider<Element>.self).takeUnretainedValue()
-        add(provider.name, try provider.resolve(at: site, from: container))
-      }
+    for entry in contributions {
+      let provider = entry.downcast(to: Provider<Element>.self).takeUnretainedValue()
+      add(provider.name, try provider.resolve(at: site, from: container))
     }
   }
 
-  /// The layers that contribute to a list, as `contributingLayers` finds them.
-  private typealias ContributingLayers = (
-    count: Int, total: Int, nearest: [Unretained<Registration>], replacing: Registration?
-  )
-
-  /// How many layers from `top` down contribute to `Element` above the nearest one that
-  /// registers the collection itself (`collection`: `[Element]` or `[String: Element]`), how
-  /// many contributions they hold, the topmost one's contributions (most lists have one
-  /// layer, which then is looked up once), and that registration. A closed layer that
+  /// The contributions to `Element` of each layer from `top` down to the nearest one that
+  /// registers the collection itself (`collection`: `[Element]` or `[String: Element]`), bottom
+  /// layer first, and that registration, which replaces those underneath. A closed layer that
   /// contributes, or registers the collection, answers "closed"; one that does neither is
-  /// passed over.
+  /// passed over. The layers are walked in a loop, so that any number of them takes no stack.
   private static func contributingLayers<Element>(
     to element: Element.Type, replacedBy collection: ObjectIdentifier, from top: Dependencies,
     at site: SourceSite
-  ) throws(ResolutionError) -> ContributingLayers {
-    var count = 0
-    var total = 0
-    var nearest: [Unretained<Registration>] = []
+  ) throws(ResolutionError) -> (
+    contributions: [Unretained<Registration>], replacing: Registration?
+  ) {
+    var found: [Unretained<Registration>] = []
     var next: Dependencies? = top
     while let layer = next {
       let replacing = layer.table.registration(for: collection, name: nil).flatMap {
@@ -87,48 +74,14 @@ enum ContributedCollection {
       if replacing != nil || contributions != nil, layer.isClosedToThisThread {
         throw layer.closedError([Element].self, name: nil, closed: layer, site: site)
       }
-      if replacing != nil { return (count, total, nearest, replacing) }
+      if replacing != nil { return (found, replacing) }
       if let contributions {
-        if count == 0 { nearest = contributions }
-        count += 1
-        total += contributions.count
+        // Most lists come from one layer, whose array is then taken as it is.
+        found = found.isEmpty ? contributions : contributions + found
       }
       next = layer.parent
     }
-    return (count, total, nearest, nil)
-  }
-
-  /// The contributions to `Element` of the `index`th contributing layer from `top` down.
-  private static func contributions<Element>(
-    to element: Element.Type, inContributingLayer index: Int, from top: Dependencies
-  ) -> [Unretained<Registration>] {
-    var remaining = index
-    var next: Dependencies? = top
-    while let layer = next {
-      if let entries = layer.table.contributions[ObjectIdentifier(Element.self)] {
-        if remaining == 0 { return entries }
-        remaining -= 1
-      }
-      next = layer.parent
-    }
-    preconditionFailure("fewer layers contribute than contributingLayers counted")
-  }
-
-  /// Hands `add` the value of `registration`, a module that registers `[Element]` or
-  /// `[String: Element]` (in name order), which replaces the contributions in its layer and
-  /// underneath.
-  private static func replaced<Element>(
-    _ element: Element.Type, by registration: Registration, from container: Dependencies,
-    at site: SourceSite, into add: (String?, Element) -> Void
-  ) throws(ResolutionError) {
-    if registration.type == [Element].self {
-      for value in try value([Element].self, of: registration, from: container, at: site) {
-        add(nil, value)
-      }
-    } else {
-      let named = try value([String: Element].self, of: registration, from: container, at: site)
-      for (name, value) in named.sorted(by: { $0.key < $1.key }) { add(name, value) }
-    }
+    return (found, nil)
   }
 
   /// The value of `registration`, which registers `T`.

@@ -25,28 +25,18 @@ struct KeyDescription: Hashable, Comparable, Sendable, CustomStringConvertible {
   /// With `keepingQuotes`, backslashes and quotes stay as they are, for text that is shown
   /// without quotes around it.
   static func escaped(_ text: String, keepingQuotes: Bool = false) -> String {
-    // Most names are printable ASCII, checked a byte at a time.
-    let isPlain = text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != 0x5C && $0 != 0x22 }
-    let isEscaped = { (scalar: Unicode.Scalar) in
-      (!keepingQuotes && (scalar == "\\" || scalar == "\"")) || isInvisible(scalar)
-    }
-    guard !isPlain, text.unicodeScalars.contains(where: isEscaped) else { return text }
     var escaped = ""
     for scalar in text.unicodeScalars {
-      guard isEscaped(scalar) else {
-        escaped.unicodeScalars.append(scalar)
-        continue
-      }
       switch scalar {
-      case "\\": escaped += "\\\\"
-      case "\"": escaped += "\\\""
+      case "\\", "\"": escaped += keepingQuotes ? "\(scalar)" : "\\\(scalar)"
       case "\n": escaped += "\\n"
       case "\r": escaped += "\\r"
       case "\t": escaped += "\\t"
       case "\0": escaped += "\\0"
-      default:
+      case _ where isInvisible(scalar):
         let hex = String(scalar.value, radix: 16, uppercase: true)
         escaped += "\\u{\(hex.count < 2 ? "0" + hex : hex)}"
+      default: escaped.unicodeScalars.append(scalar)
       }
     }
     return escaped

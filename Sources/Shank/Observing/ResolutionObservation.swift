@@ -4,40 +4,32 @@
 ///
 /// The observer stays installed until it is cancelled, whether or not this value is kept.
 public final class ResolutionObservation: Sendable {
-  typealias Handler = @Sendable (ResolutionEvent) -> Void
-
-  let id: UInt
+  private let handler: @Sendable (ResolutionEvent) -> Void
 
   /// Installs `handler`. Resolution looks at ``Switches/isObserving`` alone, one relaxed load,
   /// and takes the slow path only while some observer is installed.
-  init(_ handler: @escaping Handler) {
-    id = Self.installed.withLock {
-      $0.nextID &+= 1
-      $0.handlers.append(($0.nextID, handler))
+  init(_ handler: @escaping @Sendable (ResolutionEvent) -> Void) {
+    self.handler = handler
+    Self.installed.withLock {
+      $0.append(self)
       Switches.setObserving(true)
-      return $0.nextID
     }
   }
 
   /// Removes the observer. It sees no event that starts after this returns; calling it again
   /// does nothing.
   public func cancel() {
-    Self.installed.withLock { state in
-      state.handlers.removeAll { $0.id == id }
-      Switches.setObserving(!state.handlers.isEmpty)
+    Self.installed.withLock { installed in
+      installed.removeAll { $0 === self }
+      Switches.setObserving(!installed.isEmpty)
     }
   }
 
   /// Hands `event` to every observer installed.
   static func deliver(_ event: ResolutionEvent) {
-    for entry in installed.withLock({ $0.handlers }) { entry.handler(event) }
+    for observation in installed.withLock({ $0 }) { observation.handler(event) }
   }
 
-  private struct Installed {
-    var handlers: [(id: UInt, handler: Handler)] = []
-    var nextID: UInt = 0
-  }
-
-  /// The observers of the whole process.
-  private static let installed = Locked(Installed())
+  /// The observers of the whole process, kept until they are cancelled.
+  private static let installed = Locked<[ResolutionObservation]>([])
 }

@@ -3,14 +3,10 @@ struct Requirement {
   /// The type looked up: the property's type, or its wrapped type when it is optional.
   let type: Any.Type
   let name: String?
-  let isOptional: Bool
-  let site: SourceSite
-
   /// Whether resolving it succeeds where nothing registers it: an optional is `nil`, and an
   /// unnamed list or dictionary is empty.
-  var resolvesUnregistered: Bool {
-    isOptional || (name == nil && (type as? SugaredType.Type)?.empty != nil)
-  }
+  let resolvesUnregistered: Bool
+  let site: SourceSite
 }
 
 /// A property wrapper that ``Dependencies/verify()`` and ``Dependencies/graph()`` can see.
@@ -21,9 +17,11 @@ protocol InjectionPoint {
 extension Inject: InjectionPoint {
   var requirement: Requirement {
     let property = owner.value.context
-    let wrapped = (Value.self as? SugaredType.Type)?.wrappedType
+    let sugared = Value.self as? SugaredType.Type
+    let wrapped = sugared?.wrappedType
     return Requirement(
-      type: wrapped ?? Value.self, name: property.name, isOptional: wrapped != nil,
+      type: wrapped ?? Value.self, name: property.name,
+      resolvesUnregistered: wrapped != nil || (property.name == nil && sugared?.empty != nil),
       site: property.site)
   }
 }

@@ -6,8 +6,9 @@
 // after, but for its header words, which are touched only through `_ShankAtomics`' atomic
 // calls; `ThreadStack` is touched by its own thread alone, holds `BitwiseCopyable` frames, and
 // reads only below its count, which stays within its capacity; `Gathering` initializes each
-// value before its count covers it, and moves or deinitializes exactly that many; a site's
-// text writes exactly the bytes it counted into a temporary allocation of that size.
+// value, within its capacity, before its count covers it, and moves or deinitializes exactly
+// that many; a site's text writes exactly the bytes it counted into a temporary allocation of
+// that size.
 
 import _ShankAtomics
 
@@ -147,20 +148,20 @@ struct ThreadStack<Element: BitwiseCopyable> {
 /// witnesses. The array is made once, at the end, by moving the values in.
 struct Gathering {
   private var start: UnsafeMutableRawPointer
-  private var capacity: Int
+  private let capacity: Int
   private var count = 0
 
-  /// An empty buffer with room for `capacity` values of `Element` before it grows.
+  /// An empty buffer with room for `capacity` values of `Element`, as many as it may hold.
   init<Element>(of element: Element.Type, capacity: Int) {
-    self.capacity = Swift.max(capacity, 1)
+    self.capacity = capacity
     start = .allocate(
-      byteCount: self.capacity * MemoryLayout<Element>.stride,
+      byteCount: capacity * MemoryLayout<Element>.stride,
       alignment: MemoryLayout<Element>.alignment)
   }
 
-  /// Adds `value` at the end.
+  /// Adds `value` at the end, within the capacity.
   mutating func append<Element>(_ value: Element) {
-    if count == capacity { grow(Element.self) }
+    precondition(count < capacity, "more values gathered than the capacity given")
     elements(Element.self).advanced(by: count).initialize(to: value)
     count += 1
   }
@@ -177,26 +178,13 @@ struct Gathering {
   }
 
   /// Releases the values still here (after a contribution threw) and the buffer.
-  mutating func free<Element>(_ element: Element.Type) {
+  func free<Element>(_ element: Element.Type) {
     elements(Element.self).deinitialize(count: count)
     start.deallocate()
-    count = 0
-    capacity = 0
   }
 
   private func elements<Element>(_ element: Element.Type) -> UnsafeMutablePointer<Element> {
     start.assumingMemoryBound(to: Element.self)
-  }
-
-  private mutating func grow<Element>(_ element: Element.Type) {
-    let larger = UnsafeMutableRawPointer.allocate(
-      byteCount: 2 * capacity * MemoryLayout<Element>.stride,
-      alignment: MemoryLayout<Element>.alignment)
-    larger.bindMemory(to: Element.self, capacity: 2 * capacity)
-      .moveInitialize(from: elements(Element.self), count: count)
-    start.deallocate()
-    start = larger
-    capacity *= 2
   }
 }
 

@@ -1,4 +1,6 @@
-// The environment, the monotonic clock and the main-thread test, from each platform's C library.
+// The environment and the monotonic clock, from the C library, and the main-thread test.
+
+import class Foundation.Thread
 
 #if canImport(Darwin)
   import Darwin
@@ -7,16 +9,11 @@
 #elseif canImport(Musl)
   import Musl
 #endif
-#if !canImport(Darwin) && canImport(Foundation)
-  import class Foundation.Thread
-#endif
 
 /// What the rest of Shank asks the operating system, so that the files that ask need no branch
 /// per platform.
 ///
-/// `getenv` and `clock_gettime(CLOCK_MONOTONIC, …)` are POSIX and read alike everywhere; only
-/// the main-thread test differs. No Apple machine builds this package, so each Apple-only call
-/// says which declaration it was checked against.
+/// `getenv` and `clock_gettime(CLOCK_MONOTONIC, …)` are POSIX and read alike everywhere.
 enum Platform {
   /// The value of the environment variable `name`, or `nil` when it is not set.
   static func environmentValue(_ name: String) -> String? {
@@ -34,19 +31,11 @@ enum Platform {
   }
 
   /// Whether the calling thread is the process's main thread.
+  ///
+  /// No POSIX call tells the main thread (Linux's `gettid() == getpid()` is a GNU extension
+  /// that Swift's Glibc module does not declare); Foundation's `Thread` keeps the answer on
+  /// every platform, and `verify()` needs Foundation's threads anyway.
   static var isMainThread: Bool {
-    #if canImport(Darwin)
-      // `int pthread_main_np(void)`, "returns non-zero if the current thread is the main
-      // thread": <pthread.h> in apple/darwin-libpthread (include/pthread/pthread.h), macOS 10.4
-      // and iOS 2.0. Not compiled here: no Apple machine builds this package.
-      pthread_main_np() != 0
-    #elseif canImport(Foundation)
-      // No POSIX call tells the main thread (Linux's `gettid() == getpid()` is a GNU extension
-      // that Swift's Glibc module does not declare); Foundation's `Thread` keeps the answer.
-      Thread.isMainThread
-    #else
-      // No main-thread test here: only main-queue blocks count as the main actor.
-      false
-    #endif
+    Thread.isMainThread
   }
 }

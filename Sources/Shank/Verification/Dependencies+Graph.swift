@@ -16,24 +16,7 @@ extension Dependencies {
   ///   injects), with ``DependencyGraph/mermaid`` and ``DependencyGraph/dot`` renderings.
   public func graph() -> DependencyGraph {
     let inspection = GraphInspection(self)
-    var ids: [ObjectIdentifier: String] = [:]
-    // The Mermaid text names each layer's subgraph `LayerN`, which no node may take.
-    var identifiers = NodeIdentifiers(
-      reserving: Set(inspection.registrations.map(\.layer)).filter { $0 > 0 }.map { "Layer\($0)" })
-    let nodes = inspection.registrations.map { registration, layer in
-      let id = identifiers.identifier(for: registration.keyDescription)
-      ids[ObjectIdentifier(registration)] = id
-      return DependencyGraph.Node(
-        id: id, typeName: registration.keyDescription.typeName, name: registration.name,
-        scope: registration.scope, kind: DependencyGraph.Node.Kind(registration.role),
-        layer: layer)
-    }
-    let edges = inspection.edges.map { edge in
-      DependencyGraph.Edge(
-        from: ids[ObjectIdentifier(edge.from)]!, to: ids[ObjectIdentifier(edge.to)]!,
-        property: edge.property)
-    }
-    return DependencyGraph(nodes: nodes, edges: edges)
+    return DependencyGraph(nodes: inspection.nodes, edges: inspection.edges)
   }
 }
 

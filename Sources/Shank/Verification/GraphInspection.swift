@@ -3,16 +3,12 @@
 /// ``Dependencies/verify()`` reports its problems and ``Dependencies/graph()`` draws its
 /// edges, so both read the same facts.
 struct GraphInspection {
-  struct Edge {
-    let from: Registration
-    let to: Registration
-    let property: String
-  }
-
-  /// Each visible registration, with how far down its container is: 0 for the one inspected.
-  let registrations: [(registration: Registration, layer: Int)]
-  private(set) var edges: [Edge] = []
+  /// A node for each visible registration, in their order.
+  private(set) var nodes: [DependencyGraph.Node] = []
+  private(set) var edges: [DependencyGraph.Edge] = []
   private(set) var problems: [VerificationError.Problem] = []
+  /// Each node's ``DependencyGraph/Node/id``, by its registration.
+  private var ids: [ObjectIdentifier: String] = [:]
   /// The cycles met while making the modules, each once, as first met.
   private var cycles: [[String]] = []
   /// Each of `cycles` from its least key round, so that the same cycle met from another of
@@ -20,7 +16,19 @@ struct GraphInspection {
   private var seenCycles: Set<[String]> = []
 
   init(_ dependencies: Dependencies) {
-    registrations = dependencies.visibleRegistrations()
+    let registrations = dependencies.visibleRegistrations()
+    // The Mermaid text names each layer's subgraph `LayerN`, which no node may take.
+    var identifiers = NodeIdentifiers(
+      reserving: Set(registrations.map(\.layer)).filter { $0 > 0 }.map { "Layer\($0)" })
+    for (registration, layer) in registrations {
+      let key = registration.keyDescription
+      let id = identifiers.identifier(for: key)
+      ids[ObjectIdentifier(registration)] = id
+      nodes.append(
+        DependencyGraph.Node(
+          id: id, typeName: key.typeName, name: key.name, scope: registration.scope,
+          kind: DependencyGraph.Node.Kind(registration.role), layer: layer))
+    }
     // The copy that modules are made in is open: a closed container's own modules, which
     // no longer resolve, are told here.
     for layer in sequence(first: dependencies, next: \.parent)
@@ -84,7 +92,10 @@ struct GraphInspection {
     for (property, requirement) in injections {
       if let target = dependencies.registration(for: requirement.type, name: requirement.name) {
         guard let registration else { continue }
-        edges.append(Edge(from: registration, to: target, property: property))
+        edges.append(
+          DependencyGraph.Edge(
+            from: ids[ObjectIdentifier(registration)]!, to: ids[ObjectIdentifier(target)]!,
+            property: property))
       } else if !requirement.resolvesUnregistered {
         problems.append(
           .missing(
