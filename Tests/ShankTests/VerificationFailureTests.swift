@@ -220,6 +220,33 @@ import Testing
     #expect(again?.problems.count == 2, "released, the factory returns, and only two remain")
   }
 
+  /// The patience is for each factory: modules that each return in time are all made, however
+  /// long the whole run takes on one thread.
+  @Test func slowFactoriesThatEachReturnInTimeAreAllMade() async throws {
+    let slow = { @Sendable () -> Service in
+      Thread.sleep(forTimeInterval: 0.6)
+      return ServiceImpl()
+    }
+    let dependencies = Dependencies {
+      Module("first", slow)
+      Module("second", slow)
+      Module("third", slow)
+      Module("fourth", slow)
+      Module("fifth", slow)
+    }
+    let outcome = Collector<[String]>()
+    let finished = await onThreads(1, timeout: 60) { _ in
+      let error = verificationError {
+        try Dependencies.$verificationPatience.withValue(.seconds(2)) {
+          try dependencies.verify()
+        }
+      }
+      outcome.append(error?.problems.map(\.description) ?? [])
+    }
+    #expect(finished, "verify() did not return")
+    #expect(outcome.all == [[]])
+  }
+
   /// `verify()` on the main actor holds the main thread while its own thread makes modules, so
   /// a factory that waits for the main queue would wait for ever; it is reported instead.
   @MainActor @Test(.timeLimit(.minutes(1)))

@@ -35,6 +35,8 @@ final class InspectionThread: Sendable {
     /// Which of the threads started is the one verification waits for; the others stopped
     /// being waited for and record nothing.
     var worker = 0
+    /// Whether that thread is still making modules, rather than parked or gone.
+    var isMaking = false
     /// The container inspected, until verification returns: kept here rather than by a
     /// thread's closure, which is released only some time after the thread ends.
     var original: Dependencies?
@@ -58,13 +60,17 @@ final class InspectionThread: Sendable {
     let patience = Dependencies.verificationPatience
     let (seconds, attoseconds) = patience.components
     let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-    var next = 0
-    while next < count {
-      run.start(at: next)
+    while true {
+      let (next, isMaking) = run.state.withLock {
+        ($0.outcomes.firstIndex { $0 == nil } ?? count, $0.isMaking)
+      }
+      // Done once every module has an outcome and the thread has dropped its copy.
+      if next == count && !isMaking { break }
+      if !isMaking { run.start(at: next) }
+      // Patience is for each factory: the thread signals each module it is done with.
       if run.progress.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .timedOut {
         run.stopWaiting(after: patience)
       }
-      next = run.state.withLock { $0.outcomes.firstIndex { $0 == nil } ?? count }
     }
     return run.state.withLock {
       $0.original = nil
@@ -80,6 +86,8 @@ final class InspectionThread: Sendable {
       // it will find itself no longer the worker, and will not.
       guard progress.wait(timeout: .now()) == .timedOut else { return }
       $0.worker += 1
+      $0.isMaking = false
+      guard $0.outcomes[$0.making] == nil else { return }
       $0.outcomes[$0.making] = .stopped(
         "its factory did not return within \(patience); it may wait for something "
           + "verify() holds, such as the main queue when verify() runs on the main actor")
@@ -101,6 +109,7 @@ final class InspectionThread: Sendable {
     // runs out is reported on the module it was started for.
     let thread = state.withLock {
       $0.making = first
+      $0.isMaking = true
       return $0.worker
     }
     let started = Thread { [self] in
@@ -110,7 +119,10 @@ final class InspectionThread: Sendable {
       trace.actsAsMainActor = actsAsMainActor
       makeEach(from: first, on: thread)
       trace.inspection = nil
-      _ = ifStillWaitedFor(thread) { _ in progress.signal() }
+      _ = ifStillWaitedFor(thread) {
+        $0.isMaking = false
+        progress.signal()
+      }
     }
     started.stackSize = 8 << 20
     started.start()
@@ -127,7 +139,11 @@ final class InspectionThread: Sendable {
     for index in first..<registrations.count {
       guard ifStillWaitedFor(thread, { $0.making = index }) else { return }
       let outcome = Self.make(registrations[index].registration, in: copy)
-      guard ifStillWaitedFor(thread, { $0.outcomes[index] = outcome }) else { return }
+      let recorded = ifStillWaitedFor(thread) {
+        $0.outcomes[index] = outcome
+        progress.signal()
+      }
+      guard recorded else { return }
     }
   }
 
@@ -144,6 +160,7 @@ final class InspectionThread: Sendable {
   func abandon(_ outcome: InspectedModule) -> Never {
     _ = ifStillWaitedFor(ResolutionTrace.current.inspectionThread) {
       $0.outcomes[$0.making] = outcome
+      $0.isMaking = false
       progress.signal()
     }
     let never = DispatchSemaphore(value: 0)
