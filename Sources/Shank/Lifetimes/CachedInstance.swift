@@ -12,14 +12,10 @@ final class CachedInstance<Value> {
   private var disposal: UInt?
   private var resets: UInt = 0
 
-  /// The kept instance and how many resets came before it, read under the lock.
+  /// The kept instance and how many resets came before it, or before the next one made, read
+  /// under the lock.
   var current: (value: Value?, generation: UInt) {
     lock.withLock { (kept, resets) }
-  }
-
-  /// How many resets came before the kept instance, or the next one made.
-  var generation: UInt {
-    lock.withLock { resets }
   }
 
   /// Keeps `value`, unless a reset came after `generation` was read; when it keeps it, records

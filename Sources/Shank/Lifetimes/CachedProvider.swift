@@ -21,7 +21,7 @@ final class CachedProvider<Value>: SharedProvider<Value> {
     }
   }
 
-  override var cachedGeneration: UInt? { cached.generation }
+  override var cachedGeneration: UInt? { cached.current.generation }
 
   override func reset() -> (order: UInt, disposal: Disposal)? {
     guard let id = cached.reset(), let disposal = owner?.disposals.remove(id) else { return nil }
