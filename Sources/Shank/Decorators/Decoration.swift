@@ -26,15 +26,4 @@ final class Decoration<Value>: Registration {
       throw failure(error, at: site)
     }
   }
-
-  /// A decorator has no instance of its own: verification has nothing to reflect on.
-  override func inspectedInstance(
-    at site: SourceSite, from container: Dependencies
-  ) throws(ResolutionError) -> Any {
-    ()
-  }
-
-  override func register(into registrations: inout RegistrationList) {
-    registrations.append(sharedBy: self)
-  }
 }

@@ -31,11 +31,19 @@ class Registration: Recipe, CustomStringConvertible {
 
   @usableFromInline var description: String { keyDescription.description }
 
-  /// An instance as `Any`, for verification and the graph.
+  /// An instance as `Any`, for verification and the graph; a ``Provider`` gives its own. A
+  /// decorator has none, and gives verification nothing to reflect on.
   func inspectedInstance(at site: SourceSite, from container: Dependencies) throws(ResolutionError)
     -> Any
   {
-    preconditionFailure("Provider overrides inspectedInstance(at:)")
+    ()
+  }
+
+  /// A registration that is its own module's recipe, a unique module's or a decorator's, keeps
+  /// nothing: one serves every container the module is listed in, and the module keeps it.
+  /// A provider that keeps instances is made per container by its recipe instead.
+  override func register(into registrations: inout RegistrationList) {
+    registrations.append(sharedBy: self)
   }
 
   /// The registration whose instances this one gives: itself, or what an alias reads through.
