@@ -147,12 +147,11 @@ final class AsyncInstance<Value>: Sendable {
     in container: Dependencies
   ) async throws -> Handed<Value> {
     Switches.noteOverridesInstalled()
-    // Nothing handed to the resolution that started the attempt is the factory's to take.
-    return try await AsyncHandoffs.$current.withValue(nil) {
-      try await Dependencies.overrides.withValue(Dependencies.Layer(container)) {
-        try await Dependencies.$asyncMaker.withValue(container) {
-          Handed(try await factory.value())
-        }
+    // No `AsyncHandoffs` reaches the factory: an attempt sets them only while it runs, and it
+    // is synchronous.
+    return try await Dependencies.overrides.withValue(Dependencies.Layer(container)) {
+      try await Dependencies.$asyncMaker.withValue(container) {
+        Handed(try await factory.value())
       }
     }
   }
