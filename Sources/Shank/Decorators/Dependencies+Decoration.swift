@@ -88,15 +88,11 @@ extension Dependencies {
       let keeping = (link.layer?.takeUnretainedValue() ?? self).keptDecorations
     else { return value }
     let open = links.count { !isClosed($0.layer) }
-    if let kept = keeping.decorated(
-      of: value, madeBy: registration, generation: generation, decorators: open)
-    {
-      return kept as! Value
-    }
-    let decorated = try apply(decoratorsAt: index, from: start, to: value, at: site)
-    return keeping.keep(
-      decorated, of: value, madeBy: registration, generation: generation, decorators: open)
-      as! Value
+    return try keeping.decorated(
+      value, madeBy: registration, generation: generation, decorators: open
+    ) { () throws(ResolutionError) in
+      try apply(decoratorsAt: index, from: start, to: value, at: site)
+    } as! Value
   }
 
   /// `value` wrapped by the decorators of ``decorators``' entry `type` from `start` on, each in

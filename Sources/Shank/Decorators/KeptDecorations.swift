@@ -46,27 +46,22 @@ final class KeptDecorations: Sendable {
 
   private let state = Locked(State())
 
-  /// What was kept for `underlying`, which `registration` made underneath, if anything, when
-  /// it was wrapped by as many `decorators` as are open now.
+  /// The decoration kept for `underlying`, which `registration` made underneath, when it was
+  /// wrapped by as many `decorators` as are open now; else what `decorate` makes, kept unless
+  /// another thread kept one for it first (then that one is returned), or unless its kind
+  /// cannot be kept.
   func decorated(
-    of underlying: Any, madeBy registration: Registration, generation: UInt?, decorators: Int
-  ) -> Any? {
+    _ underlying: Any, madeBy registration: Registration, generation: UInt?, decorators: Int,
+    by decorate: () throws(ResolutionError) -> Any
+  ) throws(ResolutionError) -> Any {
     let key = ObjectIdentifier(registration)
-    guard let entry = state.withLock({ $0.entries[key] })?.value,
-      entry.wraps(Self.identity(of: underlying), generation: generation, decorators: decorators)
-    else {
-      return nil
-    }
-    return entry.value
-  }
-
-  /// Keeps `decorated` for `underlying`, unless another thread kept one for it first; returns
-  /// the one kept, or `decorated` when its kind cannot be kept.
-  func keep(
-    _ decorated: Any, of underlying: Any, madeBy registration: Registration, generation: UInt?,
-    decorators: Int
-  ) -> Any {
     let object = Self.identity(of: underlying)
+    if let entry = state.withLock({ $0.entries[key] })?.value,
+      entry.wraps(object, generation: generation, decorators: decorators), let kept = entry.value
+    {
+      return kept
+    }
+    let decorated = try decorate()
     let isWeak = registration.scope.kind == .weak
     guard object != nil || registration.scope.keepsInstances else { return decorated }
     let weakly = isWeak ? Self.identity(of: decorated) : nil
@@ -75,7 +70,6 @@ final class KeptDecorations: Sendable {
       Entry(
         underlying: object, wrapsValue: object == nil, generation: generation,
         decorated: isWeak ? nil : decorated, weaklyDecorated: weakly, decorators: decorators))
-    let key = ObjectIdentifier(registration)
     let (kept, replaced): (Handed<Entry>?, Handed<Entry>?) = state.withLock {
       guard !$0.isClosed else { return (nil, nil) }
       if let entry = $0.entries[key], entry.value.keeps(sameAs: made.value) {
