@@ -53,7 +53,8 @@ class Registration: Recipe, CustomStringConvertible {
   /// any other scope, whose kept instance never changes or has an identity of its own.
   var cachedGeneration: UInt? { nil }
 
-  /// Whether the module has an `onClose` handler.
+  /// Whether the module has an `onClose` handler; asked of the ``keeper``, since an alias
+  /// has none of its own.
   var hasOnClose: Bool { false }
 
   /// Records `container` as the owner, before the container is shared with anyone: only a
@@ -62,6 +63,6 @@ class Registration: Recipe, CustomStringConvertible {
 
   /// Drops a `.cached` instance so the next resolution makes a new one, and returns its
   /// `onClose` handler, taken out of the container's list, for the caller to run, with its
-  /// place in that list.
+  /// place in that list. Asked of the ``keeper``, since an alias keeps nothing.
   func reset() -> (order: UInt, disposal: Disposal)? { nil }
 }
