@@ -22,18 +22,13 @@ final class KeptDecorations: Sendable {
     /// decorators are then gone from the instance too.
     let decorators: Int
 
-    func wraps(_ object: AnyObject?, generation: UInt?, decorators: Int) -> Bool {
-      guard decorators == self.decorators else { return false }
-      guard let object else { return wrapsValue && self.generation == generation }
-      return underlying === object
-    }
-
-    var value: Any? { decorated ?? weaklyDecorated }
-
-    /// Whether this entry still keeps a decoration of what `other` wraps.
-    func keeps(sameAs other: Entry) -> Bool {
-      wraps(other.underlying, generation: other.generation, decorators: other.decorators)
-        && value != nil
+    /// The decorated instance, if the entry wraps `object` (`nil` for a value type, told
+    /// apart by its `generation`) under as many `decorators`, and still keeps it. A value type
+    /// is never kept weakly.
+    func decoration(of object: AnyObject?, generation: UInt?, decorators: Int) -> Any? {
+      guard decorators == self.decorators else { return nil }
+      guard let object else { return wrapsValue && self.generation == generation ? decorated : nil }
+      return underlying === object ? decorated ?? weaklyDecorated : nil
     }
   }
 
@@ -56,8 +51,8 @@ final class KeptDecorations: Sendable {
   ) throws(ResolutionError) -> Any {
     let key = ObjectIdentifier(registration)
     let object = Self.identity(of: underlying)
-    if let entry = state.withLock({ $0.entries[key] })?.value,
-      entry.wraps(object, generation: generation, decorators: decorators), let kept = entry.value
+    if let kept = state.withLock({ $0.entries[key] })?.value.decoration(
+      of: object, generation: generation, decorators: decorators)
     {
       return kept
     }
@@ -70,16 +65,18 @@ final class KeptDecorations: Sendable {
       Entry(
         underlying: object, wrapsValue: object == nil, generation: generation,
         decorated: isWeak ? nil : decorated, weaklyDecorated: weakly, decorators: decorators))
-    let (kept, replaced): (Handed<Entry>?, Handed<Entry>?) = state.withLock {
+    let (kept, replaced): (Handed<Any>?, Handed<Entry>?) = state.withLock {
       guard !$0.isClosed else { return (nil, nil) }
-      if let entry = $0.entries[key], entry.value.keeps(sameAs: made.value) {
-        return (entry, nil)
+      if let kept = $0.entries[key]?.value.decoration(
+        of: object, generation: generation, decorators: decorators)
+      {
+        return (Handed(kept), nil)
       }
       return (nil, $0.entries.updateValue(made, forKey: key))
     }
     // Released outside the lock: the replaced decoration's deinit may resolve through here.
     withExtendedLifetime(replaced) {}
-    return kept?.value.value ?? decorated
+    return kept?.value ?? decorated
   }
 
   /// Lets go of every decorated instance, and keeps none from now on: the container closes.
