@@ -26,18 +26,12 @@ final class AsyncRecipe<Value>: Recipe {
     let instance = AsyncInstance(
       factory: factory, isolation: isolation, onClose: onClose,
       key: KeyDescription(Value.self, name: name), site: site, shares: scope.kind != .unique)
-    // Made for this container alone, so the list keeps what it registers, even the unique
-    // provider that a synchronous module's recipe would leave to the module to keep.
-    let made = shape(
+    // Made for this container alone: a `ModuleRecipe` makes its providers, even a unique one,
+    // for each container it registers in, and the list keeps them.
+    shape(
       ModuleRecipe(
         name: name, scope: scope, site: site, isolation: isolation, isEager: isEager,
-        onClose: onClose, factory: { try instance.take() }, keeper: Recipe.keeper(for: scope)))
-    var list = RegistrationList(reservingCapacity: 3)
-    made.register(into: &list)
-    withExtendedLifetime(made) {
-      for registration in list {
-        registrations.append(made: registration.takeUnretainedValue())
-      }
-    }
+        onClose: onClose, factory: { try instance.take() }, keeper: Recipe.keeper(for: scope))
+    ).register(into: &registrations)
   }
 }
