@@ -135,5 +135,3 @@ extension Dependencies.DecoratorLink {
     }
   }
 }
-
-extension Dependencies.DecoratedType: Sendable {}
