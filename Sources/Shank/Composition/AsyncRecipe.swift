@@ -7,17 +7,18 @@
 final class AsyncRecipe<Value>: Recipe {
   private let factory: () async throws -> Value
   private let onClose: ((Value) async -> Void)?
-  /// The synchronous recipe the module would have, given a factory.
-  private let recipe: (@escaping () throws -> Value) -> Recipe
+  /// The synchronous recipe the module would have, made of the plain module with a factory
+  /// that takes what the async one made: the module itself, an alias or a contribution.
+  private let shape: (ModuleRecipe<Value>) -> Recipe
 
   init(
     name: String?, scope: Scope, site: SourceSite, isolation: (any Actor)?, isEager: Bool,
     onClose: ((Value) async -> Void)?, factory: @escaping () async throws -> Value,
-    recipe: @escaping (@escaping () throws -> Value) -> Recipe
+    shape: @escaping (ModuleRecipe<Value>) -> Recipe
   ) {
     self.factory = factory
     self.onClose = onClose
-    self.recipe = recipe
+    self.shape = shape
     super.init(name: name, scope: scope, site: site, isolation: isolation, isEager: isEager)
   }
 
@@ -25,15 +26,12 @@ final class AsyncRecipe<Value>: Recipe {
     let instance = AsyncInstance(
       factory: factory, isolation: isolation, onClose: onClose,
       key: KeyDescription(Value.self, name: name), site: site, shares: scope.kind != .unique)
-    // Made for this container alone, so the list keeps what it registers, even the unique
-    // provider that a synchronous module's recipe would leave to the module to keep.
-    let made = recipe { try instance.take() }
-    var list = RegistrationList(reservingCapacity: 3)
-    made.register(into: &list)
-    withExtendedLifetime(made) {
-      for registration in list {
-        registrations.append(made: registration.takeUnretainedValue())
-      }
-    }
+    // Made for this container alone: a `ModuleRecipe` makes its providers, even a unique one,
+    // for each container it registers in, and the list keeps them.
+    shape(
+      ModuleRecipe(
+        name: name, scope: scope, site: site, isolation: isolation, isEager: isEager,
+        onClose: onClose, factory: { try instance.take() }, keeper: Recipe.keeper(for: scope))
+    ).register(into: &registrations)
   }
 }

@@ -41,16 +41,11 @@ extension Module {
     onClose: ((Value) async -> Void)? = nil,
     _ factory: @escaping () async throws -> Value
   ) {
-    let site = SourceSite(fileID: fileID, line: line)
     self.init(
       AsyncRecipe(
-        name: name, scope: scope, site: site, isolation: isolation, isEager: eager,
-        onClose: onClose, factory: factory
-      ) { make in
-        Recipe.module(
-          name: name, scope: scope, site: site, isolation: isolation, isEager: eager,
-          onClose: onClose, factory: make)
-      })
+        name: name, scope: scope, site: SourceSite(fileID: fileID, line: line),
+        isolation: isolation, isEager: eager, onClose: onClose, factory: factory
+      ) { $0 })
   }
 
   /// Registers one `async` factory under several types, sharing the instance when the scope
@@ -82,19 +77,12 @@ extension Module {
     onClose: ((Value) async -> Void)? = nil,
     _ factory: @escaping () async throws -> Value
   ) {
-    let site = SourceSite(fileID: fileID, line: line)
     let types = [type] + more
     self.init(
       AsyncRecipe(
-        name: name, scope: scope, site: site, isolation: isolation, isEager: eager,
-        onClose: onClose, factory: factory
-      ) { make in
-        AliasRecipe(
-          ModuleRecipe(
-            name: name, scope: scope, site: site, isolation: isolation, isEager: eager,
-            onClose: onClose, factory: make, keeper: Recipe.keeper(for: scope)),
-          types: types)
-      })
+        name: name, scope: scope, site: SourceSite(fileID: fileID, line: line),
+        isolation: isolation, isEager: eager, onClose: onClose, factory: factory
+      ) { AliasRecipe($0, types: types) })
   }
 
   /// Registers one element of the collection `[Value]` made by an `async` factory.
@@ -125,16 +113,10 @@ extension Module {
     onClose: ((Value) async -> Void)? = nil,
     _ factory: @escaping () async throws -> Value
   ) -> Module {
-    let site = SourceSite(fileID: fileID, line: line)
-    return Module(
+    Module(
       AsyncRecipe(
-        name: name, scope: scope, site: site, isolation: isolation, isEager: eager,
-        onClose: onClose, factory: factory
-      ) { make in
-        ContributionRecipe<Value>(
-          Recipe.module(
-            name: name, scope: scope, site: site, isolation: isolation, isEager: eager,
-            onClose: onClose, factory: make))
-      })
+        name: name, scope: scope, site: SourceSite(fileID: fileID, line: line),
+        isolation: isolation, isEager: eager, onClose: onClose, factory: factory
+      ) { ContributionRecipe<Value>($0) })
   }
 }

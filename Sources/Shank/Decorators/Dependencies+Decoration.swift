@@ -19,9 +19,9 @@ extension Dependencies {
     let links: Handed<[DecoratorLink]>
   }
 
-  /// The decorators that wrap each type's instances here, sorted by type for a binary search:
-  /// a `Dictionary` lookup would hash the type on every decorated resolution. Composed once,
-  /// when the container is made.
+  /// The decorators that wrap each type's instances here, composed once, when the container
+  /// is made. A list searched in order: a `Dictionary` lookup would hash the type on every
+  /// decorated resolution, and a container decorates few types.
   static func composedDecorators(
     of table: RegistrationTable, over parent: Dependencies?
   ) -> [DecoratedType] {
@@ -38,9 +38,7 @@ extension Dependencies {
     for (type, entries) in table.decorators {
       composed[type, default: []] += entries.map { DecoratorLink(decoration: $0, layer: nil) }
     }
-    return composed.map { DecoratedType(type: $0.key, links: Handed($0.value)) }.sorted {
-      $0.type < $1.type
-    }
+    return composed.map { DecoratedType(type: $0.key, links: Handed($0.value)) }
   }
 
   /// The composed decorators of `type` here, if any.
@@ -50,14 +48,7 @@ extension Dependencies {
 
   /// Where `type` is in ``decorators``, if it is decorated here.
   private func index(ofDecorated type: ObjectIdentifier) -> Int? {
-    if decorators.count == 1 { return decorators[0].type == type ? 0 : nil }
-    var low = 0
-    var high = decorators.count
-    while low < high {
-      let middle = (low + high) / 2
-      if decorators[middle].type < type { low = middle + 1 } else { high = middle }
-    }
-    return low < decorators.count && decorators[low].type == type ? low : nil
+    decorators.firstIndex { $0.type == type }
   }
 
   /// The actor a resolution of `type` from here must run on: the module's, else that of a
@@ -97,15 +88,11 @@ extension Dependencies {
       let keeping = (link.layer?.takeUnretainedValue() ?? self).keptDecorations
     else { return value }
     let open = links.count { !isClosed($0.layer) }
-    if let kept = keeping.decorated(
-      of: value, madeBy: registration, generation: generation, decorators: open)
-    {
-      return kept as! Value
-    }
-    let decorated = try apply(decoratorsAt: index, from: start, to: value, at: site)
-    return keeping.keep(
-      decorated, of: value, madeBy: registration, generation: generation, decorators: open)
-      as! Value
+    return try keeping.decorated(
+      value, madeBy: registration, generation: generation, decorators: open
+    ) { () throws(ResolutionError) in
+      try apply(decoratorsAt: index, from: start, to: value, at: site)
+    } as! Value
   }
 
   /// `value` wrapped by the decorators of ``decorators``' entry `type` from `start` on, each in
@@ -126,12 +113,8 @@ extension Dependencies {
     // The first open decorator is given `value` itself: a copy of it would cost a call to its
     // type's value witnesses.
     var decorated = try decorators[type].links.value[index].apply(to: value, at: site)
-    index += 1
-    while index < end {
-      if !isClosed(decorators[type].links.value[index].layer) {
-        decorated = try decorators[type].links.value[index].apply(to: decorated, at: site)
-      }
-      index += 1
+    for index in (index + 1)..<end where !isClosed(decorators[type].links.value[index].layer) {
+      decorated = try decorators[type].links.value[index].apply(to: decorated, at: site)
     }
     return decorated
   }
@@ -152,5 +135,3 @@ extension Dependencies.DecoratorLink {
     }
   }
 }
-
-extension Dependencies.DecoratedType: Sendable {}

@@ -22,18 +22,13 @@ final class KeptDecorations: Sendable {
     /// decorators are then gone from the instance too.
     let decorators: Int
 
-    func wraps(_ object: AnyObject?, generation: UInt?, decorators: Int) -> Bool {
-      guard decorators == self.decorators else { return false }
-      guard let object else { return wrapsValue && self.generation == generation }
-      return underlying === object
-    }
-
-    var value: Any? { decorated ?? weaklyDecorated }
-
-    /// Whether this entry still keeps a decoration of what `other` wraps.
-    func keeps(sameAs other: Entry) -> Bool {
-      wraps(other.underlying, generation: other.generation, decorators: other.decorators)
-        && value != nil
+    /// The decorated instance, if the entry wraps `object` (`nil` for a value type, told
+    /// apart by its `generation`) under as many `decorators`, and still keeps it. A value type
+    /// is never kept weakly.
+    func decoration(of object: AnyObject?, generation: UInt?, decorators: Int) -> Any? {
+      guard decorators == self.decorators else { return nil }
+      guard let object else { return wrapsValue && self.generation == generation ? decorated : nil }
+      return underlying === object ? decorated ?? weaklyDecorated : nil
     }
   }
 
@@ -46,27 +41,22 @@ final class KeptDecorations: Sendable {
 
   private let state = Locked(State())
 
-  /// What was kept for `underlying`, which `registration` made underneath, if anything, when
-  /// it was wrapped by as many `decorators` as are open now.
+  /// The decoration kept for `underlying`, which `registration` made underneath, when it was
+  /// wrapped by as many `decorators` as are open now; else what `decorate` makes, kept unless
+  /// another thread kept one for it first (then that one is returned), or unless its kind
+  /// cannot be kept.
   func decorated(
-    of underlying: Any, madeBy registration: Registration, generation: UInt?, decorators: Int
-  ) -> Any? {
+    _ underlying: Any, madeBy registration: Registration, generation: UInt?, decorators: Int,
+    by decorate: () throws(ResolutionError) -> Any
+  ) throws(ResolutionError) -> Any {
     let key = ObjectIdentifier(registration)
-    guard let entry = state.withLock({ $0.entries[key] })?.value,
-      entry.wraps(Self.identity(of: underlying), generation: generation, decorators: decorators)
-    else {
-      return nil
-    }
-    return entry.value
-  }
-
-  /// Keeps `decorated` for `underlying`, unless another thread kept one for it first; returns
-  /// the one kept, or `decorated` when its kind cannot be kept.
-  func keep(
-    _ decorated: Any, of underlying: Any, madeBy registration: Registration, generation: UInt?,
-    decorators: Int
-  ) -> Any {
     let object = Self.identity(of: underlying)
+    if let kept = state.withLock({ $0.entries[key] })?.value.decoration(
+      of: object, generation: generation, decorators: decorators)
+    {
+      return kept
+    }
+    let decorated = try decorate()
     let isWeak = registration.scope.kind == .weak
     guard object != nil || registration.scope.keepsInstances else { return decorated }
     let weakly = isWeak ? Self.identity(of: decorated) : nil
@@ -75,17 +65,18 @@ final class KeptDecorations: Sendable {
       Entry(
         underlying: object, wrapsValue: object == nil, generation: generation,
         decorated: isWeak ? nil : decorated, weaklyDecorated: weakly, decorators: decorators))
-    let key = ObjectIdentifier(registration)
-    let (kept, replaced): (Handed<Entry>?, Handed<Entry>?) = state.withLock {
+    let (kept, replaced): (Handed<Any>?, Handed<Entry>?) = state.withLock {
       guard !$0.isClosed else { return (nil, nil) }
-      if let entry = $0.entries[key], entry.value.keeps(sameAs: made.value) {
-        return (entry, nil)
+      if let kept = $0.entries[key]?.value.decoration(
+        of: object, generation: generation, decorators: decorators)
+      {
+        return (Handed(kept), nil)
       }
       return (nil, $0.entries.updateValue(made, forKey: key))
     }
     // Released outside the lock: the replaced decoration's deinit may resolve through here.
     withExtendedLifetime(replaced) {}
-    return kept?.value.value ?? decorated
+    return kept?.value ?? decorated
   }
 
   /// Lets go of every decorated instance, and keeps none from now on: the container closes.

@@ -100,7 +100,7 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     if let error = error as? ResolutionError {
       self = error
     } else if let pending = error as? AsyncPending {
-      let reason = Reason.notMadeYet(registeredAt: pending.instance.site.description)
+      let reason = Reason.notMadeYet(registeredAt: pending.site.description)
       self.init(Fields(reason: reason, key: key, site: site, pending: pending))
     } else {
       self.init(.factoryFailed(error: String(describing: error)), key: key, site: site)

@@ -14,12 +14,12 @@ import Dispatch
 /// however many ask at the same time. A ``Scope/unique`` module's provider keeps nothing, so
 /// each `resolveAsync` makes its own value and hands it to its own resolution (see
 /// ``AsyncHandoffs``).
-final class AsyncInstance<Value>: AsyncMaking {
+final class AsyncInstance<Value>: Sendable {
   private let factory: Handed<() async throws -> Value>
   private let isolation: (any Actor)?
   private let onClose: Handed<(Value) async -> Void>?
-  let key: KeyDescription
-  let site: SourceSite
+  private let key: KeyDescription
+  private let site: SourceSite
   /// Whether the provider keeps what it takes, so one value serves everyone who waited.
   private let shares: Bool
   /// The slot, and how many values the provider has taken from it: a resolution that found
@@ -62,7 +62,10 @@ final class AsyncInstance<Value>: AsyncMaking {
     if trace.inspection != nil, !(isolation === MainActor.shared && trace.actsAsMainActor) {
       return try makeWaiting(in: Dependencies.current)
     }
-    throw AsyncPending(instance: self, container: Dependencies.current, taken: taken)
+    let container = Dependencies.current
+    throw AsyncPending(site: site, slot: ObjectIdentifier(self)) { site throws(ResolutionError) in
+      try await self.make(in: container, at: site, taken: taken)
+    }
   }
 
   /// Runs the factory for a resolution asked for at `site`, with `container` current in it.
@@ -144,12 +147,11 @@ final class AsyncInstance<Value>: AsyncMaking {
     in container: Dependencies
   ) async throws -> Handed<Value> {
     Switches.noteOverridesInstalled()
-    // Nothing handed to the resolution that started the attempt is the factory's to take.
-    return try await AsyncHandoffs.$current.withValue(nil) {
-      try await Dependencies.overrides.withValue(Dependencies.Layer(container)) {
-        try await Dependencies.$asyncMaker.withValue(container) {
-          Handed(try await factory.value())
-        }
+    // No `AsyncHandoffs` reaches the factory: an attempt sets them only while it runs, and it
+    // is synchronous.
+    return try await Dependencies.overrides.withValue(Dependencies.Layer(container)) {
+      try await Dependencies.$asyncMaker.withValue(container) {
+        Handed(try await factory.value())
       }
     }
   }
@@ -161,23 +163,16 @@ final class AsyncInstance<Value>: AsyncMaking {
   }
 }
 
-/// A slot whose value is not made yet, as ``ResolutionError`` carries it to `resolveAsync`.
-protocol AsyncMaking: AnyObject, Sendable {
-  /// Where the module was registered.
-  var site: SourceSite { get }
-  /// Runs the factory; gives the value for a unique module, `nil` for a shared one, which
-  /// does not run again once a value was taken after the resolution saw `taken` taken.
-  func make(in container: Dependencies, at site: SourceSite, taken: UInt)
-    async throws(ResolutionError) -> Any?
-}
-
-/// What ``AsyncInstance/take()`` throws when nothing is made: the slot to make, and the
-/// container to make it in. The provider turns it into a ``ResolutionError`` for its key.
+/// What ``AsyncInstance/take()`` throws when nothing is made: where the module was
+/// registered, and how to make it. The provider turns it into a ``ResolutionError`` for its
+/// key.
 struct AsyncPending: Error, Sendable {
-  let instance: any AsyncMaking
-  let container: Dependencies
-  /// How many values the provider had taken from the slot when the resolution found it empty.
-  let taken: UInt
+  let site: SourceSite
+  /// The slot, which a unique module's value is handed to the next attempt for.
+  let slot: ObjectIdentifier
+  /// Runs the factory for a resolution asked for at a site: gives the value for a unique
+  /// module, `nil` for a shared one (see ``AsyncInstance/make(in:at:taken:)``).
+  let make: @Sendable (SourceSite) async throws(ResolutionError) -> Any?
 }
 
 extension Dependencies {

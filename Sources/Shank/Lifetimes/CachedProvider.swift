@@ -1,30 +1,60 @@
 // A `.cached` module's registration: one instance until its scope is reset.
 
-/// Keeps an instance until ``Dependencies/reset(_:fileID:line:)-8q5zq`` drops it, in a
-/// ``CachedInstance`` with a lock of its own, so that a reset never waits for a factory.
+/// Keeps an instance until ``Dependencies/reset(_:fileID:line:)-8q5zq`` drops it, guarded by a
+/// lock of its own, apart from the creation lock.
+///
+/// A reset takes only this lock, which is never held while a factory runs, so a reset never
+/// waits for a factory: neither one reset from inside that factory, nor one whose factory, on
+/// another thread, waits for the resetting thread. A reset that lands while an instance is
+/// being made bumps the generation, and the maker then hands its instance to its own caller
+/// without keeping it.
 @usableFromInline
 final class CachedProvider<Value>: SharedProvider<Value> {
-  private let cached = CachedInstance<Value>()
+  /// Guards `kept`, `disposal` and `resets`.
+  private let lock = Lock()
+  private var kept: Value?
+  /// The kept instance's entry in its owner's ``Disposals``, if its module has `onClose`.
+  private var disposal: UInt?
+  /// How many resets came before the kept instance, or before the next one made.
+  private var resets: UInt = 0
 
   override func keptInstance(generation: inout UInt) throws(NothingKept) -> Value {
-    let current = cached.current
-    generation = current.generation
-    guard let value = current.value else { throw NothingKept() }
+    let (value, current) = lock.withLock { (kept, resets) }
+    generation = current
+    guard let value else { throw NothingKept() }
     return value
   }
 
+  /// Keeps `value`, unless a reset came after `generation` was read; records its disposal
+  /// under the same lock, so that no reset can come between.
   override func store(_ value: Value, madeIn generation: UInt) {
+    // What was kept before is released outside the lock, as `reset` says.
+    let (stale, isKept): (Value?, Bool) = lock.withLock {
+      guard resets == generation else { return (nil, false) }
+      disposal = addDisposal(of: value)
+      defer { kept = value }
+      return (kept, true)
+    }
+    withExtendedLifetime(stale) {}
     // A reset landed while the factory ran: the instance goes to its caller only, dropped
     // as the reset dropped the one before it.
-    if !cached.keep(value, madeIn: generation, dispose: { addDisposal(of: value) }) {
-      dispose(value)
-    }
+    if !isKept { dispose(value) }
   }
 
-  override var cachedGeneration: UInt? { cached.generation }
+  override var cachedGeneration: UInt? { lock.withLock { resets } }
 
   override func reset() -> (order: UInt, disposal: Disposal)? {
-    guard let id = cached.reset(), let disposal = owner?.disposals.remove(id) else { return nil }
+    let (dropped, id): (Value?, UInt?) = lock.withLock {
+      resets &+= 1
+      defer {
+        kept = nil
+        disposal = nil
+      }
+      return (kept, disposal)
+    }
+    // Released outside the lock: the instance's deinit may resolve, or reset again.
+    withExtendedLifetime(dropped) {}
+    guard let id, let disposal = owner?.disposals.remove(id) else { return nil }
     return (id, disposal)
   }
 }

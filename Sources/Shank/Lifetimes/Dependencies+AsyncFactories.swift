@@ -12,27 +12,16 @@ extension Dependencies {
     on actor: (any Actor)?, at site: SourceSite,
     _ resolve: @escaping @Sendable () throws(ResolutionError) -> Value
   ) async throws(ResolutionError) -> Value {
-    let attempt = { @Sendable () -> Result<Value, ResolutionError> in Result(catching: resolve) }
-    let handoffs = AsyncHandoffs()
-    let outcome = await AsyncHandoffs.$current.withValue(handoffs) {
-      () async -> Result<Value, ResolutionError> in
-      while true {
-        handoffs.rewind()
-        let outcome = if let actor { await Self.run(on: actor, attempt) } else { attempt() }
-        guard case .failure(let error) = outcome, let pending = error.pending else {
-          return outcome
-        }
-        do throws(ResolutionError) {
-          if let made = try await pending.instance.make(
-            in: pending.container, at: site, taken: pending.taken)
-          {
-            handoffs.add(made, for: pending.instance)
-          }
-        } catch {
-          return .failure(error)
-        }
+    var made: [(slot: ObjectIdentifier, value: Handed<Any>)] = []
+    while true {
+      let attempt = { @Sendable [made] () -> Result<Value, ResolutionError> in
+        AsyncHandoffs.$current.withValue(AsyncHandoffs(made)) { Result(catching: resolve) }
       }
+      let outcome = if let actor { await Self.run(on: actor, attempt) } else { attempt() }
+      guard case .failure(let error) = outcome, let pending = error.pending else {
+        return try outcome.get()
+      }
+      if let value = try await pending.make(site) { made.append((pending.slot, Handed(value))) }
     }
-    return try outcome.get()
   }
 }

@@ -48,44 +48,37 @@ extension Dependencies {
   /// Drops the instances of `scope` and returns their `onClose` handlers, newest first: this
   /// container's before those underneath, which it was made after.
   private func drop(_ scope: Scope, fileID: StaticString, line: UInt) -> [Disposal] {
-    guard case .cached = scope.kind else {
+    guard case .cached(let name) = scope.kind else {
       let message =
         "Shank: reset(_:) takes a .cached(name) scope, not \(scope); only cached instances can be dropped"
       Self.stop(message, as: .stopped(message), at: SourceSite(fileID: fileID, line: line))
     }
-    var matched = false
+    // The names of the cached scopes registered here and underneath. A module that a later
+    // one replaced still counts: overriding a cached module, as a test does, must not turn
+    // every reset of its scope into a stop.
+    var names: Set<String> = []
     var disposals: [Disposal] = []
     var container: Dependencies? = self
     while let current = container {
       var dropped: [(order: UInt, disposal: Disposal)] = []
       for registration in current.registrations where registration.scope == scope {
-        if let disposal = registration.reset() { dropped.append(disposal) }
+        if let disposal = registration.keeper.reset() { dropped.append(disposal) }
       }
       disposals += dropped.sorted { $0.order > $1.order }.map(\.disposal)
-      // A module that a later one replaced still counts: overriding a cached module, as a
-      // test does, must not turn every reset of its scope into a stop.
-      matched = matched || current.table.cachedScopes.contains(scope)
+      for case .cached(let name) in current.table.cachedScopes.map(\.kind) { names.insert(name) }
       container = current.parent
     }
-    guard matched else {
+    guard names.contains(name) else {
       let message =
-        "Shank: reset(\(scope)) at \(fileID):\(line) matches no module here or in the containers underneath; \(cachedScopesRegistered)"
+        "Shank: reset(\(scope)) at \(fileID):\(line) matches no module here or in the containers underneath; \(Self.listing(names))"
       Self.stop(message, as: .stopped(message), at: SourceSite(fileID: fileID, line: line))
     }
     return disposals
   }
 
-  /// The cached scopes that modules here and underneath are registered with, sorted, at most
-  /// the first 20, for the message of a `reset` that matches none.
-  private var cachedScopesRegistered: String {
-    var names: Set<String> = []
-    var container: Dependencies? = self
-    while let current = container {
-      for scope in current.table.cachedScopes {
-        if case .cached(let name) = scope.kind { names.insert(name) }
-      }
-      container = current.parent
-    }
+  /// The cached scopes named `names`, sorted, at most the first 20, for the message of a
+  /// `reset` that matches none.
+  private static func listing(_ names: Set<String>) -> String {
     guard !names.isEmpty else { return "no cached scope is registered" }
     let shown = names.sorted().prefix(20).map { Scope.cached($0).description }
     let count = shown.count < names.count ? " (\(names.count), first \(shown.count))" : ""

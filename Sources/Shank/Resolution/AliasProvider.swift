@@ -23,13 +23,7 @@ final class AliasProvider<Value>: Provider<Value> {
 
   override var keeper: Registration { upstream.keeper }
 
-  override var hasOnClose: Bool { upstream.hasOnClose }
-
   override func adopt(by container: Dependencies) {
     upstream.adopt(by: container)
-  }
-
-  override func reset() -> (order: UInt, disposal: Disposal)? {
-    upstream.reset()
   }
 }

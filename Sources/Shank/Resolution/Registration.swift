@@ -31,11 +31,19 @@ class Registration: Recipe, CustomStringConvertible {
 
   @usableFromInline var description: String { keyDescription.description }
 
-  /// An instance as `Any`, for verification and the graph.
+  /// An instance as `Any`, for verification and the graph; a ``Provider`` gives its own. A
+  /// decorator has none, and gives verification nothing to reflect on.
   func inspectedInstance(at site: SourceSite, from container: Dependencies) throws(ResolutionError)
     -> Any
   {
-    preconditionFailure("Provider overrides inspectedInstance(at:)")
+    ()
+  }
+
+  /// A registration that is its own module's recipe, a unique module's or a decorator's, keeps
+  /// nothing: one serves every container the module is listed in, and the module keeps it.
+  /// A provider that keeps instances is made per container by its recipe instead.
+  override func register(into registrations: inout RegistrationList) {
+    registrations.append(sharedBy: self)
   }
 
   /// The registration whose instances this one gives: itself, or what an alias reads through.
@@ -45,7 +53,8 @@ class Registration: Recipe, CustomStringConvertible {
   /// any other scope, whose kept instance never changes or has an identity of its own.
   var cachedGeneration: UInt? { nil }
 
-  /// Whether the module has an `onClose` handler.
+  /// Whether the module has an `onClose` handler; asked of the ``keeper``, since an alias
+  /// has none of its own.
   var hasOnClose: Bool { false }
 
   /// Records `container` as the owner, before the container is shared with anyone: only a
@@ -54,6 +63,6 @@ class Registration: Recipe, CustomStringConvertible {
 
   /// Drops a `.cached` instance so the next resolution makes a new one, and returns its
   /// `onClose` handler, taken out of the container's list, for the caller to run, with its
-  /// place in that list.
+  /// place in that list. Asked of the ``keeper``, since an alias keeps nothing.
   func reset() -> (order: UInt, disposal: Disposal)? { nil }
 }

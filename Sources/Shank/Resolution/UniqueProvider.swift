@@ -40,8 +40,4 @@ final class UniqueProvider<Value>: Provider<Value> {
   }
 
   override var hasOnClose: Bool { hasIgnoredOnClose }
-
-  override func register(into registrations: inout RegistrationList) {
-    registrations.append(sharedBy: self)
-  }
 }

@@ -69,7 +69,7 @@ struct GraphInspection {
         problems.append(
           .eagerNotKept(module: module, scope: scope.description, registeredAt: site))
       }
-      if registration.hasOnClose, !scope.keepsInstances {
+      if registration.keeper.hasOnClose, !scope.keepsInstances {
         problems.append(
           .onCloseNeverRuns(module: module, scope: scope.description, registeredAt: site))
       }
