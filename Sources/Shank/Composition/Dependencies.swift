@@ -64,7 +64,7 @@ public final class Dependencies: Sendable {
     decorators = Self.composedDecorators(of: table, over: parent)
     decorates = !decorators.isEmpty
     if decorates { table.setState(RegistrationTable.decoratesBit) }
-    self.table = table
+    self.table = consume table
     // By index: iterating would copy the list, and retain each of its arrays.
     for index in self.table.order.indices {
       self.table.order[index].read { $0.adopt(by: self) }

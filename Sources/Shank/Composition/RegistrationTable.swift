@@ -106,7 +106,7 @@ struct RegistrationTable {
       for entry in order { kept.append(made: entry.takeUnretainedValue()) }
       self.order = kept
     } else {
-      order = list
+      order = consume list
       self.modules = modules
     }
   }

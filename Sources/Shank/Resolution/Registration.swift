@@ -22,7 +22,7 @@ class Registration: Recipe, CustomStringConvertible {
     isEager: Bool
   ) {
     self.type = type
-    isMainActorOnly = isolation === MainActor.shared
+    isMainActorOnly = isolation != nil && isolation === MainActor.shared
     isBound = isolation != nil
     super.init(name: name, scope: scope, site: site, isolation: isolation, isEager: isEager)
   }

@@ -145,10 +145,9 @@ class SharedProvider<Value>: Provider<Value> {
   }
 
   /// Keeps `value`, just made, once its owner has decorated it; returns what it kept.
-  private func keep(_ value: Value, madeIn generation: UInt, at site: SourceSite)
+  private func keep(_ value: consuming Value, madeIn generation: UInt, at site: SourceSite)
     throws(ResolutionError) -> Value
   {
-    var value = value
     if let owner = unretainedOwner, owner.read({ $0.decorates }) {
       value = try owner.borrow { owner throws(ResolutionError) in
         try owner.decorated(value, at: site)
