@@ -190,17 +190,9 @@ import Testing
       Module { FailingModule(needs: Dependencies.resolve()) as FailingModuleType }
       Module { CartModule() as CartModuleType }  // its ShopAppModuleType is missing
     }
-    let outcome = Collector<[String]>()
-    let finished = await onThreads(1, timeout: 30) { _ in
-      let error = verificationError {
-        try Dependencies.$verificationPatience.withValue(.seconds(5)) {
-          try dependencies.verify()
-        }
-      }
-      outcome.append(error?.problems.map(\.description) ?? [])
-    }
-    #expect(finished, "verify() did not return")
-    let problems = try #require(outcome.all.first)
+    let problems = try #require(
+      await verificationProblemsOnAThread(dependencies, patience: .seconds(5)),
+      "verify() did not return")
     #expect(problems.count == 3)
     #expect(
       problems.first
@@ -234,17 +226,8 @@ import Testing
       Module("fourth", slow)
       Module("fifth", slow)
     }
-    let outcome = Collector<[String]>()
-    let finished = await onThreads(1, timeout: 60) { _ in
-      let error = verificationError {
-        try Dependencies.$verificationPatience.withValue(.seconds(2)) {
-          try dependencies.verify()
-        }
-      }
-      outcome.append(error?.problems.map(\.description) ?? [])
-    }
-    #expect(finished, "verify() did not return")
-    #expect(outcome.all == [[]])
+    let problems = await verificationProblemsOnAThread(dependencies, patience: .seconds(2))
+    #expect(problems == [], "nil when verify() did not return")
   }
 
   /// `verify()` on the main actor holds the main thread while its own thread makes modules, so
@@ -576,6 +559,21 @@ struct ContainerLabel {
 /// module.
 final class LongLivedSession {
   @Inject var service: Service
+}
+
+/// The problems `verify()` reports on a thread of its own, given `patience` for each factory:
+/// nil when it does not return within 30 seconds.
+func verificationProblemsOnAThread(
+  _ dependencies: Dependencies, patience: Duration
+) async -> [String]? {
+  let outcome = Collector<[String]>()
+  let finished = await onThreads(1, timeout: 30) { _ in
+    let error = verificationError {
+      try Dependencies.$verificationPatience.withValue(patience) { try dependencies.verify() }
+    }
+    outcome.append(error?.problems.map(\.description) ?? [])
+  }
+  return finished ? outcome.all.first : nil
 }
 
 /// What `verify()` says on a thread of its own, followed by what `probe` finds there once it
