@@ -57,6 +57,51 @@ import Testing
 /// Singleton cycles that threads enter from different ends at once. The suite's name has
 /// "Concurrency" in it so that CI runs it under ThreadSanitizer.
 @Suite struct CycleConcurrencyTests {
+  /// A decorator in a layer above that asks the owner for what it decorates, while another
+  /// thread is making a new instance of it there, waits for that thread and gets the new
+  /// instance: its own frame for the type is no cycle, since nothing waits for it.
+  @Test func aDecoratorAskingForAnInstanceAnotherThreadIsMakingWaitsForIt() async throws {
+    let decorating = DispatchSemaphore(value: 0)
+    let makingAgain = DispatchSemaphore(value: 0)
+    let made = Counter()
+    let box = ContainerBox()
+    let root = Dependencies {
+      Module(scope: .cached("session")) { () -> GreeterType in
+        let count = made.increment()
+        if count == 2 {
+          makingAgain.signal()
+          // Time for the decorator to reach the creation lock; if it comes later, it finds
+          // the instance made and the test passes without the wait it is about.
+          usleep(300_000)
+        }
+        return Greeter("v\(count)")
+      }
+    }
+    box.dependencies = root
+    let child = Dependencies(over: root) {
+      Module.decorating(GreeterType.self) { greeter in
+        decorating.signal()
+        makingAgain.wait()
+        return Tagged(greeter, try box.dependencies!.resolveOrThrow(GreeterType.self).greeting)
+      }
+    }
+    let decorated = Collector<Result<String, ResolutionError>>()
+    let finished = await onThreads(2) { index in
+      if index == 0 {
+        decorated.append(
+          Result { () throws(ResolutionError) in
+            try child.resolveOrThrow(GreeterType.self).greeting
+          })
+      } else {
+        decorating.wait()
+        root.reset(.cached("session"))
+        _ = root.resolve(GreeterType.self)
+      }
+    }
+    try #require(finished, "the threads deadlocked")
+    #expect(try decorated.all.map { try $0.get() } == ["v1+v2"])
+  }
+
   @Test func aThreadHoldingTwoKeysOfACycleReportsTheWholeCycle() async throws {
     // Thread 1 makes RingA and thread 2 makes RingB, then RingC, before either asks for what
     // the other holds: whichever asks second closes RingA → RingB → RingC → RingA, and thread
