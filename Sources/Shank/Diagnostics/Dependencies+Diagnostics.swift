@@ -41,7 +41,8 @@ extension Dependencies {
     return ResolutionError(
       ResolutionError.Fields(
         reason: .notRegistered, key: KeyDescription(T.self, name: name), site: site,
-        noContainerBuilt: isBuiltOnNothing, inBareTest: isUnbuilt && TestRun.isRunning,
+        noContainerBuilt: sequence(first: self, next: \.parent).contains { $0.isUnbuilt },
+        inBareTest: isUnbuilt && TestRun.isRunning,
         nearMisses: nearMisses,
         registered: listed.keys.map { Self.line(of: $0.key, as: $0.role) },
         registeredCount: registeredCount))
@@ -89,11 +90,6 @@ extension Dependencies {
       }
       closer.append(current)
     }
-  }
-
-  /// Whether this container, or the one it is layered over, is the stand-in for "not built".
-  var isBuiltOnNothing: Bool {
-    sequence(first: self, next: \.parent).contains { $0.isUnbuilt }
   }
 }
 

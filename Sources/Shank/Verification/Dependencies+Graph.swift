@@ -19,14 +19,3 @@ extension Dependencies {
     return DependencyGraph(nodes: inspection.nodes, edges: inspection.edges)
   }
 }
-
-extension DependencyGraph.Node.Kind {
-  /// The kind of node a registration of `role` is; a collector stands for its list.
-  init(_ role: Registration.Role) {
-    switch role {
-    case .module, .collector: self = .module
-    case .contribution: self = .contribution
-    case .decorator: self = .decorator
-    }
-  }
-}

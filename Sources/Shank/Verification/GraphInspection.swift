@@ -24,10 +24,17 @@ struct GraphInspection {
       let key = registration.keyDescription
       let id = identifiers.identifier(for: key)
       ids[ObjectIdentifier(registration)] = id
+      let kind: DependencyGraph.Node.Kind =
+        switch registration.role {
+        // A collector stands for its list.
+        case .module, .collector: .module
+        case .contribution: .contribution
+        case .decorator: .decorator
+        }
       nodes.append(
         DependencyGraph.Node(
-          id: id, typeName: key.typeName, name: key.name, scope: registration.scope,
-          kind: DependencyGraph.Node.Kind(registration.role), layer: layer))
+          id: id, typeName: key.typeName, name: key.name, scope: registration.scope, kind: kind,
+          layer: layer))
     }
     // The copy that modules are made in is open: a closed container's own modules, which
     // no longer resolve, are told here.

@@ -32,11 +32,10 @@ final class InspectionThread: Sendable {
     var outcomes: [InspectedModule?]
     /// The index of the module being made.
     var making = 0
-    /// Which of the threads started is the one verification waits for; the others stopped
-    /// being waited for and record nothing.
-    var worker = 0
-    /// Whether that thread is still making modules, rather than parked or gone.
-    var isMaking = false
+    /// The thread verification waits for while it makes modules, named by the first module it
+    /// makes (each thread starts after every module its predecessors were given), or `nil`
+    /// once it is parked, gone or given up on. A thread not named here records nothing.
+    var waitedFor: Int?
     /// The container inspected, until verification returns: kept here rather than by a
     /// thread's closure, which is released only some time after the thread ends.
     var original: Dependencies?
@@ -62,7 +61,7 @@ final class InspectionThread: Sendable {
     let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
     while true {
       let (next, isMaking) = run.state.withLock {
-        ($0.outcomes.firstIndex { $0 == nil } ?? count, $0.isMaking)
+        ($0.outcomes.firstIndex { $0 == nil } ?? count, $0.waitedFor != nil)
       }
       // Done once every module has an outcome and the thread has dropped its copy.
       if next == count && !isMaking { break }
@@ -83,10 +82,9 @@ final class InspectionThread: Sendable {
   private func stopWaiting(after patience: Duration) {
     state.withLock {
       // A thread signals under the lock, so either it has, and the signal is taken here, or
-      // it will find itself no longer the worker, and will not.
+      // it will find itself no longer waited for, and will not.
       guard progress.wait(timeout: .now()) == .timedOut else { return }
-      $0.worker += 1
-      $0.isMaking = false
+      $0.waitedFor = nil
       guard $0.outcomes[$0.making] == nil else { return }
       $0.outcomes[$0.making] = .stopped(
         "its factory did not return within \(patience); it may wait for something "
@@ -97,7 +95,7 @@ final class InspectionThread: Sendable {
   /// Runs `body` under the lock if the calling thread is still the one verification waits for.
   private func ifStillWaitedFor(_ thread: Int, _ body: (inout State) -> Void) -> Bool {
     state.withLock {
-      guard thread == $0.worker else { return false }
+      guard thread == $0.waitedFor else { return false }
       body(&$0)
       return true
     }
@@ -107,20 +105,19 @@ final class InspectionThread: Sendable {
   private func start(at first: Int) {
     // `making` is set here too, so that a thread that has not even started when patience
     // runs out is reported on the module it was started for.
-    let thread = state.withLock {
+    state.withLock {
       $0.making = first
-      $0.isMaking = true
-      return $0.worker
+      $0.waitedFor = first
     }
     let started = Thread { [self] in
       let trace = ResolutionTrace.current
       trace.inspection = self
-      trace.inspectionThread = thread
+      trace.inspectionThread = first
       trace.actsAsMainActor = actsAsMainActor
-      makeEach(from: first, on: thread)
+      makeEach(from: first)
       trace.inspection = nil
-      _ = ifStillWaitedFor(thread) {
-        $0.isMaking = false
+      _ = ifStillWaitedFor(first) {
+        $0.waitedFor = nil
         progress.signal()
       }
     }
@@ -132,14 +129,14 @@ final class InspectionThread: Sendable {
   /// so that nothing of it is released on the caller's thread. The copy and what it made are
   /// released on return, before the caller is told, so that `verify()` returns with nothing
   /// of it left alive.
-  private func makeEach(from first: Int, on thread: Int) {
+  private func makeEach(from first: Int) {
     // A thread that starts only after verification returned is no longer waited for.
     guard let copy = state.withLock({ $0.original })?.privateCopy() else { return }
     let registrations = copy.visibleRegistrations()
     for index in first..<registrations.count {
-      guard ifStillWaitedFor(thread, { $0.making = index }) else { return }
+      guard ifStillWaitedFor(first, { $0.making = index }) else { return }
       let outcome = Self.make(registrations[index].registration, in: copy)
-      let recorded = ifStillWaitedFor(thread) {
+      let recorded = ifStillWaitedFor(first) {
         $0.outcomes[index] = outcome
         progress.signal()
       }
@@ -160,7 +157,7 @@ final class InspectionThread: Sendable {
   func abandon(_ outcome: InspectedModule) -> Never {
     _ = ifStillWaitedFor(ResolutionTrace.current.inspectionThread) {
       $0.outcomes[$0.making] = outcome
-      $0.isMaking = false
+      $0.waitedFor = nil
       progress.signal()
     }
     let never = DispatchSemaphore(value: 0)
