@@ -107,19 +107,15 @@ struct OnceBox {
   @inlinable @inline(__always)
   var isPublished: Bool { OnceFlag.isSet(at: words) }
 
-  /// The published instance, a `Value`; only once ``isPublished``.
+  /// The kept instance, a `Value`: once ``isPublished``, from any thread; under the creation
+  /// lock, once ``isKept``.
   @inlinable @inline(__always)
-  func published<Value>(_ type: Value.Type) -> Value {
+  func instance<Value>(_ type: Value.Type) -> Value {
     UnsafeMutablePointer<Value>(bitPattern: words[1]).unsafelyUnwrapped.pointee
   }
 
   /// Whether an instance is kept; only under the creation lock.
   var isKept: Bool { words[1] != 0 }
-
-  /// The kept instance, a `Value`; only under the creation lock, once ``isKept``.
-  func kept<Value>(_ type: Value.Type) -> Value {
-    UnsafeMutablePointer<Value>(bitPattern: words[1]).unsafelyUnwrapped.pointee
-  }
 
   /// Keeps `value` in the room made for it, under the creation lock and only once, and
   /// publishes it if `publishing`.
@@ -152,7 +148,7 @@ extension Optional where Wrapped == OnceBox {
   /// The published instance of this box, a `Value`; only once ``isPublished`` said so.
   @inlinable @inline(__always)
   func published<Value>(_ type: Value.Type) -> Value {
-    unsafelyUnwrapped.published(Value.self)
+    unsafelyUnwrapped.instance(Value.self)
   }
 }
 
