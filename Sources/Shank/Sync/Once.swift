@@ -42,21 +42,9 @@ enum OnceFlag {
     _shank_load_acquiring(word) == published
   }
 
-  /// Moves the word at `word` from empty to claimed: `true` for the one caller that did.
-  static func claim(at word: UnsafeMutablePointer<UInt>) -> Bool {
-    _shank_compare_exchange_acquiring(word, empty, claimed)
-  }
-
   /// Publishes what the claiming thread wrote before this call.
   static func publish(at word: UnsafeMutablePointer<UInt>) {
     _shank_store_releasing(word, published)
-  }
-
-  /// Returns once another thread's claim of the word at `word` is published. The claimer
-  /// writes one value and publishes it without waiting for anything, so this yields rather
-  /// than blocks; `sched_yield` is POSIX `<sched.h>` on Linux and Darwin alike.
-  static func waitUntilSet(at word: UnsafeMutablePointer<UInt>) {
-    while !isSet(at: word) { sched_yield() }
   }
 }
 
@@ -247,15 +235,19 @@ struct OnceValue<Context, Value> {
     return (end + alignment - 1) / alignment * alignment
   }
 
-  /// Publishes `value` if no other thread claimed the cell first, and returns the published
-  /// value: `value`, or the one the other thread publishes.
+  /// Publishes `value` if no other thread claimed the cell first (moving its word from empty
+  /// to claimed), and returns the published value: `value`, or the one the other thread
+  /// publishes.
+  ///
+  /// The claimer writes one value and publishes it without waiting for anything, so a loser
+  /// yields rather than blocks; `sched_yield` is POSIX `<sched.h>` on Linux and Darwin alike.
   func publish(_ value: Value) -> Value {
-    if OnceFlag.claim(at: word) {
+    if _shank_compare_exchange_acquiring(word, OnceFlag.empty, OnceFlag.claimed) {
       address.initialize(to: value)
       OnceFlag.publish(at: word)
       return value
     }
-    OnceFlag.waitUntilSet(at: word)
+    while !isPublished { sched_yield() }
     return address.pointee
   }
 }
