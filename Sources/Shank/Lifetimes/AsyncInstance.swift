@@ -13,7 +13,7 @@ import Dispatch
 /// A shared module's value waits here until the provider takes it, and its factory runs once
 /// however many ask at the same time. A ``Scope/unique`` module's provider keeps nothing, so
 /// each `resolveAsync` makes its own value and hands it to its own resolution (see
-/// ``AsyncHandoffs``).
+/// ``Dependencies/asyncHandoffs``).
 final class AsyncInstance<Value>: Sendable {
   private let factory: Handed<() async throws -> Value>
   private let isolation: (any Actor)?
@@ -49,7 +49,10 @@ final class AsyncInstance<Value>: Sendable {
   /// The provider's synchronous factory: the value made for this resolution, else the error
   /// that says to make it first. On a ``Dependencies/verify()`` thread, makes it, waiting.
   func take() throws -> Value {
-    if let handed = AsyncHandoffs.current?.take(for: self) { return handed as! Value }
+    let handed = Dependencies.asyncHandoffs?.withLock { values -> Handed<Any>? in
+      values.firstIndex { $0.slot == ObjectIdentifier(self) }.map { values.remove(at: $0).value }
+    }
+    if let handed { return handed.value as! Value }
     let (made, taken) = state.withLock { slot -> (Handed<Value>?, UInt) in
       guard case .made(let value) = slot.state else { return (nil, slot.taken) }
       slot = (state: .empty, taken: slot.taken &+ 1)
@@ -147,7 +150,7 @@ final class AsyncInstance<Value>: Sendable {
     in container: Dependencies
   ) async throws -> Handed<Value> {
     Switches.noteOverridesInstalled()
-    // No `AsyncHandoffs` reaches the factory: an attempt sets them only while it runs, and it
+    // No handoffs reach the factory: an attempt sets them only while it runs, and it
     // is synchronous.
     return try await Dependencies.overrides.withValue(Dependencies.Layer(container)) {
       try await Dependencies.$asyncMaker.withValue(container) {

@@ -1,13 +1,23 @@
 // Making the instances of async factories, for `start()` and `resolveAsync`.
 
 extension Dependencies {
+  /// Values that unique modules' async factories made for one `resolveAsync` or `start()`,
+  /// with the slot each was made for, oldest first, which one attempt of its synchronous
+  /// resolution takes: a unique provider keeps nothing, so nobody else may get them.
+  ///
+  /// Each attempt starts with every value made so far and takes each once, in the order they
+  /// were made, so a module resolved twice in one attempt gets two values; a later attempt,
+  /// after another value was made, takes them again, since the attempt that took them failed and
+  /// kept nothing.
+  @TaskLocal static var asyncHandoffs: Locked<[(slot: ObjectIdentifier, value: Handed<Any>)]>?
+
   /// Runs `resolve`, a synchronous resolution, on `actor` (here, when it is `nil`), until it
   /// no longer meets an async module that is not made yet: each one it meets is made, and the
   /// resolution runs again.
   ///
   /// The resolution itself stays the one path every resolution takes; only the making of an
   /// async module's value happens here, in between. What a unique module's factory made is
-  /// handed to the next attempt alone (see ``AsyncHandoffs``).
+  /// handed to the next attempt alone (see ``asyncHandoffs``).
   func makingAsyncModules<Value: Sendable>(
     on actor: (any Actor)?, at site: SourceSite,
     _ resolve: @escaping @Sendable () throws(ResolutionError) -> Value
@@ -15,7 +25,7 @@ extension Dependencies {
     var made: [(slot: ObjectIdentifier, value: Handed<Any>)] = []
     while true {
       let attempt = { @Sendable [made] () -> Result<Value, ResolutionError> in
-        AsyncHandoffs.$current.withValue(AsyncHandoffs(made)) { Result(catching: resolve) }
+        Self.$asyncHandoffs.withValue(Locked(made)) { Result(catching: resolve) }
       }
       let outcome = if let actor { await Self.run(on: actor, attempt) } else { attempt() }
       guard case .failure(let error) = outcome, let pending = error.pending else {

@@ -15,7 +15,7 @@ final class SingletonProvider<Value>: SharedProvider<Value> {
 
   override func keptInstance(generation: inout UInt) throws(NothingKept) -> Value {
     guard made!.isKept else { throw NothingKept() }
-    return made!.kept(Value.self)
+    return made!.instance(Value.self)
   }
 
   /// Published only for a nonisolated module: resolution reads a published instance with no

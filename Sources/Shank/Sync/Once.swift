@@ -42,21 +42,9 @@ enum OnceFlag {
     _shank_load_acquiring(word) == published
   }
 
-  /// Moves the word at `word` from empty to claimed: `true` for the one caller that did.
-  static func claim(at word: UnsafeMutablePointer<UInt>) -> Bool {
-    _shank_compare_exchange_acquiring(word, empty, claimed)
-  }
-
   /// Publishes what the claiming thread wrote before this call.
   static func publish(at word: UnsafeMutablePointer<UInt>) {
     _shank_store_releasing(word, published)
-  }
-
-  /// Returns once another thread's claim of the word at `word` is published. The claimer
-  /// writes one value and publishes it without waiting for anything, so this yields rather
-  /// than blocks; `sched_yield` is POSIX `<sched.h>` on Linux and Darwin alike.
-  static func waitUntilSet(at word: UnsafeMutablePointer<UInt>) {
-    while !isSet(at: word) { sched_yield() }
   }
 }
 
@@ -107,19 +95,15 @@ struct OnceBox {
   @inlinable @inline(__always)
   var isPublished: Bool { OnceFlag.isSet(at: words) }
 
-  /// The published instance, a `Value`; only once ``isPublished``.
+  /// The kept instance, a `Value`: once ``isPublished``, from any thread; under the creation
+  /// lock, once ``isKept``.
   @inlinable @inline(__always)
-  func published<Value>(_ type: Value.Type) -> Value {
+  func instance<Value>(_ type: Value.Type) -> Value {
     UnsafeMutablePointer<Value>(bitPattern: words[1]).unsafelyUnwrapped.pointee
   }
 
   /// Whether an instance is kept; only under the creation lock.
   var isKept: Bool { words[1] != 0 }
-
-  /// The kept instance, a `Value`; only under the creation lock, once ``isKept``.
-  func kept<Value>(_ type: Value.Type) -> Value {
-    UnsafeMutablePointer<Value>(bitPattern: words[1]).unsafelyUnwrapped.pointee
-  }
 
   /// Keeps `value` in the room made for it, under the creation lock and only once, and
   /// publishes it if `publishing`.
@@ -152,7 +136,7 @@ extension Optional where Wrapped == OnceBox {
   /// The published instance of this box, a `Value`; only once ``isPublished`` said so.
   @inlinable @inline(__always)
   func published<Value>(_ type: Value.Type) -> Value {
-    unsafelyUnwrapped.published(Value.self)
+    unsafelyUnwrapped.instance(Value.self)
   }
 }
 
@@ -251,15 +235,19 @@ struct OnceValue<Context, Value> {
     return (end + alignment - 1) / alignment * alignment
   }
 
-  /// Publishes `value` if no other thread claimed the cell first, and returns the published
-  /// value: `value`, or the one the other thread publishes.
+  /// Publishes `value` if no other thread claimed the cell first (moving its word from empty
+  /// to claimed), and returns the published value: `value`, or the one the other thread
+  /// publishes.
+  ///
+  /// The claimer writes one value and publishes it without waiting for anything, so a loser
+  /// yields rather than blocks; `sched_yield` is POSIX `<sched.h>` on Linux and Darwin alike.
   func publish(_ value: Value) -> Value {
-    if OnceFlag.claim(at: word) {
+    if _shank_compare_exchange_acquiring(word, OnceFlag.empty, OnceFlag.claimed) {
       address.initialize(to: value)
       OnceFlag.publish(at: word)
       return value
     }
-    OnceFlag.waitUntilSet(at: word)
+    while !isPublished { sched_yield() }
     return address.pointee
   }
 }
