@@ -86,8 +86,11 @@ struct RegistrationTable {
     }
     self.cachedScopes = cachedScopes
     // A collector answers `[P]` only where no module registers `[P]` itself, in any order.
-    for entry in collectors where !Self.isTaken(entry, in: slots, mask: mask) {
-      _ = Self.insert(entry, into: slots, mask: mask)
+    for entry in collectors {
+      let (type, name) = entry.read { (ObjectIdentifier($0.type), $0.name) }
+      if Self.unretainedRegistration(for: type, named: name, in: slots, mask: mask) == nil {
+        _ = Self.insert(entry, into: slots, mask: mask)
+      }
     }
     self.contributions = contributions
     self.decorators = decorators
@@ -199,22 +202,6 @@ struct RegistrationTable {
       }
       return false
     }
-  }
-
-  /// Whether a slot already holds `entry`'s key.
-  private static func isTaken(
-    _ entry: Unretained<Registration>, in slots: TableSlots<Slot>, mask: Int
-  ) -> Bool {
-    let registration = entry.takeUnretainedValue()
-    let key = key(of: registration)
-    var index = slot(key: key, mask: mask)
-    while let occupant = slots[index].registration {
-      if slots[index].key == key, occupant.takeUnretainedValue().name == registration.name {
-        return true
-      }
-      index = (index + 1) & mask
-    }
-    return false
   }
 
   /// The hash of a key: its type's metadata address, mixed with its name's hash if it has one.
