@@ -73,13 +73,13 @@ class Provider<Value>: Registration {
     try resolve(at: site, from: container)
   }
 
-  /// What `conversion` makes of the instances it reads through to, with this provider on the
-  /// trace, decorated as `container` says: the path of an alias and of a collection.
+  /// What `conversion` makes, with this provider on the trace, decorated as `container` says:
+  /// the path of an isolated unique module's factory, an alias and a collection.
   final func convert(
     at site: SourceSite, from container: Dependencies, by conversion: Conversion
   ) throws(ResolutionError) -> Value {
     try checkIsolation(at: site)
-    let trace = ResolutionTrace.current
+    let trace = ResolutionTrace.unretainedCurrent
     try trace.enter(self, from: container, at: site)
     defer { trace.leave() }
     let value = try conversion(site, container)
