@@ -18,7 +18,7 @@ struct RegistrationTable {
   struct Slot {
     /// The key's hash (see ``RegistrationTable/key(type:name:)``).
     @usableFromInline var key: UInt
-    /// `nil` in an empty slot. Kept alive by `modules` or `made`, which the table owns.
+    /// `nil` in an empty slot. Kept alive by `order`, which the table owns.
     @usableFromInline var registration: Unretained<Registration>?
   }
 
