@@ -22,7 +22,6 @@ class SharedProvider<Value>: Provider<Value> {
     super.init(
       name: recipe.name, scope: recipe.scope, site: recipe.site, isolation: recipe.isolation,
       isEager: recipe.isEager, made: made)
-    role = recipe.role
   }
 
   /// The kept instance, read under the creation lock; for a `.cached` one, sets `generation`
