@@ -158,9 +158,6 @@ struct RegistrationTable {
   /// Set when the container or one underneath registers a decorator.
   @usableFromInline static let decoratesBit: UInt = 2
 
-  /// The registrations that won their key, retained: for the paths that are not resolution.
-  var registrations: [Registration] { order.map { $0.takeUnretainedValue() } }
-
   /// Puts `entry` in its slot; returns whether it replaced one with the same key.
   private static func insert(
     _ entry: Unretained<Registration>, into slots: TableSlots<Slot>, mask: Int
