@@ -163,7 +163,8 @@ struct RegistrationTable {
     _ entry: Unretained<Registration>, into slots: TableSlots<Slot>, mask: Int
   ) -> Bool {
     entry.read { registration in
-      let key = key(of: registration)
+      let key = key(
+        type: UInt(bitPattern: ObjectIdentifier(registration.type)), name: registration.name)
       var index = slot(key: key, mask: mask)
       var replaced = false
       while let occupant = slots[index].registration {
@@ -191,13 +192,9 @@ struct RegistrationTable {
       guard seen.insert(entry.address).inserted else { return false }
       let registration = entry.takeUnretainedValue()
       if registration.role == .contribution || registration.role == .decorator { return true }
-      let key = key(of: registration)
-      var index = slot(key: key, mask: mask)
-      while let occupant = slots[index].registration {
-        if occupant === entry { return true }
-        index = (index + 1) & mask
-      }
-      return false
+      let winner = unretainedRegistration(
+        for: ObjectIdentifier(registration.type), named: registration.name, in: slots, mask: mask)
+      return winner?.address == entry.address
     }
   }
 
@@ -208,11 +205,6 @@ struct RegistrationTable {
   static func key(type: UInt, name: String?) -> UInt {
     guard let name else { return type }
     return type ^ nameHash(name)
-  }
-
-  /// The hash of `registration`'s key.
-  static func key(of registration: Registration) -> UInt {
-    key(type: UInt(bitPattern: ObjectIdentifier(registration.type)), name: registration.name)
   }
 
   /// The first slot to probe for a key with hash `key`.
