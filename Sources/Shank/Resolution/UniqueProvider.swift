@@ -6,7 +6,6 @@
 /// holds it as its recipe.
 @usableFromInline
 final class UniqueProvider<Value>: Provider<Value> {
-  private let factory: () throws -> Value
   /// Whether the module was given an `onClose`, which never runs: ``Dependencies/verify()``
   /// reports it.
   private let hasIgnoredOnClose: Bool
@@ -16,11 +15,10 @@ final class UniqueProvider<Value>: Provider<Value> {
     name: String?, site: SourceSite, isolation: (any Actor)?, isEager: Bool,
     hasOnClose: Bool, factory: @escaping () throws -> Value
   ) {
-    self.factory = factory
     hasIgnoredOnClose = hasOnClose
     super.init(
       name: name, scope: .unique, site: site, isolation: isolation, isEager: isEager,
-      plainFactory: isolation == nil || isolation === MainActor.shared ? factory : nil)
+      plainFactory: factory)
   }
 
   override func resolve(at site: SourceSite, from container: Dependencies)
@@ -28,7 +26,7 @@ final class UniqueProvider<Value>: Provider<Value> {
   {
     try convert(at: site, from: container) { site, _ throws(ResolutionError) in
       do {
-        return try factory()
+        return try plainFactory!()
       } catch {
         throw failure(error, at: site)
       }
