@@ -73,8 +73,8 @@ class Provider<Value>: Registration {
     try resolve(at: site, from: container)
   }
 
-  /// What `conversion` makes, with this provider on the trace, decorated as `container` says:
-  /// the path of an isolated unique module's factory, an alias and a collection.
+  /// What `conversion` makes of the instances it reads through to, with this provider on the
+  /// trace, decorated as `container` says: the path of an alias and of a collection.
   final func convert(
     at site: SourceSite, from container: Dependencies, by conversion: Conversion
   ) throws(ResolutionError) -> Value {

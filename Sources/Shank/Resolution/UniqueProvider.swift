@@ -24,12 +24,16 @@ final class UniqueProvider<Value>: Provider<Value> {
   override func resolve(at site: SourceSite, from container: Dependencies)
     throws(ResolutionError) -> Value
   {
-    try convert(at: site, from: container) { site, _ throws(ResolutionError) in
-      do {
-        return try plainFactory!()
-      } catch {
-        throw failure(error, at: site)
-      }
+    try checkIsolation(at: site)
+    let trace = ResolutionTrace.unretainedCurrent
+    try trace.enter(self, from: container, at: site)
+    defer { trace.leave() }
+    do {
+      let value = try plainFactory!()
+      guard container.decorates else { return value }
+      return try container.decorated(value, at: site)
+    } catch {
+      throw failure(error, at: site)
     }
   }
 
