@@ -111,8 +111,9 @@ public final class Dependencies: Sendable {
     return self.object(in: word, as: Object.self)
   }
 
-  /// The registrations that won their key, in registration order.
-  var registrations: [Registration] { table.registrations }
+  /// The registrations that won their key, in registration order, retained: for the paths
+  /// that are not resolution.
+  var registrations: [Registration] { table.order.map { $0.takeUnretainedValue() } }
 
   /// Promotes this container to the root that ``Inject`` and
   /// ``resolve(_:name:fileID:line:)-swift.type.method`` read from.

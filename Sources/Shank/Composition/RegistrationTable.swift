@@ -18,7 +18,7 @@ struct RegistrationTable {
   struct Slot {
     /// The key's hash (see ``RegistrationTable/key(type:name:)``).
     @usableFromInline var key: UInt
-    /// `nil` in an empty slot. Kept alive by `modules` or `made`, which the table owns.
+    /// `nil` in an empty slot. Kept alive by `order`, which the table owns.
     @usableFromInline var registration: Unretained<Registration>?
   }
 
@@ -86,8 +86,11 @@ struct RegistrationTable {
     }
     self.cachedScopes = cachedScopes
     // A collector answers `[P]` only where no module registers `[P]` itself, in any order.
-    for entry in collectors where !Self.isTaken(entry, in: slots, mask: mask) {
-      _ = Self.insert(entry, into: slots, mask: mask)
+    for entry in collectors {
+      let (type, name) = entry.read { (ObjectIdentifier($0.type), $0.name) }
+      if Self.unretainedRegistration(for: type, named: name, in: slots, mask: mask) == nil {
+        _ = Self.insert(entry, into: slots, mask: mask)
+      }
     }
     self.contributions = contributions
     self.decorators = decorators
@@ -155,15 +158,13 @@ struct RegistrationTable {
   /// Set when the container or one underneath registers a decorator.
   @usableFromInline static let decoratesBit: UInt = 2
 
-  /// The registrations that won their key, retained: for the paths that are not resolution.
-  var registrations: [Registration] { order.map { $0.takeUnretainedValue() } }
-
   /// Puts `entry` in its slot; returns whether it replaced one with the same key.
   private static func insert(
     _ entry: Unretained<Registration>, into slots: TableSlots<Slot>, mask: Int
   ) -> Bool {
     entry.read { registration in
-      let key = key(of: registration)
+      let key = key(
+        type: UInt(bitPattern: ObjectIdentifier(registration.type)), name: registration.name)
       var index = slot(key: key, mask: mask)
       var replaced = false
       while let occupant = slots[index].registration {
@@ -191,30 +192,10 @@ struct RegistrationTable {
       guard seen.insert(entry.address).inserted else { return false }
       let registration = entry.takeUnretainedValue()
       if registration.role == .contribution || registration.role == .decorator { return true }
-      let key = key(of: registration)
-      var index = slot(key: key, mask: mask)
-      while let occupant = slots[index].registration {
-        if occupant === entry { return true }
-        index = (index + 1) & mask
-      }
-      return false
+      let winner = unretainedRegistration(
+        for: ObjectIdentifier(registration.type), named: registration.name, in: slots, mask: mask)
+      return winner?.address == entry.address
     }
-  }
-
-  /// Whether a slot already holds `entry`'s key.
-  private static func isTaken(
-    _ entry: Unretained<Registration>, in slots: TableSlots<Slot>, mask: Int
-  ) -> Bool {
-    let registration = entry.takeUnretainedValue()
-    let key = key(of: registration)
-    var index = slot(key: key, mask: mask)
-    while let occupant = slots[index].registration {
-      if slots[index].key == key, occupant.takeUnretainedValue().name == registration.name {
-        return true
-      }
-      index = (index + 1) & mask
-    }
-    return false
   }
 
   /// The hash of a key: its type's metadata address, mixed with its name's hash if it has one.
@@ -224,11 +205,6 @@ struct RegistrationTable {
   static func key(type: UInt, name: String?) -> UInt {
     guard let name else { return type }
     return type ^ nameHash(name)
-  }
-
-  /// The hash of `registration`'s key.
-  static func key(of registration: Registration) -> UInt {
-    key(type: UInt(bitPattern: ObjectIdentifier(registration.type)), name: registration.name)
   }
 
   /// The first slot to probe for a key with hash `key`.

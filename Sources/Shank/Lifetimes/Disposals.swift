@@ -52,7 +52,7 @@ final class Disposals: Sendable {
   /// container was cancelled, and sees no override or scope of whoever closed it.
   ///
   /// A call from inside a handler does not wait when this run waits for that handler's run,
-  /// directly or through the runs of other containers (see ``CloseWaitGraph``): a handler that
+  /// directly or through the runs of other containers (see ``WaitGraph``): a handler that
   /// closes its own container, or two containers whose handlers close each other, however
   /// their closes began. Waiting would never end.
   @usableFromInline
@@ -60,7 +60,7 @@ final class Disposals: Sendable {
     let waiter = Self.running
     guard let run = start(waitedForBy: waiter) else { return }
     await run.value
-    if let waiter { CloseWaitGraph.shared.stopWaiting(waiter, for: self) }
+    if let waiter { WaitGraph.shared.remove(WaitGraph.closing(self, by: waiter)) }
   }
 
   /// The run for ``close()`` to wait for, started by the first call, its wait recorded; `nil`
@@ -69,14 +69,14 @@ final class Disposals: Sendable {
     state.withLock {
       if let run = $0.run {
         guard let waiter else { return run }
-        return CloseWaitGraph.shared.wait(waiter, for: self) ? run : nil
+        return WaitGraph.shared.record(WaitGraph.closing(self, by: waiter)) == nil ? run : nil
       }
       let disposals = $0.takeAll()
       // Nothing to run: no task to start and await, for the scopes that keep nothing.
       guard !disposals.isEmpty else { return nil }
       // Recorded before the run starts, so that its handlers see it. A run that has not
       // started waits for nothing, so this always records.
-      if let waiter { _ = CloseWaitGraph.shared.wait(waiter, for: self) }
+      if let waiter { _ = WaitGraph.shared.record(WaitGraph.closing(self, by: waiter)) }
       let run = Task.detached {
         await Self.$running.withValue(self) { await Disposal.runAll(disposals) }
       }

@@ -6,15 +6,15 @@
 /// (a factory and a keeper: ``SingletonProvider``, ``CachedProvider``, ``WeakProvider``),
 /// ``AliasProvider`` and ``CollectorProvider``. Each one's ``resolve(at:from:)`` is its whole
 /// path. Two cases are read inline first, with no call: a made nonisolated singleton, and a
-/// unique module, nonisolated or on the main actor, which are most resolutions.
+/// unique module, which are most resolutions.
 @usableFromInline
 class Provider<Value>: Registration {
   /// Makes an alias's or a collection's instance for a resolution asked for at a site and
   /// started in a container.
   typealias Conversion = (SourceSite, Dependencies) throws(ResolutionError) -> Value
 
-  /// A unique module's factory, nonisolated or on the main actor, which
-  /// ``instance(at:from:)`` calls inline; `nil` for every other kind. Called directly: a
+  /// A unique module's factory, which ``instance(at:from:)`` calls inline after the
+  /// isolation check; `nil` for every other kind. Called directly: a
   /// wrapping closure would cost a call, and its context would be retained and released on
   /// every resolution.
   @usableFromInline let plainFactory: (() throws -> Value)?
@@ -49,7 +49,7 @@ class Provider<Value>: Registration {
   final func makePlain(at site: SourceSite, from container: Dependencies)
     throws(ResolutionError) -> Value
   {
-    if isMainActorOnly { try checkBoundIsolation(at: site) }
+    try checkIsolation(at: site)
     let trace = ResolutionTrace.unretainedCurrent
     try trace.enter(self, from: container, at: site)
     defer { trace.leave() }
@@ -79,7 +79,7 @@ class Provider<Value>: Registration {
     at site: SourceSite, from container: Dependencies, by conversion: Conversion
   ) throws(ResolutionError) -> Value {
     try checkIsolation(at: site)
-    let trace = ResolutionTrace.current
+    let trace = ResolutionTrace.unretainedCurrent
     try trace.enter(self, from: container, at: site)
     defer { trace.leave() }
     let value = try conversion(site, container)

@@ -43,7 +43,7 @@ class Registration: Recipe, CustomStringConvertible {
   /// nothing: one serves every container the module is listed in, and the module keeps it.
   /// A provider that keeps instances is made per container by its recipe instead.
   override func register(into registrations: inout RegistrationList) {
-    registrations.append(sharedBy: self)
+    registrations.append(made: self)
   }
 
   /// The registration whose instances this one gives: itself, or what an alias reads through.

@@ -22,7 +22,6 @@ class SharedProvider<Value>: Provider<Value> {
     super.init(
       name: recipe.name, scope: recipe.scope, site: recipe.site, isolation: recipe.isolation,
       isEager: recipe.isEager, made: made)
-    role = recipe.role
   }
 
   /// The kept instance, read under the creation lock; for a `.cached` one, sets `generation`
@@ -139,9 +138,13 @@ class SharedProvider<Value>: Provider<Value> {
   /// it would deadlock on.
   private func waitForLock(site: SourceSite) throws(ResolutionError) {
     let trace = ResolutionTrace.current
-    try WaitGraph.shared.wait(for: self, lock: lock, by: trace, site: site)
+    let wait = WaitGraph.Wait(
+      waiter: CreationLock.holder(trace), awaited: self, lock: lock, thread: trace)
+    if let cycle = WaitGraph.shared.record(wait) {
+      throw ResolutionError(.cycle(path: cycle), key: keyDescription, site: site)
+    }
     lock.lock()
-    WaitGraph.shared.stopWaiting(trace)
+    WaitGraph.shared.remove(wait)
   }
 
   /// Keeps `value`, just made, once its owner has decorated it; returns what it kept.

@@ -6,7 +6,6 @@
 /// holds it as its recipe.
 @usableFromInline
 final class UniqueProvider<Value>: Provider<Value> {
-  private let factory: () throws -> Value
   /// Whether the module was given an `onClose`, which never runs: ``Dependencies/verify()``
   /// reports it.
   private let hasIgnoredOnClose: Bool
@@ -16,11 +15,10 @@ final class UniqueProvider<Value>: Provider<Value> {
     name: String?, site: SourceSite, isolation: (any Actor)?, isEager: Bool,
     hasOnClose: Bool, factory: @escaping () throws -> Value
   ) {
-    self.factory = factory
     hasIgnoredOnClose = hasOnClose
     super.init(
       name: name, scope: .unique, site: site, isolation: isolation, isEager: isEager,
-      plainFactory: isolation == nil || isolation === MainActor.shared ? factory : nil)
+      plainFactory: factory)
   }
 
   override func resolve(at site: SourceSite, from container: Dependencies)
@@ -31,7 +29,7 @@ final class UniqueProvider<Value>: Provider<Value> {
     try trace.enter(self, from: container, at: site)
     defer { trace.leave() }
     do {
-      let value = try factory()
+      let value = try plainFactory!()
       guard container.decorates else { return value }
       return try container.decorated(value, at: site)
     } catch {

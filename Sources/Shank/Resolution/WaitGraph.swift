@@ -1,9 +1,14 @@
-/// Which thread waits for which shared instance, to turn a cycle into an error, not a deadlock.
+// Who waits for whom, among threads making shared instances and containers' closing runs.
+
+/// Who waits for whom, to refuse a wait that would never end rather than deadlock.
 ///
-/// Thread A making singleton X asks for Y while thread B, making Y, asks for X: each holds
-/// what the other waits for. Only a thread that finds a creation lock busy comes here, so the
-/// uncontended path never touches this lock; a thread that holds that lock itself, because a
-/// factory resolves the instance it is making, finds the cycle at the first word it reads.
+/// Two kinds of waits come here, and only those that would block: a thread that finds a
+/// shared instance's creation lock busy, and a close from inside an `onClose` handler, which
+/// waits for another container's closing run (see ``Disposals/close()``). Thread A making
+/// singleton X asks for Y while thread B, making Y, asks for X; a handler of container C
+/// closes D while one of D's closes C: each holds what the other waits for. A thread that holds
+/// a creation lock itself, because a factory resolves the instance it is making, finds the
+/// cycle at the first word it reads; a handler that closes its own container, at its own run.
 ///
 /// Who makes an instance is not recorded here but in its ``CreationLock``'s holder word, which
 /// the maker sets and clears without this lock, and which a waiter reads under it. That is
@@ -15,77 +20,89 @@
 ///   goes on past a thread only where that thread waits, and it cleared the word before it
 ///   registered that wait, which the reader then sees: a stale holder ends the chain. A thread
 ///   always reads its own latest write, so a reader never takes an old word for its own.
+///
+/// A run holds only itself, and may wait for several runs at once, or for the same one twice.
 final class WaitGraph: Sendable {
   static let shared = WaitGraph()
 
-  /// What a blocked thread waits for: a registration, and its creation lock.
-  fileprivate struct Wait {
-    let thread: ResolutionTrace
-    let registration: Registration
-    let lock: CreationLock
+  /// One wait: `waiter` waits for `awaited` until whoever holds it lets go.
+  struct Wait {
+    /// The waiting thread's word (``CreationLock/holder(_:)``), or the waiting run's address.
+    let waiter: UInt
+    /// The registration whose instance is being made, or the closing run (a ``Disposals``).
+    let awaited: AnyObject
+    /// The registration's creation lock, whose word names its holder; `nil` for a run.
+    var lock: CreationLock?
+    /// The waiting thread, whose stack a cycle's path runs through; `nil` for a run.
+    var thread: ResolutionTrace?
+
+    /// Who holds `awaited` now: the thread making the instance, or the run itself.
+    var holder: UInt { lock?.holder ?? UInt(bitPattern: ObjectIdentifier(awaited)) }
   }
 
-  /// What each blocked thread waits for, by its trace's ``CreationLock/holder(_:)`` word.
-  private let waits = Locked([UInt: Wait]())
+  /// Every wait recorded and not yet over.
+  private let waits = Locked([Wait]())
 
-  /// Records that `thread` will block on `registration`, whose creation lock is `lock`, unless
-  /// that closes a cycle.
-  func wait(
-    for registration: Registration, lock: CreationLock, by thread: ResolutionTrace,
-    site: SourceSite
-  ) throws(ResolutionError) {
-    let awaited = Wait(thread: thread, registration: registration, lock: lock)
-    let cycle: [String]? = waits.withLock { waits in
-      // Each thread along the way holds what the one before it waits for.
-      var holders: [(thread: ResolutionTrace, holds: Registration)] = []
-      var next = awaited
-      while holders.count <= waits.count {
-        let holder = next.lock.holder
-        if holder == CreationLock.holder(thread) {
-          holders.append((awaited.thread, next.registration))
-          return Self.path(around: holders).map(\.description)
-        }
-        guard let blocked = waits[holder] else { break }
-        holders.append((blocked.thread, next.registration))
-        next = blocked
+  /// Records `wait`, unless the holder of what it waits for waits, through any number of
+  /// waits, for what its waiter holds; then returns the cycle's path, empty for runs.
+  ///
+  /// The check and the record are one step under the lock, so of two waits that close a cycle
+  /// at the same time, the second to come here sees the first.
+  func record(_ wait: Wait) -> [String]? {
+    waits.withLock { waits in
+      var paths = [[wait]]
+      var seen: Set<UInt> = []
+      while let path = paths.popLast() {
+        let holder = path[path.count - 1].holder
+        if holder == wait.waiter { return wait.thread == nil ? [] : Self.path(around: path) }
+        guard seen.insert(holder).inserted else { continue }
+        paths += waits.filter { $0.waiter == holder }.map { path + [$0] }
       }
-      waits[CreationLock.holder(thread)] = awaited
+      waits.append(wait)
       return nil
     }
-    if let cycle {
-      throw ResolutionError(.cycle(path: cycle), key: registration.keyDescription, site: site)
+  }
+
+  /// Records that `wait` is over, once.
+  func remove(_ wait: Wait) {
+    waits.withLock { waits in
+      guard
+        let index = waits.firstIndex(where: {
+          $0.waiter == wait.waiter && $0.awaited === wait.awaited
+        })
+      else { return }
+      waits.remove(at: index)
     }
   }
 
-  /// Records that `trace`'s thread no longer waits.
-  func stopWaiting(_ trace: ResolutionTrace) {
-    waits.withLock { _ = $0.removeValue(forKey: CreationLock.holder(trace)) }
+  /// The wait of the run of `waiter` for that of `run`.
+  static func closing(_ run: Disposals, by waiter: Disposals) -> Wait {
+    Wait(waiter: UInt(bitPattern: ObjectIdentifier(waiter)), awaited: run)
   }
 
-  /// The cycle that `holders` close: each holds what the one before it waits for, and the
-  /// last, the caller, holds what the first waits for. It runs from what the caller holds,
+  /// The cycle that `waits` close: each waits for what the next one's thread holds, and the
+  /// last for what the first one's holds. It runs from what the caller, the first, holds,
   /// through every thread's factories, back to it.
   ///
   /// The graph knows only the key each thread holds and the key it waits for; the factories
-  /// between the two are on that thread's stack. Every holder but the caller is blocked, and
-  /// its stack is read under the graph's lock, which it took after its last push and takes again before
-  /// it resolves anything more, so the read does not race with its own resolution.
-  private static func path(
-    around holders: [(thread: ResolutionTrace, holds: Registration)]
-  ) -> [Registration] {
-    let caller = holders[holders.count - 1]
-    var path = [caller.holds]
-    for ((thread, held), awaited) in zip([caller] + holders.dropLast(), holders.map(\.holds)) {
-      let stack = thread.stack
+  /// between the two are on that thread's stack. Every thread but the caller is blocked, and
+  /// its stack is read under the graph's lock, which it took after its last push and takes
+  /// again before it resolves anything more, so the read does not race with its own resolution.
+  private static func path(around waits: [Wait]) -> [String] {
+    var held = waits[waits.count - 1].awaited
+    var path = [held as! Registration]
+    for wait in waits {
+      let stack = wait.thread!.stack
       if let start = stack.lastIndex(where: { $0 === held }) {
         path += stack[(start + 1)...]
       }
-      path.append(awaited)
+      path.append(wait.awaited as! Registration)
+      held = wait.awaited
     }
-    return path
+    return path.map(\.description)
   }
 }
 
-// A trace is read only under the graph's lock, while its thread is blocked in `wait` (see
-// `path(around:)`); a registration only for its identity and its key, which are constants.
+// A trace is read only under the graph's lock, while its thread is blocked (see
+// `path(around:)`); a registration or a run only for its identity and its key, constants.
 extension WaitGraph.Wait: @unchecked Sendable {}

@@ -2,7 +2,7 @@
 //
 // Sound because an `Unretained` is only ever read while something else owns its object, and
 // each one that is stored says what that is where it is declared: a container's table owns its
-// registrations (through its modules or its list of those it made), each layer owns its parent,
+// registrations (through its list of them), each layer owns its parent,
 // the running resolution owns its container (hazard slot, task-local or trace frame), and the
 // thread owns its trace. A `downcast` is sound because the caller knows the object's class: the
 // table entry for `T` under a name is always a `Provider<T>`, a decorator of `T` always a
