@@ -88,6 +88,8 @@ final class WaitGraph: Sendable {
   /// between the two are on that thread's stack. Every thread but the caller is blocked, and
   /// its stack is read under the graph's lock, which it took after its last push and takes
   /// again before it resolves anything more, so the read does not race with its own resolution.
+  /// Every wait in a thread's cycle is a thread's: a thread's word is its trace's address and a
+  /// run's its `Disposals`' address, so no chain passes from one kind to the other.
   private static func path(around waits: [Wait]) -> [String] {
     var held = waits[waits.count - 1].awaited
     var path = [held as! Registration]
