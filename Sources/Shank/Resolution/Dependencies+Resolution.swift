@@ -23,10 +23,17 @@ extension Dependencies {
   public static func resolve<T>(
     _ type: T.Type = T.self, name: String? = nil, fileID: StaticString = #fileID, line: UInt = #line
   ) -> T {
+    let site = SourceSite(fileID: fileID, line: line)
+    // Borrowed, not retained: a retain per resolution would make threads contend for the
+    // root's reference count.
+    let (container, saved) = unretainedCurrentForReading
+    defer { Hazard.restore(saved) }
     do {
-      return try resolveOrThrow(type, name: name, fileID: fileID, line: line)
+      return try container.borrow { container throws(ResolutionError) in
+        try container.value(T.self, name: name, site: site)
+      }
     } catch {
-      stop(error, at: SourceSite(fileID: fileID, line: line))
+      stop(error, at: site)
     }
   }
 
