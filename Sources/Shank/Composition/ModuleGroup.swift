@@ -2,7 +2,8 @@
 ///
 /// Joining two statements nests them in a new group, at no cost per module, and
 /// ``ModuleBuilder/buildFinalResult(_:)`` flattens the groups once, at the end. A `for` loop's
-/// array becomes a group as it is, so a root that is one loop is handed on whole.
+/// array becomes a group as it is, so a root that is one loop is handed on whole. No group
+/// reaches a container: every one is flattened away, so a group registers nothing itself.
 @usableFromInline
 final class ModuleGroup: Recipe {
   /// The modules in order; a member may itself be a group.
@@ -13,10 +14,6 @@ final class ModuleGroup: Recipe {
     super.init(
       name: nil, scope: .unique, site: SourceSite(fileID: #fileID, line: #line), isolation: nil,
       isEager: false)
-  }
-
-  override func register(into registrations: inout RegistrationList) {
-    for member in members { member.recipe.register(into: &registrations) }
   }
 
   /// The group of `modules`.
