@@ -26,8 +26,9 @@ import _ShankAtomics
   import Musl
 #endif
 
-/// The states of a word that publishes a value once, and the operations on such a word, read
-/// with one acquiring load and no lock on any platform. `Synchronization.Atomic` needs macOS 15
+/// The states of a word that publishes a value once, its acquiring read and its releasing
+/// publication, read with one acquiring load and no lock on any platform (a cell's claim, the
+/// one compare-exchange, is in ``OnceValue/publish(_:)``). `Synchronization.Atomic` needs macOS 15
 /// and iOS 18; the word sits beside the value it guards, in an allocation whose address is
 /// stable (a ``OnceCell``'s, a ``OnceBox``'s).
 @usableFromInline
