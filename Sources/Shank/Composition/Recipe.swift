@@ -112,7 +112,7 @@ final class ModuleRecipe<Value>: Recipe {
   }
 
   override func register(into registrations: inout RegistrationList) {
-    registrations.append(made: provider())
+    registrations.append(provider())
   }
 }
 
@@ -131,7 +131,7 @@ final class AliasRecipe<Value>: Recipe {
 
   override func register(into registrations: inout RegistrationList) {
     let shared = module.provider()
-    for type in types { registrations.append(made: Self.alias(type, of: shared)) }
+    for type in types { registrations.append(Self.alias(type, of: shared)) }
   }
 
   /// A provider of `Alias` that reads through to `shared` and casts its value.

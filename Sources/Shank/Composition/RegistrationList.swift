@@ -30,7 +30,7 @@ struct RegistrationList: RandomAccessCollection {
   }
 
   /// Adds `registration`, which the list then keeps alive.
-  mutating func append(made registration: consuming Registration) {
+  mutating func append(_ registration: consuming Registration) {
     guard first != nil else {
       first = registration
       return

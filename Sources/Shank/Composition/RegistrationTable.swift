@@ -28,10 +28,9 @@ struct RegistrationTable {
   @usableFromInline let mask: Int
   /// The registrations that won their key, in registration order, which it keeps alive.
   let order: RegistrationList
-  /// The modules with a registration that won its key, in order: they keep their shared
-  /// providers alive, and make a private copy of the container (see
-  /// ``Dependencies/privateCopy()``). A module whose every key was replaced is not kept, so
-  /// that it and what its factory holds are freed now.
+  /// The modules with a registration that won its key, in order: they make a private copy of
+  /// the container (see ``Dependencies/privateCopy()``). A module whose every key was replaced
+  /// is not kept, so that it and what its factory holds are freed now.
   let modules: [Module]
   /// The contributions registered here, by the type they contribute to, in registration order.
   let contributions: [ObjectIdentifier: [Unretained<Registration>]]
@@ -106,7 +105,7 @@ struct RegistrationTable {
         return won ? modules[index] : nil
       }
       var kept = RegistrationList(reservingCapacity: order.count)
-      for entry in order { kept.append(made: entry.takeUnretainedValue()) }
+      for entry in order { kept.append(entry.takeUnretainedValue()) }
       self.order = kept
     } else {
       order = consume list

@@ -14,7 +14,7 @@ final class ContributionRecipe<Value>: Recipe {
 
   override func register(into registrations: inout RegistrationList) {
     module.register(into: &registrations)
-    registrations.append(made: ContributedCollection.list(of: Value.self, site: site))
-    registrations.append(made: ContributedCollection.named(Value.self, site: site))
+    registrations.append(ContributedCollection.list(of: Value.self, site: site))
+    registrations.append(ContributedCollection.named(Value.self, site: site))
   }
 }

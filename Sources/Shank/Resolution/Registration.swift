@@ -40,10 +40,10 @@ class Registration: Recipe, CustomStringConvertible {
   }
 
   /// A registration that is its own module's recipe, a unique module's or a decorator's, keeps
-  /// nothing: one serves every container the module is listed in, and the module keeps it.
+  /// nothing: one serves every container the module is listed in, each of whose lists keeps it.
   /// A provider that keeps instances is made per container by its recipe instead.
   override func register(into registrations: inout RegistrationList) {
-    registrations.append(made: self)
+    registrations.append(self)
   }
 
   /// The registration whose instances this one gives: itself, or what an alias reads through.
