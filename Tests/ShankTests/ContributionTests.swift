@@ -123,6 +123,19 @@ import Testing
     }
   }
 
+  /// `resolveAsync` gathers contributions registered from a global actor on that actor, as it
+  /// runs a module's factory on its own, also under a layer that adds nonisolated ones.
+  @Test func resolveAsyncGathersContributionsOnTheActorTheyWereRegisteredFrom() async {
+    let root = await actorBoundContributions()
+    let child = Dependencies(over: root) {
+      Module.contribution("plain") { PlainSink(label: "plain") as ActorSinkType }
+    }
+    #expect(await root.resolveAsync([ActorSinkType].self).map(\.label) == ["bound"])
+    #expect(await child.resolveAsync([ActorSinkType].self).map(\.label) == ["bound", "plain"])
+    let named = await child.resolveAsync([String: ActorSinkType].self).mapValues(\.label)
+    #expect(named == ["bound": "bound", "plain": "plain"])
+  }
+
   @Test func verifyMakesEveryContributionAndReportsWhatItMisses() throws {
     let container = Dependencies {
       Module.contribution { Sink("fine") as SinkType }
@@ -170,6 +183,34 @@ struct SinkReader {
 final class NeedyModule: SinkType {
   @Inject private var missing: NeverRegistered
   let label = "needy"
+}
+
+/// A global actor of the tests' own, for contributions registered from it.
+@globalActor actor ContributionActor {
+  static let shared = ContributionActor()
+}
+
+protocol ActorSinkType: Sendable {
+  var label: String { get }
+}
+
+/// A sink that only code on `ContributionActor` can make.
+@ContributionActor final class ActorSink: ActorSinkType {
+  nonisolated let label: String
+
+  init(_ label: String) {
+    self.label = label
+  }
+}
+
+struct PlainSink: ActorSinkType {
+  let label: String
+}
+
+/// A container whose contribution is registered from `ContributionActor`; its factory makes an
+/// `ActorSink`, which compiles only because it runs there.
+@ContributionActor func actorBoundContributions() -> Dependencies {
+  Dependencies { Module.contribution("bound") { ActorSink("bound") as ActorSinkType } }
 }
 
 /// How the graph shows contributions and the lists they make.

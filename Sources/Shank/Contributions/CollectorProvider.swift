@@ -4,11 +4,27 @@
 /// its key only where no module registers that key itself.
 final class CollectorProvider<Value>: Provider<Value> {
   private let collect: Conversion
+  /// The type whose contributions it gathers: `P`.
+  private let contributed: ObjectIdentifier
 
-  init(site: SourceSite, collect: @escaping Conversion) {
+  init(contributing element: Any.Type, site: SourceSite, collect: @escaping Conversion) {
     self.collect = collect
+    contributed = ObjectIdentifier(element)
     super.init(name: nil, scope: .unique, site: site, isolation: nil, isEager: false)
     role = .collector
+  }
+
+  /// The actor of the first contribution bound to one, from `container` down, so that
+  /// `resolveAsync([P].self)` runs where the contributions' factories may run.
+  override func isolation(resolvedFrom container: Dependencies) -> (any Actor)? {
+    var next: Dependencies? = container
+    while let layer = next {
+      let bound = layer.table.contributions[contributed]?.lazy
+        .compactMap { $0.read { $0.isolation } }.first
+      if let bound { return bound }
+      next = layer.parent
+    }
+    return nil
   }
 
   override func resolve(at site: SourceSite, from container: Dependencies)

@@ -5,7 +5,8 @@ enum ContributedCollection {
     // Looked up once here: in the unspecialized collector, each lookup of an `[Element]`
     // metadata costs hundreds of instructions.
     let collection = ObjectIdentifier([Element].self)
-    return CollectorProvider<[Element]>(site: site) { site, container throws(ResolutionError) in
+    return CollectorProvider<[Element]>(contributing: Element.self, site: site) {
+      site, container throws(ResolutionError) in
       let layers = try contributingLayers(
         to: Element.self, replacedBy: collection, from: container, at: site)
       if let replacing = layers.replacing {
@@ -24,7 +25,7 @@ enum ContributedCollection {
   /// The collector of `[String: Element]`: the named contributions, a later name winning.
   static func named<Element>(_ element: Element.Type, site: SourceSite) -> Registration {
     let collection = ObjectIdentifier([String: Element].self)
-    return CollectorProvider<[String: Element]>(site: site) {
+    return CollectorProvider<[String: Element]>(contributing: Element.self, site: site) {
       site, container throws(ResolutionError) in
       let layers = try contributingLayers(
         to: Element.self, replacedBy: collection, from: container, at: site)

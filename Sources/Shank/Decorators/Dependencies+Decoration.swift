@@ -51,12 +51,13 @@ extension Dependencies {
     decorators.firstIndex { $0.type == type }
   }
 
-  /// The actor a resolution of `type` from here must run on: the module's, else that of a
-  /// decorator of the type here or underneath, which runs only there.
+  /// The actor a resolution of `type` from here must run on: the module's (for `[P]`, its
+  /// contributions'), else that of a decorator of the type here or underneath, which runs only
+  /// there.
   func isolation(ofResolving type: Any.Type, registeredAs registration: Registration?)
     -> (any Actor)?
   {
-    if let isolation = registration?.isolation { return isolation }
+    if let isolation = registration?.isolation(resolvedFrom: self) { return isolation }
     return decorators(of: ObjectIdentifier(type))?.lazy
       .compactMap { $0.decoration.takeUnretainedValue().isolation }.first
   }

@@ -49,6 +49,10 @@ class Registration: Recipe, CustomStringConvertible {
   /// The registration whose instances this one gives: itself, or what an alias reads through.
   var keeper: Registration { self }
 
+  /// The actor a resolution of this registration from `container` runs on: its own, or for a
+  /// collection, that of the contributions it gathers there.
+  func isolation(resolvedFrom container: Dependencies) -> (any Actor)? { isolation }
+
   /// How many resets of its `.cached` scope came before the instance it keeps now; `nil` for
   /// any other scope, whose kept instance never changes or has an identity of its own.
   var cachedGeneration: UInt? { nil }
