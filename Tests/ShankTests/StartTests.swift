@@ -117,14 +117,23 @@ import Testing
   @Test func verifyReportsAnEagerModuleThatIsNotKept() throws {
     let container = Dependencies {
       Module(eager: true) { ServiceImpl() as Service }
+      Module("weak", scope: .weak, eager: true) { ServiceImpl() as Service }
     }
-    let line = #line - 2
+    let line = #line - 3
     let error = try #require(verificationError { try container.verify() })
     #expect(
       error.problems == [
         .eagerNotKept(
-          module: "Service", scope: ".unique", registeredAt: "ShankTests/StartTests.swift:\(line)")
+          module: "Service", scope: ".unique",
+          registeredAt: "ShankTests/StartTests.swift:\(line)"),
+        .eagerNotKept(
+          module: "Service named \"weak\"", scope: ".weak",
+          registeredAt: "ShankTests/StartTests.swift:\(line + 1)"),
       ])
+    #expect(
+      error.problems[0].description
+        == "Service, registered .unique at ShankTests/StartTests.swift:\(line), is eager, but start() can only make it and drop it: only .singleton and .cached instances are kept"
+    )
   }
 
   @Test func anEmptyStartSaysSo() async throws {
