@@ -150,8 +150,12 @@ import Testing
         modules
       } operation: {
         // Twice: the first refusal must leave nothing held, no creation lock, no frame on the
-        // trace, so the second goes exactly as deep.
-        [
+        // trace, so the second goes exactly as deep. Both observed: another test's observer,
+        // installed or cancelled in between, would otherwise move one of them to the observed
+        // path, whose frames are larger.
+        let observation = Dependencies.observe { _ in }
+        defer { observation.cancel() }
+        return [
           resolutionError { try Dependencies.resolveOrThrow(ChainLink.self, name: "0") },
           resolutionError { try Dependencies.resolveOrThrow(ChainLink.self, name: "0") },
         ]
@@ -163,8 +167,7 @@ import Testing
       return
     }
     // ThreadSanitizer's frames are larger and its thread's stack is half: 128 KiB holds about
-    // 20 levels there, fewer while another test's observer sends resolutions down the
-    // observed path.
+    // 20 levels of the observed path there.
     let shallowest = Sanitizer.current == .thread ? 10 : 20
     #expect(
       depth > shallowest, "half the stack of the chains below holds more than \(shallowest) levels")
