@@ -450,6 +450,101 @@ import Testing
     #expect(container.resolve([DatabaseType].self).map(\.serial) == all.map(\.serial))
   }
 
+  /// A shared async module whose factory closes a container, one of whose `onClose` handlers
+  /// asks for that module: each would wait for the other. Whoever comes second is told, and
+  /// everything finishes: begun by a resolution, the handler's resolution fails with the
+  /// cycle; begun by the close, the factory's close returns without waiting.
+  @Test(arguments: [false, true])
+  func anAsyncFactoryAndAHandlerOfTheContainerItClosesWaitingForEachOtherFinish(
+    closeFirst: Bool
+  ) async {
+    let box = ClosingContainerBox()
+    let outcomes = Collector<String>()
+    let root = Dependencies {
+      Module(scope: .singleton) { () async -> DatabaseType in
+        await box.value?.close()
+        outcomes.append("factory's close returned")
+        return Database()
+      }
+    }
+    let line = #line + 6
+    box.value = Dependencies {
+      Module(
+        scope: .singleton,
+        onClose: { _ in
+          do throws(ResolutionError) {
+            _ = try await root.resolveAsyncOrThrow(DatabaseType.self)
+            outcomes.append("handler resolved")
+          } catch {
+            outcomes.append(error.description)
+          }
+        }
+      ) { ServiceImpl() as Service }
+    }
+    _ = box.value?.resolve(Service.self)
+    // Watched rather than awaited: waits for each other would hang the suite.
+    Task {
+      if closeFirst {
+        await box.value?.close()
+        outcomes.append("close returned")
+      } else {
+        _ = await root.resolveAsync(DatabaseType.self)
+        outcomes.append("resolved")
+      }
+    }
+    await eventually { outcomes.all.count == 3 }
+    let cycle = """
+      Shank found a dependency cycle resolving DatabaseType
+        asked for at ShankTests/AsyncFactoryTests.swift:\(line)
+        cycle: DatabaseType → close() → DatabaseType
+      """
+    #expect(
+      outcomes.all
+        == (closeFirst
+          ? ["factory's close returned", "handler resolved", "close returned"]
+          : [cycle, "factory's close returned", "resolved"]))
+  }
+
+  /// Shared async modules whose factories await their own module, or each other's: each
+  /// attempt would wait for the other's end. The last to ask is told of the cycle instead.
+  @Test(arguments: [true, false])
+  func asyncFactoriesAwaitingEachOthersModulesAreToldOfTheCycle(asksForItself: Bool) async {
+    let outcome = Collector<String>()
+    let line = #line + 4
+    let container = Dependencies {
+      Module(scope: .singleton) { () async throws -> DatabaseType in
+        if asksForItself {
+          _ = try await Dependencies.resolveAsyncOrThrow(DatabaseType.self)
+        } else {
+          _ = try await Dependencies.resolveAsyncOrThrow(StoreType.self)
+        }
+        return Database()
+      }
+      Module(scope: .singleton) { () async throws -> StoreType in
+        _ = try await Dependencies.resolveAsyncOrThrow(DatabaseType.self)
+        return Database()
+      }
+    }
+    // Watched rather than awaited: attempts that waited for each other would hang the suite.
+    Task {
+      do throws(ResolutionError) {
+        _ = try await container.resolveAsyncOrThrow(DatabaseType.self)
+        outcome.append("made")
+      } catch {
+        outcome.append(error.description)
+      }
+    }
+    await eventually { outcome.all.count == 1 }
+    #expect(
+      outcome.all == [
+        """
+        Shank found a dependency cycle resolving DatabaseType
+          asked for at ShankTests/AsyncFactoryTests.swift:\(asksForItself ? line : line + 7)
+          cycle: DatabaseType → \(asksForItself ? "" : "StoreType → ")DatabaseType
+        """
+      ])
+  }
+
   @Test func aSynchronousResolveStopsWithTheMessage() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       Dependencies {

@@ -14,7 +14,7 @@ import Dispatch
 /// however many ask at the same time. A ``Scope/unique`` module's provider keeps nothing, so
 /// each `resolveAsync` makes its own value and hands it to its own resolution (see
 /// ``Dependencies/asyncHandoffs``).
-final class AsyncInstance<Value>: Sendable {
+final class AsyncInstance<Value>: Sendable, CustomStringConvertible {
   private let factory: Handed<() async throws -> Value>
   private let isolation: (any Actor)?
   private let onClose: Handed<(Value) async -> Void>?
@@ -76,24 +76,36 @@ final class AsyncInstance<Value>: Sendable {
   /// Returns the value for a unique module, which the caller hands to its own resolution; for
   /// a shared one, leaves it here for the provider and returns `nil`. A shared one's factory
   /// does not run when the provider took a value since the resolution found the slot empty
-  /// with `taken` values taken: trying again finds that value kept.
+  /// with `taken` values taken: trying again finds that value kept. A caller that the attempt
+  /// waits for, through closes (see ``WaitGraph``), is told of the cycle rather than waiting.
   func make(in container: Dependencies, at site: SourceSite, taken: UInt)
     async throws(ResolutionError) -> Any?
   {
     do {
       guard shares else { return try await Self.run(factory, on: isolation, in: container).value }
-      let attempt = state.withLock { slot -> Task<Void, any Error>? in
+      let waiter = WaitGraph.holding
+      let attempt = try state.withLock { slot throws(ResolutionError) -> Task<Void, any Error>? in
         switch slot.state {
         case .made: return nil
-        case .making(let task): return task
+        case .making(let task):
+          if let waiter, let cycle = WaitGraph.shared.record(.task(holding: waiter, for: self)) {
+            throw ResolutionError(.cycle(path: cycle), key: key, site: site)
+          }
+          return task
         case .empty where slot.taken != taken: return nil
         case .empty:
-          let task = Task { try await self.runOnce(in: container) }
+          // Recorded before the attempt starts, which waits for nothing yet, so that it sees it.
+          if let waiter { _ = WaitGraph.shared.record(.task(holding: waiter, for: self)) }
+          let task = Task {
+            try await WaitGraph.$holding.withValue(self) { try await self.runOnce(in: container) }
+          }
           slot.state = .making(task)
           return task
         }
       }
-      try await attempt?.value
+      guard let attempt else { return nil }
+      defer { if let waiter { WaitGraph.shared.remove(.task(holding: waiter, for: self)) } }
+      try await attempt.value
       return nil
     } catch {
       throw ResolutionError(error, thrownFor: key, at: site)
@@ -158,6 +170,9 @@ final class AsyncInstance<Value>: Sendable {
       }
     }
   }
+
+  /// The module as a cycle through its attempt reads.
+  var description: String { key.description }
 
   deinit {
     // Made and never taken, as when the container closed meanwhile: disposed of all the same.

@@ -51,46 +51,48 @@ final class Disposals: Sendable {
   /// A detached task, so that a handler runs to its end even when the task that closes the
   /// container was cancelled, and sees no override or scope of whoever closed it.
   ///
-  /// A call from inside a handler does not wait when this run waits for that handler's run,
-  /// directly or through the runs of other containers (see ``WaitGraph``): a handler that
-  /// closes its own container, or two containers whose handlers close each other, however
-  /// their closes began. Waiting would never end.
+  /// A call from inside a handler or an async factory does not wait when this run waits for
+  /// that handler's run or that factory's attempt, directly or through other runs and attempts
+  /// (see ``WaitGraph``): a handler that closes its own container, two containers whose
+  /// handlers close each other, however their closes began, or a factory that closes a
+  /// container whose handler awaits the factory's module. Waiting would never end.
   @usableFromInline
   func close() async {
-    let waiter = Self.running
+    let waiter = WaitGraph.holding
     guard let run = start(waitedForBy: waiter) else { return }
     await run.value
-    if let waiter { WaitGraph.shared.remove(WaitGraph.closing(self, by: waiter)) }
+    if let waiter { WaitGraph.shared.remove(.task(holding: waiter, for: self)) }
   }
 
   /// The run for ``close()`` to wait for, started by the first call, its wait recorded; `nil`
   /// when there is nothing to run or waiting would never end.
-  private func start(waitedForBy waiter: Disposals?) -> Task<Void, Never>? {
+  private func start(waitedForBy waiter: AnyObject?) -> Task<Void, Never>? {
     state.withLock {
       if let run = $0.run {
         guard let waiter else { return run }
-        return WaitGraph.shared.record(WaitGraph.closing(self, by: waiter)) == nil ? run : nil
+        return WaitGraph.shared.record(.task(holding: waiter, for: self)) == nil ? run : nil
       }
       let disposals = $0.takeAll()
       // Nothing to run: no task to start and await, for the scopes that keep nothing.
       guard !disposals.isEmpty else { return nil }
       // Recorded before the run starts, so that its handlers see it. A run that has not
       // started waits for nothing, so this always records.
-      if let waiter { _ = WaitGraph.shared.record(WaitGraph.closing(self, by: waiter)) }
+      if let waiter { _ = WaitGraph.shared.record(.task(holding: waiter, for: self)) }
       let run = Task.detached {
-        await Self.$running.withValue(self) { await Disposal.runAll(disposals) }
+        await WaitGraph.$holding.withValue(self) { await Disposal.runAll(disposals) }
       }
       $0.run = run
       return run
     }
   }
 
-  /// The list whose handlers the current task is running, for ``close()`` to tell which run
-  /// a handler's close would make wait.
-  @TaskLocal private static var running: Disposals?
-
   /// Seals the list and takes every disposal, newest first.
   func seal() -> [Disposal] {
     state.withLock { $0.takeAll() }
   }
+}
+
+extension Disposals: CustomStringConvertible {
+  /// The run as a cycle through it reads: a handler's wait began at a `close()`.
+  @usableFromInline var description: String { "close()" }
 }

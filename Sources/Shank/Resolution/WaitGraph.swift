@@ -3,12 +3,14 @@
 /// Who waits for whom, to refuse a wait that would never end rather than deadlock.
 ///
 /// Two kinds of waits come here, and only those that would block: a thread that finds a
-/// shared instance's creation lock busy, and a close from inside an `onClose` handler, which
-/// waits for another container's closing run (see ``Disposals/close()``). Thread A making
-/// singleton X asks for Y while thread B, making Y, asks for X; a handler of container C
-/// closes D while one of D's closes C: each holds what the other waits for. A thread that holds
-/// a creation lock itself, because a factory resolves the instance it is making, finds the
-/// cycle at the first word it reads; a handler that closes its own container, at its own run.
+/// shared instance's creation lock busy, and a task that awaits a container's closing run (see
+/// ``Disposals/close()``) or a shared async module's attempt (see
+/// ``AsyncInstance/make(in:at:taken:)``) while it runs one of them itself (``holding``).
+/// Thread A making singleton X asks for Y while thread B, making Y, asks for X; a handler of
+/// container C closes D while one of D's closes C; an async factory closes C, whose handler
+/// asks for that factory's module: each holds what the other waits for. A thread that holds a
+/// creation lock itself, because a factory resolves the instance it is making, finds the cycle
+/// at the first word it reads; a handler that closes its own container, at its own run.
 ///
 /// Who makes an instance is not recorded here but in its ``CreationLock``'s holder word, which
 /// the maker sets and clears without this lock, and which a waiter reads under it. That is
@@ -21,30 +23,42 @@
 ///   registered that wait, which the reader then sees: a stale holder ends the chain. A thread
 ///   always reads its own latest write, so a reader never takes an old word for its own.
 ///
-/// A run holds only itself, and may wait for several runs at once, or for the same one twice.
+/// A run or an attempt holds only itself, and may wait for several at once, or for the same one
+/// twice.
 final class WaitGraph: Sendable {
   static let shared = WaitGraph()
 
+  /// The closing run or async attempt the current task runs, whose own waits are recorded:
+  /// set by each for its task, and inherited by the tasks that task starts.
+  @TaskLocal static var holding: (any AnyObject & Sendable)?
+
   /// One wait: `waiter` waits for `awaited` until whoever holds it lets go.
   struct Wait {
-    /// The waiting thread's word (``CreationLock/holder(_:)``), or the waiting run's address.
+    /// The waiting thread's word (``CreationLock/holder(_:)``), or the address of the run or
+    /// attempt that waits.
     let waiter: UInt
-    /// The registration whose instance is being made, or the closing run (a ``Disposals``).
+    /// The registration whose instance is being made, or the closing run (a ``Disposals``) or
+    /// async attempt (an ``AsyncInstance``).
     let awaited: AnyObject
     /// The registration's creation lock, whose word names its holder; `nil` for a run.
     var lock: CreationLock?
-    /// The waiting thread, whose stack a cycle's path runs through; `nil` for a run.
+    /// The waiting thread, whose stack a cycle's path runs through; `nil` for a task.
     var thread: ResolutionTrace?
 
-    /// Who holds `awaited` now: the thread making the instance, or the run itself.
+    /// Who holds `awaited` now: the thread making the instance, or the run or attempt itself.
     var holder: UInt { lock?.holder ?? UInt(bitPattern: ObjectIdentifier(awaited)) }
+
+    /// The wait of the run or attempt `waiter` for the run or attempt `awaited`.
+    static func task(holding waiter: AnyObject, for awaited: AnyObject) -> Wait {
+      Wait(waiter: UInt(bitPattern: ObjectIdentifier(waiter)), awaited: awaited)
+    }
   }
 
   /// Every wait recorded and not yet over.
   private let waits = Locked([Wait]())
 
   /// Records `wait`, unless the holder of what it waits for waits, through any number of
-  /// waits, for what its waiter holds; then returns the cycle's path, empty for runs.
+  /// waits, for what its waiter holds; then returns the cycle's path.
   ///
   /// The check and the record are one step under the lock, so of two waits that close a cycle
   /// at the same time, the second to come here sees the first.
@@ -54,7 +68,10 @@ final class WaitGraph: Sendable {
       var seen: Set<UInt> = []
       while let path = paths.popLast() {
         let holder = path[path.count - 1].holder
-        if holder == wait.waiter { return wait.thread == nil ? [] : Self.path(around: path) }
+        if holder == wait.waiter {
+          guard wait.thread == nil else { return Self.path(around: path) }
+          return (path + [wait]).map { String(describing: $0.awaited) }
+        }
         guard seen.insert(holder).inserted else { continue }
         paths += waits.filter { $0.waiter == holder }.map { path + [$0] }
       }
@@ -75,11 +92,6 @@ final class WaitGraph: Sendable {
     }
   }
 
-  /// The wait of the run of `waiter` for that of `run`.
-  static func closing(_ run: Disposals, by waiter: Disposals) -> Wait {
-    Wait(waiter: UInt(bitPattern: ObjectIdentifier(waiter)), awaited: run)
-  }
-
   /// The cycle that `waits` close: each waits for what the next one's thread holds, and the
   /// last for what the first one's holds. It runs from what the caller, the first, holds,
   /// through every thread's factories, back to it.
@@ -89,7 +101,7 @@ final class WaitGraph: Sendable {
   /// its stack is read under the graph's lock, which it took after its last push and takes
   /// again before it resolves anything more, so the read does not race with its own resolution.
   /// Every wait in a thread's cycle is a thread's: a thread's word is its trace's address and a
-  /// run's its `Disposals`' address, so no chain passes from one kind to the other.
+  /// task's that of the run or attempt it holds, so no chain passes from one kind to the other.
   private static func path(around waits: [Wait]) -> [String] {
     var held = waits[waits.count - 1].awaited
     var path = [held as! Registration]
@@ -106,5 +118,6 @@ final class WaitGraph: Sendable {
 }
 
 // A trace is read only under the graph's lock, while its thread is blocked (see
-// `path(around:)`); a registration or a run only for its identity and its key, constants.
+// `path(around:)`); a registration, a run or an attempt only for its identity and its
+// description, constants.
 extension WaitGraph.Wait: @unchecked Sendable {}
