@@ -504,6 +504,70 @@ import Testing
       Module("checkout") { PaymentGatewayImpl() as PaymentGateway }
     }.verify(consumers: CheckoutViewController())
   }
+
+  // MARK: Calls that would stop the program
+
+  @Test func aResetOfAScopeThatKeepsNothingToDropInsideAFactoryIsAProblem() throws {
+    let dependencies = Dependencies {
+      Module { () -> Service in
+        Dependencies.current.reset(.singleton)
+        return ServiceImpl()
+      }
+    }
+    let error = try #require(throws: VerificationError.self) { try dependencies.verify() }
+    #expect(
+      error.problems == [
+        .unresolvable(
+          module: "Service",
+          message:
+            "Shank: reset(_:) takes a .cached(name) scope, not .singleton; only cached instances can be dropped"
+        )
+      ])
+  }
+
+  @Test func aContainersResolveOfAMissingKeyInsideAFactoryIsAProblem() throws {
+    let dependencies = Dependencies {
+      Module { () -> Service in
+        _ = Dependencies.current.resolve(OtherService.self)
+        return ServiceImpl()
+      }
+    }
+    let line = #line - 4
+    let error = try #require(throws: VerificationError.self) { try dependencies.verify() }
+    #expect(
+      error.problems == [
+        .unresolvable(
+          module: "Service",
+          message: """
+            Shank cannot resolve OtherService
+              asked for at ShankTests/VerificationFailureTests.swift:\(line)
+              registered (1):
+                Service
+            """)
+      ])
+  }
+
+  @Test func aResolveAsyncOfAMissingKeyInsideAnAsyncFactoryIsAProblem() throws {
+    let dependencies = Dependencies {
+      Module { () async -> ReportType in
+        _ = await Dependencies.resolveAsync(DatabaseType.self)
+        return Report()
+      }
+    }
+    let line = #line - 4
+    let error = try #require(throws: VerificationError.self) { try dependencies.verify() }
+    #expect(
+      error.problems == [
+        .unresolvable(
+          module: "ReportType",
+          message: """
+            Shank cannot resolve DatabaseType
+              asked for at ShankTests/VerificationFailureTests.swift:\(line)
+              registered (1):
+                ReportType
+            """)
+      ])
+  }
 }
 
 protocol FailingModuleType {}
