@@ -201,6 +201,89 @@ import Testing
     }
     #expect(outcome == [1, 2, 0])
   }
+
+  @Test func aKeyNoClosedLayerRegistersSaysTheContainerResolvedFromWasClosed() async throws {
+    let root = Dependencies { Module { HeldAppModule() as HeldAppModuleType } }
+    let leaf = Dependencies(over: root) { Module { ServiceImpl() as Service } }
+    let leafLine = #line - 1
+    await leaf.close()
+    await root.close()
+    let error = try #require(resolutionError { try leaf.resolveOrThrow(OtherService.self) })
+    #expect(
+      error.reason
+        == .closed(container: "made at ShankTests/ClosedContainerTests.swift:\(leafLine)"))
+    #expect(error.typeName == "OtherService")
+  }
+
+  @Test func aClosedOverrideLayerSaysItIsAnOverrideLayer() async throws {
+    let error = await Dependencies.withOverrides {
+      Module { ServiceImpl() as Service }
+    } operation: {
+      let layer = Dependencies.current
+      await layer.close()
+      return resolutionError { try layer.resolveOrThrow(Service.self) }
+    }
+    let line = #line - 2
+    #expect(
+      error?.description == """
+        Shank cannot resolve Service: its container was closed (an override layer)
+          asked for at ShankTests/ClosedContainerTests.swift:\(line)
+          resolve from a container that is still open; an instance kept from before it closed stays usable
+        """)
+  }
+
+  @Test func startOnAClosedContainerWithNoEagerModuleSaysItCannotMakeItsEagerModules() async {
+    let container = Dependencies { Module { ServiceImpl() as Service } }
+    let made = #line - 1
+    await container.close()
+    let started = #line + 2
+    do {
+      _ = try await container.start()
+      Issue.record("start() returned a report for a closed container")
+    } catch {
+      #expect(
+        error.description == """
+          Shank cannot resolve its eager modules: its container was closed (made at ShankTests/ClosedContainerTests.swift:\(made))
+            asked for at ShankTests/ClosedContainerTests.swift:\(started)
+            resolve from a container that is still open; an instance kept from before it closed stays usable
+          """)
+    }
+  }
+
+  /// The second resolution waits for the creation lock that the first one's factory holds
+  /// while the container closes; when that factory fails, nothing is kept, and the waiter
+  /// says the container closed rather than making an instance the container would never keep.
+  @Test func aResolutionWaitingForAFactoryThatFailsAfterTheCloseMakesNothing() async throws {
+    let started = DispatchSemaphore(value: 0)
+    let proceed = DispatchSemaphore(value: 0)
+    let runs = Counter()
+    let session = Dependencies {
+      Module(scope: .singleton) { () throws -> Service in
+        runs.increment()
+        started.signal()
+        proceed.wait()
+        throw StubFailure()
+      }
+    }
+    let line = #line - 8
+    let first = Collector<ResolutionError.Reason?>()
+    let waiter = Collector<ResolutionError.Reason?>()
+    Thread { first.append(resolutionError { try session.resolveOrThrow(Service.self) }?.reason) }
+      .start()
+    started.wait()
+    Thread { waiter.append(resolutionError { try session.resolveOrThrow(Service.self) }?.reason) }
+      .start()
+    // Time for the waiter to block on the creation lock; one that comes later finds the
+    // container closed before it asks for the lock, and fails the same way.
+    try await Task.sleep(for: .milliseconds(200))
+    await session.close()
+    proceed.signal()
+    await eventually { first.all.count == 1 && waiter.all.count == 1 }
+    #expect(first.all == [.factoryFailed(error: "StubFailure()")])
+    #expect(
+      waiter.all == [.closed(container: "made at ShankTests/ClosedContainerTests.swift:\(line)")])
+    #expect(runs.value == 1, "the waiter did not run the factory")
+  }
 }
 
 /// Waits, without blocking a thread of the cooperative pool, until `semaphore` is signalled.

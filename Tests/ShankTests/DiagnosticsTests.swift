@@ -412,6 +412,22 @@ import Testing
     #expect(lines.contains("    " + expected[19]))
     #expect(!lines.contains("    " + expected[20]))
   }
+
+  /// A `StaticString` made from a single scalar, as generic code that builds one from a literal
+  /// gets, holds no pointer to UTF-8 bytes; a site in it is written all the same.
+  @Test func aSiteWhoseFileIsASingleScalarStaticStringIsWrittenAsFileAndLine() async throws {
+    let file = Self.oneScalarLiteral(StaticString.self)
+    #expect(!file.hasPointerRepresentation, "the site takes the path for such a string")
+    let container = Dependencies(fileID: file, line: 42) { Module { ServiceImpl() as Service } }
+    await container.close()
+    let error = try #require(resolutionError { try container.resolveOrThrow(Service.self) })
+    #expect(error.reason == .closed(container: "made at F:42"))
+  }
+
+  /// `"F"` as `T`, made the way generic code makes a literal: from the scalar itself.
+  private static func oneScalarLiteral<T: ExpressibleByUnicodeScalarLiteral>(_: T.Type) -> T {
+    "F"
+  }
 }
 
 /// Every trap, each in a child process: the message and the line it points at.

@@ -504,6 +504,101 @@ import Testing
       Module("checkout") { PaymentGatewayImpl() as PaymentGateway }
     }.verify(consumers: CheckoutViewController())
   }
+
+  // MARK: Calls that would stop the program
+
+  @Test func aResetOfAScopeThatKeepsNothingToDropInsideAFactoryIsAProblem() throws {
+    let dependencies = Dependencies {
+      Module { () -> Service in
+        Dependencies.current.reset(.singleton)
+        return ServiceImpl()
+      }
+    }
+    let error = try #require(throws: VerificationError.self) { try dependencies.verify() }
+    #expect(
+      error.problems == [
+        .unresolvable(
+          module: "Service",
+          message:
+            "Shank: reset(_:) takes a .cached(name) scope, not .singleton; only cached instances can be dropped"
+        )
+      ])
+  }
+
+  @Test func aContainersResolveOfAMissingKeyInsideAFactoryIsAProblem() throws {
+    let dependencies = Dependencies {
+      Module { () -> Service in
+        _ = Dependencies.current.resolve(OtherService.self)
+        return ServiceImpl()
+      }
+    }
+    let line = #line - 4
+    let error = try #require(throws: VerificationError.self) { try dependencies.verify() }
+    #expect(
+      error.problems == [
+        .unresolvable(
+          module: "Service",
+          message: """
+            Shank cannot resolve OtherService
+              asked for at ShankTests/VerificationFailureTests.swift:\(line)
+              registered (1):
+                Service
+            """)
+      ])
+  }
+
+  @Test func aResolveAsyncOfAMissingKeyInsideAnAsyncFactoryIsAProblem() throws {
+    let dependencies = Dependencies {
+      Module { () async -> ReportType in
+        _ = await Dependencies.resolveAsync(DatabaseType.self)
+        return Report()
+      }
+    }
+    let line = #line - 4
+    let error = try #require(throws: VerificationError.self) { try dependencies.verify() }
+    #expect(
+      error.problems == [
+        .unresolvable(
+          module: "ReportType",
+          message: """
+            Shank cannot resolve DatabaseType
+              asked for at ShankTests/VerificationFailureTests.swift:\(line)
+              registered (1):
+                ReportType
+            """)
+      ])
+  }
+
+  @Test func anInjectReadOfAnInstanceWhoseMakingContainerWasReleasedIsAProblem() throws {
+    let (reader, madeAt, released) = Self.readerWhoseContainerWasReleased()
+    #expect(released(), "the container that made the reader is gone")
+    let dependencies = Dependencies {
+      Module { () -> Service in
+        _ = reader.app
+        return ServiceImpl()
+      }
+    }
+    let error = try #require(throws: VerificationError.self) { try dependencies.verify() }
+    #expect(
+      error.problems == [
+        .unresolvable(
+          module: "Service",
+          message: """
+            Shank cannot resolve HeldAppModuleType: the container that made the instance holding it was released (made at ShankTests/VerificationFailureTests.swift:\(madeAt))
+              asked for at ShankTests/VerificationFailureTests.swift:\(orphanedReaderInjectLine)
+              keep that container for as long as what it made is in use, or read the property while it is
+            """)
+      ])
+  }
+
+  /// A reader made by a container that nothing holds any more, the line that made that
+  /// container, and whether it is gone.
+  private static func readerWhoseContainerWasReleased() -> (OrphanedReader, Int, () -> Bool) {
+    let container = Dependencies { Module { OrphanedReader() } }
+    let line = #line - 1
+    weak let gone = container
+    return (container.resolve(OrphanedReader.self), line, { gone == nil })
+  }
 }
 
 protocol FailingModuleType {}
@@ -531,6 +626,12 @@ final class CheckoutViewController {
   @Inject var cart: CartModuleType
 }
 let checkoutInjectLine = #line - 4  // the `@Inject("checkout")` line
+
+/// An instance whose `@Inject` property is read after its making container is gone.
+final class OrphanedReader {
+  @Inject var app: HeldAppModuleType
+}
+let orphanedReaderInjectLine = #line - 2
 
 /// A check that code runs on the main actor, made by the runtime or by Dispatch, not by Shank.
 enum MainActorAssertion: Codable {

@@ -9,19 +9,20 @@ extension RegistrationTable {
   /// instructions a byte. Any other name takes ``canonicalNameHash(_:)``.
   @inlinable
   static func nameHash(_ name: String) -> UInt {
-    // 0 stands for "not contiguous ASCII". An ASCII name whose hash happens to be 0 takes the
-    // canonical path too, which hashes its bytes the same way and returns 0 again.
-    let hash =
-      name.utf8.withContiguousStorageIfAvailable { bytes -> UInt in
-        var hash: UInt = 0xcbf2_9ce4_8422_2325
-        var high: UInt8 = 0
-        for byte in bytes {
-          high |= byte
-          hash = (hash ^ UInt(byte)) &* 0x100_0000_01b3
-        }
-        return high < 0x80 ? hash : 0
-      } ?? 0
-    return hash != 0 ? hash : canonicalNameHash(name)
+    // 0 stands for "not ASCII", as `nil` does for "not contiguous". An ASCII name whose hash
+    // happens to be 0 takes the canonical path too, which hashes its bytes the same way and
+    // returns 0 again.
+    let hash = name.utf8.withContiguousStorageIfAvailable { bytes -> UInt in
+      var hash: UInt = 0xcbf2_9ce4_8422_2325
+      var high: UInt8 = 0
+      for byte in bytes {
+        high |= byte
+        hash = (hash ^ UInt(byte)) &* 0x100_0000_01b3
+      }
+      return high < 0x80 ? hash : 0
+    }
+    guard let hash, hash != 0 else { return canonicalNameHash(name) }
+    return hash
   }
 
   /// The hash of a name that is not stored as contiguous ASCII.

@@ -26,7 +26,8 @@ struct NodeIdentifiers {
     var base = String(raw.map { $0.isASCII && ($0.isLetter || $0.isNumber) ? $0 : "_" })
     // Mermaid's keywords (`end`, `class`, `style`, …) are lower-case and read as such even
     // at the start of a longer word; DOT's (`node`, `graph`, …) are whole words in any case.
-    if base.first.map({ !($0.isASCII && $0.isUppercase) }) ?? true { base = "N_" + base }
+    // Every character is ASCII by now, so a capital letter first is an ASCII one.
+    if base.first?.isUppercase != true { base = "N_" + base }
     if dotKeywords.contains(base.lowercased()) { base += "_" }
     return base
   }
