@@ -23,22 +23,15 @@ extension Dependencies {
     _ resolve: @escaping @Sendable () throws(ResolutionError) -> Value
   ) async throws(ResolutionError) -> Value {
     var made: [(slot: ObjectIdentifier, value: Handed<Any>)] = []
-    var outcome = await Self.attempt(resolve, handing: made, on: actor)
-    while case .failure(let error) = outcome, let pending = error.pending {
+    while true {
+      let attempt = { @Sendable [made] () -> Result<Value, ResolutionError> in
+        Self.$asyncHandoffs.withValue(Locked(made)) { Result(catching: resolve) }
+      }
+      let outcome = if let actor { await Self.run(on: actor, attempt) } else { attempt() }
+      guard case .failure(let error) = outcome, let pending = error.pending else {
+        return try outcome.get()
+      }
       if let value = try await pending.make(site) { made.append((pending.slot, Handed(value))) }
-      outcome = await Self.attempt(resolve, handing: made, on: actor)
     }
-    return try outcome.get()
-  }
-
-  /// One attempt of `resolve` on `actor`, handed the values in `made`.
-  private static func attempt<Value: Sendable>(
-    _ resolve: @escaping @Sendable () throws(ResolutionError) -> Value,
-    handing made: [(slot: ObjectIdentifier, value: Handed<Any>)], on actor: (any Actor)?
-  ) async -> Result<Value, ResolutionError> {
-    let attempt = { @Sendable () -> Result<Value, ResolutionError> in
-      $asyncHandoffs.withValue(Locked(made)) { Result(catching: resolve) }
-    }
-    return if let actor { await run(on: actor, attempt) } else { attempt() }
   }
 }

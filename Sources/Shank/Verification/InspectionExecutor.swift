@@ -24,13 +24,11 @@ final class InspectionExecutor: TaskExecutor {
   /// Each signal is one job enqueued or the finish, so a wake that finds no job left was
   /// woken by the finish.
   func run() {
-    while let job = nextJob() { job.runSynchronously(on: asUnownedTaskExecutor()) }
-  }
-
-  /// Waits for the next signal, and takes the job it stands for; `nil` for the finish.
-  private func nextJob() -> UnownedJob? {
-    ready.wait()
-    return jobs.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+    while true {
+      ready.wait()
+      guard let job = jobs.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else { return }
+      job.runSynchronously(on: asUnownedTaskExecutor())
+    }
   }
 
   /// Lets ``run()`` return once the jobs enqueued so far have run.
