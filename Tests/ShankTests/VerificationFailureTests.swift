@@ -514,59 +514,39 @@ import Testing
         return ServiceImpl()
       }
     }
-    let error = try #require(throws: VerificationError.self) { try dependencies.verify() }
-    #expect(
-      error.problems == [
-        .unresolvable(
-          module: "Service",
-          message:
-            "Shank: reset(_:) takes a .cached(name) scope, not .singleton; only cached instances can be dropped"
-        )
-      ])
+    try expectOneProblem(
+      in: dependencies, module: "Service",
+      message:
+        "Shank: reset(_:) takes a .cached(name) scope, not .singleton; only cached instances can be dropped"
+    )
   }
 
-  @Test func aContainersResolveOfAMissingKeyInsideAFactoryIsAProblem() throws {
+  /// A container's `resolve()` of a missing key in a factory, and a `resolveAsync` of one in
+  /// an async factory.
+  @Test(arguments: [false, true])
+  func aResolutionOfAMissingKeyInsideAFactoryIsAProblem(inAsyncFactory: Bool) throws {
+    let line = #line + 4
     let dependencies = Dependencies {
-      Module { () -> Service in
-        _ = Dependencies.current.resolve(OtherService.self)
-        return ServiceImpl()
+      if inAsyncFactory {
+        Module { () async -> ReportType in
+          _ = await Dependencies.resolveAsync(DatabaseType.self)
+          return Report()
+        }
+      } else {
+        Module { () -> ReportType in
+          _ = Dependencies.current.resolve(DatabaseType.self)
+          return Report()
+        }
       }
     }
-    let line = #line - 4
-    let error = try #require(throws: VerificationError.self) { try dependencies.verify() }
-    #expect(
-      error.problems == [
-        .unresolvable(
-          module: "Service",
-          message: """
-            Shank cannot resolve OtherService
-              asked for at ShankTests/VerificationFailureTests.swift:\(line)
-              registered (1):
-                Service
-            """)
-      ])
-  }
-
-  @Test func aResolveAsyncOfAMissingKeyInsideAnAsyncFactoryIsAProblem() throws {
-    let dependencies = Dependencies {
-      Module { () async -> ReportType in
-        _ = await Dependencies.resolveAsync(DatabaseType.self)
-        return Report()
-      }
-    }
-    let line = #line - 4
-    let error = try #require(throws: VerificationError.self) { try dependencies.verify() }
-    #expect(
-      error.problems == [
-        .unresolvable(
-          module: "ReportType",
-          message: """
-            Shank cannot resolve DatabaseType
-              asked for at ShankTests/VerificationFailureTests.swift:\(line)
-              registered (1):
-                ReportType
-            """)
-      ])
+    try expectOneProblem(
+      in: dependencies, module: "ReportType",
+      message: """
+        Shank cannot resolve DatabaseType
+          asked for at ShankTests/VerificationFailureTests.swift:\(inAsyncFactory ? line : line + 5)
+          registered (1):
+            ReportType
+        """)
   }
 
   @Test func anInjectReadOfAnInstanceWhoseMakingContainerWasReleasedIsAProblem() throws {
@@ -578,17 +558,26 @@ import Testing
         return ServiceImpl()
       }
     }
-    let error = try #require(throws: VerificationError.self) { try dependencies.verify() }
+    try expectOneProblem(
+      in: dependencies, module: "Service",
+      message: """
+        Shank cannot resolve HeldAppModuleType: the container that made the instance holding it was released (made at ShankTests/VerificationFailureTests.swift:\(madeAt))
+          asked for at ShankTests/VerificationFailureTests.swift:\(orphanedReaderInjectLine)
+          keep that container for as long as what it made is in use, or read the property while it is
+        """)
+  }
+
+  /// Expects `verify()` to find one problem: `module` could not be made, for `message`.
+  private func expectOneProblem(
+    in dependencies: Dependencies, module: String, message: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
+    let error = try #require(throws: VerificationError.self, sourceLocation: sourceLocation) {
+      try dependencies.verify()
+    }
     #expect(
-      error.problems == [
-        .unresolvable(
-          module: "Service",
-          message: """
-            Shank cannot resolve HeldAppModuleType: the container that made the instance holding it was released (made at ShankTests/VerificationFailureTests.swift:\(madeAt))
-              asked for at ShankTests/VerificationFailureTests.swift:\(orphanedReaderInjectLine)
-              keep that container for as long as what it made is in use, or read the property while it is
-            """)
-      ])
+      error.problems == [.unresolvable(module: module, message: message)],
+      sourceLocation: sourceLocation)
   }
 
   /// A reader made by a container that nothing holds any more, the line that made that
