@@ -545,6 +545,86 @@ import Testing
       ])
   }
 
+  /// A module's attempt that failed leaves no wait behind that a later attempt could take for
+  /// a cycle: `w` waited for `x`'s first attempt and has not resumed yet (its executor holds it
+  /// back) when `x`'s second attempt asks for `w`, which is no cycle, since nothing holds the
+  /// attempt that `w` waited for.
+  @Test func aWaitForAnAttemptThatFailedIsNoCycleForTheNextAttempt() async {
+    let executor = HoldingExecutor()
+    let attempts = Counter()
+    let waiting = Counter()
+    let outcomes = Collector<String>()
+    let container = Dependencies {
+      Module("w", scope: .singleton) { () async -> DatabaseType in
+        waiting.increment()
+        _ = try? await withTaskExecutorPreference(executor) {
+          try await Dependencies.resolveAsyncOrThrow(DatabaseType.self, name: "x")
+        }
+        return Database()
+      }
+      Module("x", scope: .singleton) { () async throws -> DatabaseType in
+        guard attempts.increment() > 1 else {
+          // Fails once `w` waits for this attempt, holding back `w`'s resumption.
+          await eventually { waiting.value == 1 }
+          try await Task.sleep(nanoseconds: 50_000_000)
+          executor.hold()
+          throw ConnectionRefused()
+        }
+        waiting.increment()
+        _ = try await Dependencies.resolveAsyncOrThrow(DatabaseType.self, name: "w")
+        return Database()
+      }
+    }
+    // Watched rather than awaited: a cycle refused or missed would end or hang these.
+    for name in ["x", "w"] {
+      Task {
+        if name == "w" { await eventually { attempts.value == 1 } }
+        var outcome: String
+        repeat {
+          do throws(ResolutionError) {
+            _ = try await container.resolveAsyncOrThrow(DatabaseType.self, name: name)
+            outcome = "made"
+          } catch {
+            outcome = error.description
+          }
+        } while outcome.contains("connection refused")
+        outcomes.append("\(name): \(outcome)")
+      }
+    }
+    await eventually { waiting.value == 2 }
+    try? await Task.sleep(nanoseconds: 50_000_000)
+    executor.release()
+    await eventually { outcomes.all.count == 2 }
+    #expect(outcomes.all.sorted() == ["w: made", "x: made"])
+  }
+
+  /// A task that an async factory starts and does not await is not the factory's: asking for
+  /// the module being made there waits for it, as any other task does, and gets it.
+  @Test func aTaskAnAsyncFactoryStartsGetsTheModuleOnceItIsMade() async {
+    let asking = Counter()
+    let outcome = Collector<String>()
+    let container = Dependencies {
+      Module(scope: .singleton) { () async -> DatabaseType in
+        Task {
+          asking.increment()
+          do throws(ResolutionError) {
+            let made = try await Dependencies.resolveAsyncOrThrow(DatabaseType.self)
+            outcome.append("made \(made.serial)")
+          } catch {
+            outcome.append(error.description)
+          }
+        }
+        // Returns once the task waits for this attempt.
+        await eventually { asking.value == 1 }
+        try? await Task.sleep(nanoseconds: 50_000_000)
+        return Database()
+      }
+    }
+    let serial = await container.resolveAsync(DatabaseType.self).serial
+    await eventually { outcome.all.count == 1 }
+    #expect(outcome.all == ["made \(serial)"])
+  }
+
   @Test func aSynchronousResolveStopsWithTheMessage() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       Dependencies {
@@ -563,6 +643,33 @@ import Testing
 }
 
 // MARK: - Fixtures
+
+/// A task executor that runs its jobs on a queue of its own, and holds them back between
+/// ``hold()`` and ``release()``.
+final class HoldingExecutor: TaskExecutor, @unchecked Sendable {
+  private let queue = DispatchQueue(label: "HoldingExecutor")
+  private let lock = NSLock()
+  private var held: [UnownedJob]?
+
+  func enqueue(_ job: UnownedJob) {
+    lock.lock()
+    defer { lock.unlock() }
+    guard held == nil else { return held!.append(job) }
+    queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+  }
+
+  func hold() {
+    lock.withLock { held = held ?? [] }
+  }
+
+  func release() {
+    let jobs = lock.withLock { () -> [UnownedJob] in
+      defer { held = nil }
+      return held ?? []
+    }
+    for job in jobs { queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) } }
+  }
+}
 
 /// What a connection attempt that failed throws.
 struct ConnectionRefused: Error, CustomStringConvertible {

@@ -14,7 +14,7 @@ import Dispatch
 /// however many ask at the same time. A ``Scope/unique`` module's provider keeps nothing, so
 /// each `resolveAsync` makes its own value and hands it to its own resolution (see
 /// ``Dependencies/asyncHandoffs``).
-final class AsyncInstance<Value>: Sendable, CustomStringConvertible {
+final class AsyncInstance<Value>: Sendable {
   private let factory: Handed<() async throws -> Value>
   private let isolation: (any Actor)?
   private let onClose: Handed<(Value) async -> Void>?
@@ -29,7 +29,7 @@ final class AsyncInstance<Value>: Sendable, CustomStringConvertible {
   private enum State {
     case empty
     /// The factory is running; everyone who asks awaits this attempt.
-    case making(Task<Void, any Error>)
+    case making(Task<Void, any Error>, Attempt)
     /// Made, and not yet taken by the provider.
     case made(Handed<Value>)
   }
@@ -84,28 +84,34 @@ final class AsyncInstance<Value>: Sendable, CustomStringConvertible {
     do {
       guard shares else { return try await Self.run(factory, on: isolation, in: container).value }
       let waiter = WaitGraph.holding
-      let attempt = try state.withLock { slot throws(ResolutionError) -> Task<Void, any Error>? in
+      let making = try state.withLock {
+        slot throws(ResolutionError) -> (task: Task<Void, any Error>, attempt: Attempt)? in
         switch slot.state {
         case .made: return nil
-        case .making(let task):
-          if let waiter, let cycle = WaitGraph.shared.record(.task(holding: waiter, for: self)) {
+        case .making(let task, let attempt):
+          if let waiter, let cycle = WaitGraph.shared.record(.task(holding: waiter, for: attempt)) {
             throw ResolutionError(.cycle(path: cycle), key: key, site: site)
           }
-          return task
+          return (task, attempt)
         case .empty where slot.taken != taken: return nil
         case .empty:
+          let attempt = Attempt(key.description)
           // Recorded before the attempt starts, which waits for nothing yet, so that it sees it.
-          if let waiter { _ = WaitGraph.shared.record(.task(holding: waiter, for: self)) }
+          if let waiter { _ = WaitGraph.shared.record(.task(holding: waiter, for: attempt)) }
           let task = Task {
-            try await WaitGraph.$holding.withValue(self) { try await self.runOnce(in: container) }
+            try await WaitGraph.run(holding: attempt, inherited: false) {
+              try await self.runOnce(in: container)
+            }
           }
-          slot.state = .making(task)
-          return task
+          slot.state = .making(task, attempt)
+          return (task, attempt)
         }
       }
-      guard let attempt else { return nil }
-      defer { if let waiter { WaitGraph.shared.remove(.task(holding: waiter, for: self)) } }
-      try await attempt.value
+      guard let making else { return nil }
+      defer {
+        if let waiter { WaitGraph.shared.remove(.task(holding: waiter, for: making.attempt)) }
+      }
+      try await making.task.value
       return nil
     } catch {
       throw ResolutionError(error, thrownFor: key, at: site)
@@ -171,14 +177,21 @@ final class AsyncInstance<Value>: Sendable, CustomStringConvertible {
     }
   }
 
-  /// The module as a cycle through its attempt reads.
-  var description: String { key.description }
-
   deinit {
     // Made and never taken, as when the container closed meanwhile: disposed of all the same.
     guard case .made(let made) = state.withLock({ $0.state }), let onClose else { return }
     Disposal.runLater([Disposal(isolation: isolation) { await onClose.value(made.value) }])
   }
+}
+
+/// One run of a shared async module's factory, as the ``WaitGraph`` knows it: what the run's
+/// task holds, and what those who await it wait for. One per run, so that a wait recorded for a
+/// run that has ended, until its waiter resumes, names nothing that anyone holds.
+final class Attempt: Sendable, CustomStringConvertible {
+  /// The module, as a cycle through the run reads.
+  let description: String
+
+  init(_ description: String) { self.description = description }
 }
 
 /// What ``AsyncInstance/take()`` throws when nothing is made: where the module was

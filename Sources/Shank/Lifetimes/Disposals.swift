@@ -79,7 +79,7 @@ final class Disposals: Sendable {
       // started waits for nothing, so this always records.
       if let waiter { _ = WaitGraph.shared.record(.task(holding: waiter, for: self)) }
       let run = Task.detached {
-        await WaitGraph.$holding.withValue(self) { await Disposal.runAll(disposals) }
+        await WaitGraph.run(holding: self, inherited: true) { await Disposal.runAll(disposals) }
       }
       $0.run = run
       return run

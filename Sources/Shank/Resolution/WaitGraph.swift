@@ -28,9 +28,33 @@
 final class WaitGraph: Sendable {
   static let shared = WaitGraph()
 
-  /// The closing run or async attempt the current task runs, whose own waits are recorded:
-  /// set by each for its task, and inherited by the tasks that task starts.
-  @TaskLocal static var holding: (any AnyObject & Sendable)?
+  /// The closing run or async attempt the current task works for, whose waits are recorded.
+  ///
+  /// A run's handlers and every task they start work for the run. An attempt's factory works
+  /// for it in the attempt's own task alone: a task it starts and does not await must not be
+  /// refused for what the attempt waits for.
+  static var holding: (any AnyObject & Sendable)? {
+    guard let held = $held.get() else { return nil }
+    guard let task = held.task else { return held.holder }
+    return withUnsafeCurrentTask { $0?.hashValue } == task ? held.holder : nil
+  }
+
+  /// Runs `body` working for `holder`, in this task alone where `inherited` is false.
+  static func run<Value: Sendable>(
+    holding holder: any AnyObject & Sendable, inherited: Bool,
+    _ body: () async throws -> Value
+  ) async rethrows -> Value {
+    let task = inherited ? nil : withUnsafeCurrentTask { $0?.hashValue }
+    return try await $held.withValue(Held(holder: holder, task: task), operation: body)
+  }
+
+  /// What ``holding`` reads, with the task that set it where its tasks do not inherit it.
+  private struct Held: Sendable {
+    let holder: any AnyObject & Sendable
+    let task: Int?
+  }
+
+  @TaskLocal private static var held: Held?
 
   /// One wait: `waiter` waits for `awaited` until whoever holds it lets go.
   struct Wait {
@@ -38,7 +62,7 @@ final class WaitGraph: Sendable {
     /// attempt that waits.
     let waiter: UInt
     /// The registration whose instance is being made, or the closing run (a ``Disposals``) or
-    /// async attempt (an ``AsyncInstance``).
+    /// async attempt (an ``Attempt``).
     let awaited: AnyObject
     /// The registration's creation lock, whose word names its holder; `nil` for a run.
     var lock: CreationLock?
