@@ -388,6 +388,36 @@ import Testing
     #expect(read !== elsewhere)
   }
 
+  /// As in a synchronous factory, an `@Inject` property declared in a layer that an async
+  /// factory opens reads that layer, as `resolve()` there does.
+  @Test(arguments: [false, true])
+  func anInjectDeclaredInALayerAnAsyncFactoryOpensReadsThatLayer(scope: Bool) async throws {
+    let container = Dependencies {
+      Module("made here") { Database() as DatabaseType }
+      Module(scope: .singleton) { () async -> [DatabaseType] in
+        let layer = Database()
+        @Sendable func read() -> [DatabaseType] {
+          [InjectingReport().database, Dependencies.resolve(name: "made here"), layer]
+        }
+        if scope {
+          return await Dependencies.withScope {
+            Module("made here") { layer as DatabaseType }
+          } operation: {
+            read()
+          }
+        }
+        return Dependencies.withOverrides {
+          Module("made here") { layer as DatabaseType }
+        } operation: {
+          read()
+        }
+      }
+    }
+    let read = try await container.resolveAsyncOrThrow([DatabaseType].self)
+    #expect(read[1] === read[2], "resolve() read the layer")
+    #expect(read[0] === read[2], "the property read what resolve() did")
+  }
+
   @Test func aResetCachedOneIsMadeAgainAsynchronously() async throws {
     let made = Counter()
     let container = Dependencies {

@@ -549,6 +549,30 @@ import Testing
     }
   }
 
+  /// A layer made before `build()` lies over the empty container `current` gave then, which
+  /// the root built since does not replace: the message says so, not that nothing was built.
+  @Test func aLayerMadeBeforeBuildSaysSoOnceARootIsBuilt() async {
+    await #expect(processExitsWith: .success) {
+      Dependencies.withOverrides {
+        Module { OtherServiceImpl() as OtherService }
+      } operation: {
+        Dependencies { Module { ServiceImpl() as Service } }.build()
+        guard let error = resolveOrThrowService() else {
+          preconditionFailure("resolved through a layer over the empty container")
+        }
+        precondition(!error.noContainerBuilt)
+        precondition(
+          error.description == """
+            Shank cannot resolve Service
+              asked for at ShankTests/DiagnosticsTests.swift:\(resolveOrThrowServiceLine)
+              a container was built, but this one lies over the empty one that Dependencies.current gave before build(): make it after build()
+              registered (1):
+                OtherService
+            """, error.description)
+      }
+    }
+  }
+
   @Test func builtRootIsNotReportedAsNeverBuilt() async {
     await #expect(processExitsWith: .success) {
       Dependencies {}.build()

@@ -35,6 +35,32 @@ import Testing
     #expect(seen.map(\.depth) == [0, 0])
   }
 
+  /// `start()` makes its eager modules as resolutions: an observer sees each, at depth 0,
+  /// after what its factory resolved.
+  @Test func startDeliversAnEventForEachEagerModuleItMakes() async throws {
+    let container = Dependencies {
+      Module("eager", scope: .singleton, eager: true) { () -> Observed in
+        _ = Dependencies.resolve(Observed.self, name: "eager's part")
+        return ObservedImpl()
+      }
+      Module("eager's part") { ObservedImpl() as Observed }
+    }
+    let events = Collector<String>()
+    let observation = Dependencies.observe {
+      if $0.key.hasPrefix("Observed named \"eager") {
+        events.append("\($0.key), made: \($0.madeInstance), depth \($0.depth), at \($0.site)")
+      }
+    }
+    defer { observation.cancel() }
+    _ = try await container.start()
+    let line = #line - 1
+    #expect(
+      events.all == [
+        #"Observed named "eager's part", made: true, depth 1, at ShankTests/ObservationTests.swift:\#(line - 12)"#,
+        #"Observed named "eager", made: true, depth 0, at ShankTests/ObservationTests.swift:\#(line)"#,
+      ])
+  }
+
   @Test func theSiteIsTheAskingFileAndLineWhateverTheirDigitsAndLetters() {
     let container = Dependencies {
       Module("sited") { ObservedImpl() as Observed }

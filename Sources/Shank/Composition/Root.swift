@@ -29,6 +29,9 @@ final class Root {
     Unretained(address: Hazard.protectLatestRoot())
   }
 
+  /// Whether a container was ever built, which the message of a miss tells.
+  var isBuilt: Bool { lock.withLock { container != nil } }
+
   /// Makes `container` the root; the one it replaces is released once no thread reads it.
   func replace(with container: Dependencies) {
     let (unread, startsPolling): ([Dependencies], Bool) = lock.withLock {

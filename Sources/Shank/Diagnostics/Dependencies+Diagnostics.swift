@@ -38,11 +38,14 @@ extension Dependencies {
       }
       nearMisses.append(NearMiss(key: key, closeness: closeness))
     }
+    // A layer made before `build()` lies over the empty container, which no build replaces.
+    let overUnbuilt = sequence(first: self, next: \.parent).contains { $0.isUnbuilt }
+    let builtSince = overUnbuilt && Root.shared.isBuilt
     return ResolutionError(
       ResolutionError.Fields(
         reason: .notRegistered, key: KeyDescription(T.self, name: name), site: site,
-        noContainerBuilt: sequence(first: self, next: \.parent).contains { $0.isUnbuilt },
-        inBareTest: isUnbuilt && TestRun.isRunning,
+        noContainerBuilt: overUnbuilt && !builtSince, builtSince: builtSince,
+        inBareTest: isUnbuilt && !builtSince && TestRun.isRunning,
         nearMisses: nearMisses,
         registered: listed.keys.map { Self.line(of: $0.key, as: $0.role) },
         registeredCount: registeredCount))

@@ -113,6 +113,9 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     var key: KeyDescription
     var site: SourceSite
     var noContainerBuilt = false
+    /// A container was built, but the one resolved from lies over the empty one that
+    /// ``Dependencies/current`` gave before.
+    var builtSince = false
     /// The resolution ran in a test run, with no container built and no override applied,
     /// where the message of a miss points at the test's ways to give modules rather than at
     /// ``Dependencies/build()``.
@@ -220,6 +223,10 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     } else if noContainerBuilt {
       lines.append(
         "  no container was built: did you call build() on your Dependencies at launch?")
+    } else if fields.builtSince {
+      lines.append(
+        "  a container was built, but this one lies over the empty one that Dependencies.current gave before build(): make it after build()"
+      )
     }
     if !fields.nearMisses.isEmpty {
       let shown = fields.nearMisses.prefix(Dependencies.listedKeyLimit).map(\.description)

@@ -78,7 +78,10 @@ extension Dependencies {
     let isolation = isolation(ofResolving: registration.type, registeredAs: registration)
     do throws(ResolutionError) {
       try await makingAsyncModules(on: isolation, at: site) { () throws(ResolutionError) in
+        // An outermost resolution like any other: observers see it, as `slowValue` tells them.
+        let pending = Switches.isObserving ? PendingEvent(for: Unretained(module.value)) : nil
         _ = try module.value.inspectedInstance(at: site, from: self)
+        pending?.deliver(askedForAt: site)
       }
     } catch {
       return .failure(error)

@@ -23,7 +23,9 @@ struct InjectedProperty {
   /// A cell that resolves on its first read, for a property declared now.
   static func cell<Value>(name: String?, site: SourceSite) -> InjectionCell<Value> {
     let making = ThreadTrace.current?.read { $0.makingContainer }
-    let maker = making?.takeUnretainedValue() ?? Dependencies.asyncMaker
+    // In an async factory, its container or a layer it opened over it since: what `current`,
+    // and so `resolve()`, reads there, as a synchronous factory's frames say.
+    let maker = making?.takeUnretainedValue() ?? Dependencies.asyncMaker.map { _ in .current }
     return InjectionCell.make(
       InjectedProperty(name: name, site: site, maker: maker, makerOrigin: maker?.handle))
   }
