@@ -655,6 +655,32 @@ import Testing
     #expect(outcome.all == ["made \(serial)"])
   }
 
+  /// An async factory running when its container closes runs to its end, as a synchronous one
+  /// does: what it resolves from its container resolves as before the close, and the instance
+  /// it makes is handed to whoever asked and disposed of at once.
+  @Test func anAsyncFactoryRunningWhenItsContainerClosesRunsToItsEnd() async throws {
+    let started = Counter()
+    let closed = Counter()
+    let disposed = Collector<Int>()
+    let container = Dependencies {
+      Module(scope: .singleton) { ServiceImpl() as Service }
+      Module(scope: .singleton, onClose: { disposed.append($0.serial) }) {
+        () async throws -> DatabaseType in
+        started.increment()
+        await eventually { closed.value == 1 }
+        _ = try Dependencies.resolveOrThrow(Service.self)
+        return Database()
+      }
+    }
+    let asked = Task { try await container.resolveAsyncOrThrow(DatabaseType.self).serial }
+    await eventually { started.value == 1 }
+    await container.close()
+    closed.increment()
+    let serial = try await asked.value
+    await eventually { disposed.all.count == 1 }
+    #expect(disposed.all == [serial])
+  }
+
   @Test func aSynchronousResolveStopsWithTheMessage() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       Dependencies {

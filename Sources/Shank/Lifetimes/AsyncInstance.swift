@@ -207,8 +207,9 @@ struct AsyncPending: Error, Sendable {
 }
 
 extension Dependencies {
-  /// The container an async factory running in this task makes its module for: the
-  /// ``Inject`` properties the module declares read from it, as those of a synchronous
-  /// factory's module read from the container on the resolution trace.
+  /// The container an async factory running in this task makes its module for, or that a
+  /// `resolveAsync` or `start()` resolves from once a factory has run for it: the ``Inject``
+  /// properties the module declares read from it, as those of a synchronous factory's module
+  /// read from the container on the resolution trace, and its close does not stop either.
   @TaskLocal static var asyncMaker: Dependencies?
 }

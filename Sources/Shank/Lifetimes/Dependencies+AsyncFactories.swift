@@ -23,15 +23,20 @@ extension Dependencies {
     _ resolve: @escaping @Sendable () throws(ResolutionError) -> Value
   ) async throws(ResolutionError) -> Value {
     var made: [(slot: ObjectIdentifier, value: Handed<Any>)] = []
+    // Once a factory has run for it, the resolution goes on as one begun before a close since.
+    var maker = Self.asyncMaker
     while true {
-      let attempt = { @Sendable [made] () -> Result<Value, ResolutionError> in
-        Self.$asyncHandoffs.withValue(Locked(made)) { Result(catching: resolve) }
+      let attempt = { @Sendable [made, maker] () -> Result<Value, ResolutionError> in
+        Self.$asyncMaker.withValue(maker) {
+          Self.$asyncHandoffs.withValue(Locked(made)) { Result(catching: resolve) }
+        }
       }
       let outcome = if let actor { await Self.run(on: actor, attempt) } else { attempt() }
       guard case .failure(let error) = outcome, let pending = error.pending else {
         return try outcome.get()
       }
       if let value = try await pending.make(site) { made.append((pending.slot, Handed(value))) }
+      maker = self
     }
   }
 }

@@ -144,10 +144,11 @@ extension Dependencies {
   }
 
   /// Whether a resolution on this thread finds this container closed: it was closed, and no
-  /// factory it started before the close is still running here. Such a factory runs to its
-  /// end, resolving what it needs as before, so that a close never stops it halfway.
+  /// factory it started before the close is still running here, nor an async factory it
+  /// started in this task (``asyncMaker``). Such a factory runs to its end, resolving what it
+  /// needs as before, so that a close never stops it halfway.
   var isClosedToThisThread: Bool {
-    isClosed && !ResolutionTrace.isMaking(in: self)
+    isClosed && !ResolutionTrace.isMaking(in: self) && Self.asyncMaker !== self
   }
 
   /// A resolution from a closed container: a key it registers answers "closed", and so does a
