@@ -148,7 +148,13 @@ extension Dependencies {
   /// started in this task (``asyncMaker``). Such a factory runs to its end, resolving what it
   /// needs as before, so that a close never stops it halfway.
   var isClosedToThisThread: Bool {
-    isClosed && !ResolutionTrace.isMaking(in: self) && Self.asyncMaker !== self
+    isClosed && !isMakingHere
+  }
+
+  /// Out of line, so that an open container's check stays one load on every resolution.
+  @inline(never)
+  private var isMakingHere: Bool {
+    ResolutionTrace.isMaking(in: self) || Self.asyncMaker === self
   }
 
   /// A resolution from a closed container: a key it registers answers "closed", and so does a
