@@ -83,34 +83,33 @@ final class AsyncInstance<Value>: Sendable {
   {
     do {
       guard shares else { return try await Self.run(factory, on: isolation, in: container).value }
-      let waiter = WaitGraph.holding
       let making = try state.withLock {
-        slot throws(ResolutionError) -> (task: Task<Void, any Error>, attempt: Attempt)? in
+        slot throws(ResolutionError) -> (task: Task<Void, any Error>, wait: WaitGraph.Wait?)? in
         switch slot.state {
         case .made: return nil
         case .making(let task, let attempt):
-          if let waiter, let cycle = WaitGraph.shared.record(.task(holding: waiter, for: attempt)) {
-            throw ResolutionError(.cycle(path: cycle), key: key, site: site)
+          do throws(WaitGraph.Cycle) {
+            return (task, try WaitGraph.shared.recordWaitOfThisTask(for: attempt))
+          } catch {
+            throw ResolutionError(.cycle(path: error.path), key: key, site: site)
           }
-          return (task, attempt)
         case .empty where slot.taken != taken: return nil
         case .empty:
           let attempt = Attempt(key.description)
-          // Recorded before the attempt starts, which waits for nothing yet, so that it sees it.
-          if let waiter { _ = WaitGraph.shared.record(.task(holding: waiter, for: attempt)) }
+          // Recorded before the attempt starts, which waits for nothing yet, so this never
+          // throws, and so that the attempt sees it.
+          let wait = try? WaitGraph.shared.recordWaitOfThisTask(for: attempt)
           let task = Task {
             try await WaitGraph.run(holding: attempt, inherited: false) {
               try await self.runOnce(in: container)
             }
           }
           slot.state = .making(task, attempt)
-          return (task, attempt)
+          return (task, wait)
         }
       }
       guard let making else { return nil }
-      defer {
-        if let waiter { WaitGraph.shared.remove(.task(holding: waiter, for: making.attempt)) }
-      }
+      defer { if let wait = making.wait { WaitGraph.shared.remove(wait) } }
       try await making.task.value
       return nil
     } catch {

@@ -58,31 +58,31 @@ final class Disposals: Sendable {
   /// container whose handler awaits the factory's module. Waiting would never end.
   @usableFromInline
   func close() async {
-    let waiter = WaitGraph.holding
-    guard let run = start(waitedForBy: waiter) else { return }
-    await run.value
-    if let waiter { WaitGraph.shared.remove(.task(holding: waiter, for: self)) }
+    guard let started = start() else { return }
+    await started.run.value
+    if let wait = started.wait { WaitGraph.shared.remove(wait) }
   }
 
-  /// The run for ``close()`` to wait for, started by the first call, its wait recorded; `nil`
-  /// when there is nothing to run or waiting would never end.
-  private func start(waitedForBy waiter: AnyObject?) -> Task<Void, Never>? {
+  /// The run for ``close()`` to wait for, started by the first call, with its wait recorded;
+  /// `nil` when there is nothing to run or waiting would never end.
+  private func start() -> (run: Task<Void, Never>, wait: WaitGraph.Wait?)? {
     state.withLock {
       if let run = $0.run {
-        guard let waiter else { return run }
-        return WaitGraph.shared.record(.task(holding: waiter, for: self)) == nil ? run : nil
+        do { return (run, try WaitGraph.shared.recordWaitOfThisTask(for: self)) } catch {
+          return nil
+        }
       }
       let disposals = $0.takeAll()
       // Nothing to run: no task to start and await, for the scopes that keep nothing.
       guard !disposals.isEmpty else { return nil }
       // Recorded before the run starts, so that its handlers see it. A run that has not
-      // started waits for nothing, so this always records.
-      if let waiter { _ = WaitGraph.shared.record(.task(holding: waiter, for: self)) }
+      // started waits for nothing, so this never throws.
+      let wait = try? WaitGraph.shared.recordWaitOfThisTask(for: self)
       let run = Task.detached {
         await WaitGraph.run(holding: self, inherited: true) { await Disposal.runAll(disposals) }
       }
       $0.run = run
-      return run
+      return (run, wait)
     }
   }
 

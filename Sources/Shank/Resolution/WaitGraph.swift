@@ -33,7 +33,7 @@ final class WaitGraph: Sendable {
   /// A run's handlers and every task they start work for the run. An attempt's factory works
   /// for it in the attempt's own task alone: a task it starts and does not await must not be
   /// refused for what the attempt waits for.
-  static var holding: (any AnyObject & Sendable)? {
+  private static var holding: (any AnyObject & Sendable)? {
     guard let held = $held.get() else { return nil }
     guard let task = held.task else { return held.holder }
     return withUnsafeCurrentTask { $0?.hashValue } == task ? held.holder : nil
@@ -71,11 +71,11 @@ final class WaitGraph: Sendable {
 
     /// Who holds `awaited` now: the thread making the instance, or the run or attempt itself.
     var holder: UInt { lock?.holder ?? UInt(bitPattern: ObjectIdentifier(awaited)) }
+  }
 
-    /// The wait of the run or attempt `waiter` for the run or attempt `awaited`.
-    static func task(holding waiter: AnyObject, for awaited: AnyObject) -> Wait {
-      Wait(waiter: UInt(bitPattern: ObjectIdentifier(waiter)), awaited: awaited)
-    }
+  /// A wait refused: the path of the cycle it would have closed.
+  struct Cycle: Error {
+    let path: [String]
   }
 
   /// Every wait recorded and not yet over.
@@ -102,6 +102,18 @@ final class WaitGraph: Sendable {
       waits.append(wait)
       return nil
     }
+  }
+
+  /// Records that the run or attempt the current task works for (``holding``) waits for the
+  /// run or attempt `awaited`, and returns the wait, for ``remove(_:)`` once it is over; `nil`
+  /// when the task works for none, whose waits cannot close a cycle.
+  ///
+  /// - Throws: The cycle, recording nothing, when waiting would never end.
+  func recordWaitOfThisTask(for awaited: AnyObject) throws(Cycle) -> Wait? {
+    guard let waiter = Self.holding else { return nil }
+    let wait = Wait(waiter: UInt(bitPattern: ObjectIdentifier(waiter)), awaited: awaited)
+    if let path = record(wait) { throw Cycle(path: path) }
+    return wait
   }
 
   /// Records that `wait` is over, once.
