@@ -535,14 +535,17 @@ import Testing
           : [cycle, "factory's close returned", "resolved"]))
   }
 
-  /// Shared async modules whose factories await their own module, or each other's: each
-  /// attempt would wait for the other's end. The last to ask is told of the cycle instead.
-  @Test(arguments: [true, false])
-  func asyncFactoriesAwaitingEachOthersModulesAreToldOfTheCycle(asksForItself: Bool) async {
+  /// Async modules whose factories await their own module, or each other's: a shared one's
+  /// attempt would wait for the other's end, a unique one's factory would run again without
+  /// end. The last to ask is told of the cycle instead.
+  @Test(arguments: [Scope.singleton, .unique], [true, false])
+  func asyncFactoriesAwaitingEachOthersModulesAreToldOfTheCycle(
+    scope: Scope, asksForItself: Bool
+  ) async {
     let outcome = Collector<String>()
     let line = #line + 4
     let container = Dependencies {
-      Module(scope: .singleton) { () async throws -> DatabaseType in
+      Module(scope: scope) { () async throws -> DatabaseType in
         if asksForItself {
           _ = try await Dependencies.resolveAsyncOrThrow(DatabaseType.self)
         } else {
@@ -550,7 +553,7 @@ import Testing
         }
         return Database()
       }
-      Module(scope: .singleton) { () async throws -> StoreType in
+      Module(scope: scope) { () async throws -> StoreType in
         _ = try await Dependencies.resolveAsyncOrThrow(DatabaseType.self)
         return Database()
       }
@@ -653,6 +656,22 @@ import Testing
     let serial = await container.resolveAsync(DatabaseType.self).serial
     await eventually { outcome.all.count == 1 }
     #expect(outcome.all == ["made \(serial)"])
+  }
+
+  /// A task that a unique async factory starts is not the factory's: asking there for the same
+  /// module runs the factory again, for that task, and is no cycle.
+  @Test func aTaskAUniqueAsyncFactoryStartsMakesTheModuleAgain() async throws {
+    let runs = Counter()
+    let container = Dependencies {
+      Module(scope: .unique) { () async throws -> DatabaseType in
+        if runs.increment() == 1 {
+          _ = try await Task { try await Dependencies.resolveAsyncOrThrow(DatabaseType.self) }.value
+        }
+        return Database()
+      }
+    }
+    _ = try await container.resolveAsyncOrThrow(DatabaseType.self)
+    #expect(runs.value == 2)
   }
 
   /// An async factory running when its container closes runs to its end, as a synchronous one

@@ -82,7 +82,7 @@ final class AsyncInstance<Value>: Sendable {
     async throws(ResolutionError) -> Any?
   {
     do {
-      guard shares else { return try await Self.run(factory, on: isolation, in: container).value }
+      guard shares else { return try await runUnique(in: container, at: site) }
       let making = try state.withLock {
         slot throws(ResolutionError) -> (task: Task<Void, any Error>, wait: WaitGraph.Wait?)? in
         switch slot.state {
@@ -114,6 +114,23 @@ final class AsyncInstance<Value>: Sendable {
       return nil
     } catch {
       throw ResolutionError(error, thrownFor: key, at: site)
+    }
+  }
+
+  /// Runs a unique module's factory in the asking task, unless that task runs it already: a
+  /// factory that asks for its own module, through any number of unique ones, would run
+  /// again without end, so the ask is told of the cycle. A task the factory starts is no
+  /// part of the chain, as for an ``Attempt``.
+  private func runUnique(in container: Dependencies, at site: SourceSite) async throws -> Value {
+    let task = withUnsafeCurrentTask { $0?.hashValue }
+    let runs = Dependencies.uniqueAsyncRuns.filter { $0.task == task }
+    if let first = runs.firstIndex(where: { $0.slot == ObjectIdentifier(self) }) {
+      let path = runs[first...].map(\.key) + [key.description]
+      throw ResolutionError(.cycle(path: path), key: key, site: site)
+    }
+    let run = (slot: ObjectIdentifier(self), task: task, key: key.description)
+    return try await Dependencies.$uniqueAsyncRuns.withValue(runs + [run]) {
+      try await Self.run(factory, on: isolation, in: container).value
     }
   }
 
@@ -211,4 +228,9 @@ extension Dependencies {
   /// properties the module declares read from it, as those of a synchronous factory's module
   /// read from the container on the resolution trace, and its close does not stop either.
   @TaskLocal static var asyncMaker: Dependencies?
+
+  /// The unique async modules whose factories run in this task or the tasks it was started
+  /// from, outermost first, each with its slot and the task that runs it (see
+  /// ``AsyncInstance/runUnique(in:at:)``).
+  @TaskLocal static var uniqueAsyncRuns: [(slot: ObjectIdentifier, task: Int?, key: String)] = []
 }
