@@ -432,6 +432,32 @@ import Testing
     #expect(made.value == 2)
   }
 
+  /// An async `.cached` factory still running when its scope is reset: what it makes goes to
+  /// the resolution that asked for it and is disposed of, not kept, as a synchronous factory's
+  /// would be, and the next resolution makes a new one.
+  @Test func anAsyncCachedInstanceMadeAcrossAResetIsNotKept() async {
+    let started = Counter()
+    let resetDone = Counter()
+    let disposed = Collector<Int>()
+    let container = Dependencies {
+      Module(scope: .cached("session"), onClose: { disposed.append($0.serial) }) {
+        () async -> DatabaseType in
+        if started.increment() == 1 { await eventually { resetDone.value == 1 } }
+        return Database()
+      }
+    }
+    let asking = Task { await container.resolveAsync(DatabaseType.self).serial }
+    await eventually { started.value == 1 }
+    await container.reset(.cached("session"))
+    resetDone.increment()
+    let first = await asking.value
+    await eventually { disposed.all.count == 1 }
+    #expect(disposed.all == [first])
+    let next = await container.resolveAsync(DatabaseType.self).serial
+    #expect(next != first)
+    #expect(started.value == 2)
+  }
+
   @Test func verifyMakesAsyncModulesAndReportsOneThatThrows() throws {
     let made = Counter()
     let container = Dependencies {

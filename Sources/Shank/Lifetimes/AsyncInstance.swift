@@ -30,8 +30,9 @@ final class AsyncInstance<Value>: Sendable {
     case empty
     /// The factory is running; everyone who asks awaits this attempt.
     case making(Task<Void, any Error>, Attempt)
-    /// Made, and not yet taken by the provider.
-    case made(Handed<Value>)
+    /// Made, and not yet taken by the provider; with the resets of a `.cached` module's scope
+    /// that came before its attempt began.
+    case made(Handed<Value>, generation: UInt?)
   }
 
   init(
@@ -53,21 +54,30 @@ final class AsyncInstance<Value>: Sendable {
       values.firstIndex { $0.slot == ObjectIdentifier(self) }.map { values.remove(at: $0).value }
     }
     if let handed { return handed.value as! Value }
-    let (made, taken) = state.withLock { slot -> (Handed<Value>?, UInt) in
-      guard case .made(let value) = slot.state else { return (nil, slot.taken) }
-      slot = (state: .empty, taken: slot.taken &+ 1)
-      return (value, slot.taken)
-    }
-    if let made { return made.value }
     let trace = ResolutionTrace.current
+    // The provider whose factory this is, which the trace has innermost.
+    let provider = trace.innermost
+    let (made, taken) = state.withLock { slot -> ((Handed<Value>, UInt?)?, UInt) in
+      guard case .made(let value, let generation) = slot.state else { return (nil, slot.taken) }
+      slot = (state: .empty, taken: slot.taken &+ 1)
+      return ((value, generation), slot.taken)
+    }
+    if let (made, generation) = made {
+      // Made across a reset: it goes to this resolution alone, as a synchronous factory's
+      // instance would. One more reset, which drops nothing, since the provider keeps nothing
+      // while its factory runs, makes the provider hand it on without keeping it.
+      if generation != provider?.cachedGeneration { _ = provider?.reset() }
+      return made.value
+    }
     // `verify()` blocks its own thread, never one of the cooperative pool; but a main-actor
     // factory cannot run while `verify()` holds the main thread.
     if trace.inspection != nil, !(isolation === MainActor.shared && trace.actsAsMainActor) {
       return try makeWaiting(in: Dependencies.current)
     }
     let container = Dependencies.current
+    let generation = provider?.cachedGeneration
     throw AsyncPending(site: site, slot: ObjectIdentifier(self)) { site throws(ResolutionError) in
-      try await self.make(in: container, at: site, taken: taken)
+      try await self.make(in: container, at: site, taken: taken, generation: generation)
     }
   }
 
@@ -76,9 +86,11 @@ final class AsyncInstance<Value>: Sendable {
   /// Returns the value for a unique module, which the caller hands to its own resolution; for
   /// a shared one, leaves it here for the provider and returns `nil`. A shared one's factory
   /// does not run when the provider took a value since the resolution found the slot empty
-  /// with `taken` values taken: trying again finds that value kept. A caller that the attempt
-  /// waits for, through closes (see ``WaitGraph``), is told of the cycle rather than waiting.
-  func make(in container: Dependencies, at site: SourceSite, taken: UInt)
+  /// with `taken` values taken: trying again finds that value kept. The value remembers the
+  /// `generation` of a `.cached` module's provider when the resolution found the slot empty, so
+  /// that one made across a reset is not kept. A caller that the attempt waits for, through
+  /// closes (see ``WaitGraph``), is told of the cycle rather than waiting.
+  func make(in container: Dependencies, at site: SourceSite, taken: UInt, generation: UInt?)
     async throws(ResolutionError) -> Any?
   {
     do {
@@ -101,7 +113,7 @@ final class AsyncInstance<Value>: Sendable {
           let wait = try? WaitGraph.shared.recordWaitOfThisTask(for: attempt)
           let task = Task {
             try await WaitGraph.run(holding: attempt, inherited: false) {
-              try await self.runOnce(in: container)
+              try await self.runOnce(in: container, generation: generation)
             }
           }
           slot.state = .making(task, attempt)
@@ -136,10 +148,10 @@ final class AsyncInstance<Value>: Sendable {
 
   /// The one attempt everyone waiting shares: leaves the value here, or the slot empty for
   /// the next caller to try again.
-  private func runOnce(in container: Dependencies) async throws {
+  private func runOnce(in container: Dependencies, generation: UInt?) async throws {
     do {
       let made = try await Self.run(factory, on: isolation, in: container)
-      state.withLock { $0.state = .made(made) }
+      state.withLock { $0.state = .made(made, generation: generation) }
     } catch {
       state.withLock { $0.state = .empty }
       throw error
@@ -195,7 +207,7 @@ final class AsyncInstance<Value>: Sendable {
 
   deinit {
     // Made and never taken, as when the container closed meanwhile: disposed of all the same.
-    guard case .made(let made) = state.withLock({ $0.state }), let onClose else { return }
+    guard case .made(let made, _) = state.withLock({ $0.state }), let onClose else { return }
     Disposal.runLater([Disposal(isolation: isolation) { await onClose.value(made.value) }])
   }
 }
@@ -218,7 +230,7 @@ struct AsyncPending: Error, Sendable {
   /// The slot, which a unique module's value is handed to the next attempt for.
   let slot: ObjectIdentifier
   /// Runs the factory for a resolution asked for at a site: gives the value for a unique
-  /// module, `nil` for a shared one (see ``AsyncInstance/make(in:at:taken:)``).
+  /// module, `nil` for a shared one (see ``AsyncInstance/make(in:at:taken:generation:)``).
   let make: @Sendable (SourceSite) async throws(ResolutionError) -> Any?
 }
 

@@ -23,7 +23,8 @@ extension Dependencies {
   /// `reset` never waits for a factory, so it cannot deadlock, from inside a factory or from
   /// a thread that another thread's factory waits for. An instance that is being made while
   /// its scope is reset, such as one whose own factory resets it, goes to the resolution that
-  /// asked for it and is not kept: the next resolution makes a new one.
+  /// asked for it and is not kept, whether its factory is synchronous or `async`: the next
+  /// resolution makes a new one.
   public func reset(_ scope: Scope, fileID: StaticString = #fileID, line: UInt = #line) {
     Disposal.runLater(drop(scope, fileID: fileID, line: line))
   }

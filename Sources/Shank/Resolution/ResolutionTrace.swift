@@ -77,6 +77,11 @@ final class ResolutionTrace {
     depth > 0 ? frames[depth - 1].container : nil
   }
 
+  /// The registration whose factory runs innermost on this thread, if a factory is running.
+  var innermost: Registration? {
+    depth > 0 ? frames[depth - 1].registration.takeUnretainedValue() : nil
+  }
+
   /// This thread's trace, made on first use and released when the thread ends.
   static var current: ResolutionTrace { unretainedCurrent.takeUnretainedValue() }
 
