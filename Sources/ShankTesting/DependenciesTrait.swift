@@ -1,4 +1,4 @@
-// The `.dependencies { }` trait: a test's own modules over or instead of the root.
+// The `.dependencies { }` and `.mainActorDependencies { }` traits: a test's own modules.
 
 public import Shank
 public import Testing

@@ -1,4 +1,4 @@
-// Override layers: `withOverrides` and the task-local layer that `@Inject` and `resolve()` read.
+// Override layers: `withOverrides`, and the layer it puts in the task-local `overrides`.
 
 extension Dependencies {
   /// Runs `operation` with `modules` layered over ``current``, for this task only.

@@ -22,7 +22,7 @@ final class ModuleGroup: Recipe {
     Module(ModuleGroup(modules))
   }
 
-  /// `first`'s modules, then `next`'s, as one module.
+  /// The modules `module` holds, in order: a group's, else `module` itself.
   @usableFromInline
   static func modules(in module: consuming Module) -> [Module] {
     guard let group = module.recipe as? ModuleGroup else { return [module] }

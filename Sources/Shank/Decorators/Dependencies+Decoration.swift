@@ -1,4 +1,4 @@
-// How a container applies the decorators it composed when it was made.
+// Decorators composed when a container is made and applied as it resolves; the actor of a type.
 
 extension Dependencies {
   /// One decorator of a container's composed list, with the layer that registers it, `nil`

@@ -1,4 +1,4 @@
-// The messages of a miss: near misses, closed containers, released ones.
+// The error of a miss: near misses, what is registered, the never-built and bare-test hints.
 
 extension Dependencies {
   /// How many entries a message lists of each kind.

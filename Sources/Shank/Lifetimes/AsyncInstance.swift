@@ -1,14 +1,15 @@
-// The instance an async factory made, waiting for the module's provider to take it.
+// The instance an async factory made, waiting for the module's provider; its attempts.
 
 import Dispatch
 
 /// One container's slot for a module with an `async` factory.
 ///
 /// The module's provider is an ordinary one whose synchronous factory is ``take()``: it gives
-/// what ``make(in:at:)`` left here, and otherwise throws, so that a synchronous resolution
-/// before anything made it fails with ``ResolutionError/Reason/notMadeYet(registeredAt:)``.
-/// `start()` and `resolveAsync` catch that error, await ``make(in:at:)`` and resolve again,
-/// through the same provider, which keeps, decorates and disposes of the value as usual.
+/// what ``make(in:at:taken:generation:)`` left here, and otherwise throws, so that a
+/// synchronous resolution before anything made it fails with
+/// ``ResolutionError/Reason/notMadeYet(registeredAt:)``. `start()` and `resolveAsync` catch
+/// that error, await ``make(in:at:taken:generation:)`` and resolve again, through the same
+/// provider, which keeps, decorates and disposes of the value as usual.
 ///
 /// A shared module's value waits here until the provider takes it, and its factory runs once
 /// however many ask at the same time. A ``Scope/unique`` module's provider keeps nothing, so

@@ -127,7 +127,8 @@ class SharedProvider<Value>: Provider<Value> {
     }
   }
 
-  /// Undoes what `claim` did, once the factory has run or failed.
+  /// Undoes what `startMaking` did and releases the lock `claim` took, once the factory has
+  /// run or failed.
   private func finishMaking() {
     ResolutionTrace.unretainedCurrent.leave()
     lock.setHolder(nil)

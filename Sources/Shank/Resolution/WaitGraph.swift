@@ -1,4 +1,4 @@
-// Who waits for whom, among threads making shared instances and containers' closing runs.
+// Who waits for whom: threads making shared instances, closing runs and async attempts.
 
 /// Who waits for whom, to refuse a wait that would never end rather than deadlock.
 ///
