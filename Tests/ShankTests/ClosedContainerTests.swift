@@ -108,6 +108,42 @@ import Testing
     #expect(disposed.value == 1, "the instance made after the close is disposed of at once")
   }
 
+  /// A resolution that a factory running at the close hands to another thread, and waits for,
+  /// is a new one there: it finds the container closed, while the factory's own thread still
+  /// resolves from it.
+  @Test func aResolutionAFactoryHandsToAnotherThreadAfterTheCloseFindsItClosed() async {
+    let started = DispatchSemaphore(value: 0)
+    let proceed = DispatchSemaphore(value: 0)
+    let reasons = Collector<String>()
+    let madeAt = #line + 1
+    let session = Dependencies(over: Dependencies {}) {
+      Module { OtherServiceImpl() as OtherService }
+      Module(scope: .singleton) { () -> Service in
+        let container = Dependencies.current
+        started.signal()
+        proceed.wait()
+        let handed = DispatchSemaphore(value: 0)
+        Thread {
+          let error = resolutionError { try container.resolveOrThrow(OtherService.self) }
+          reasons.append(error.map { "\($0.reason)" } ?? "resolved")
+          handed.signal()
+        }.start()
+        _ = handed.wait(timeout: .now() + 60)
+        let own = resolutionError { try Dependencies.resolveOrThrow(OtherService.self) }
+        reasons.append(own.map { "\($0.reason)" } ?? "resolved")
+        return ServiceImpl()
+      }
+    }
+    Thread { _ = try? session.resolveOrThrow(Service.self) }.start()
+    started.wait()
+    await session.close()
+    proceed.signal()
+    await eventually { reasons.all.count == 2 }
+    let closed = ResolutionError.Reason.closed(
+      container: "made at ShankTests/ClosedContainerTests.swift:\(madeAt)")
+    #expect(reasons.all == ["\(closed)", "resolved"])
+  }
+
   @Test func resolutionsRacingACloseCompleteOrSayItClosedAndDisposeOfEachInstanceOnce() async {
     let runs = Counter()
     let disposed = Counter()

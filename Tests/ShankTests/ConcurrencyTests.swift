@@ -436,6 +436,30 @@ import Testing
       previous.build()
     }
   }
+
+  // MARK: Global actors
+
+  /// A factory registered from a global actor of one's own runs only there: `resolveAsync`
+  /// from nonisolated code hops to it. Made anywhere else, the module's initializer would stop
+  /// the run with the runtime's check.
+  @Test func resolveAsyncMakesAModuleOnTheGlobalActorItWasRegisteredFrom() async {
+    let container = await actorBoundModules()
+    let module = await container.resolveAsync(ActorBoundModuleType.self)
+    #expect(module.name == "bound")
+  }
+
+  /// Resolved synchronously off that actor, it stops the program: the runtime's check, which
+  /// cannot carry Shank's message, traps before the factory runs.
+  @Test func aSynchronousResolutionOffTheGlobalActorAModuleWasRegisteredFromStops() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      exitIfStillRunning(after: 20)
+      let container = await actorBoundModules()
+      _ = container.resolve(ActorBoundModuleType.self)
+    }
+    #expect(
+      standardError(of: result)
+        == "Incorrect actor executor assumption; expected 'ShankTests.BindingActor' executor.\n")
+  }
 }
 
 // MARK: - Fixtures
@@ -476,4 +500,27 @@ final class ThreadYImpl: ThreadY { init(_ x: ThreadX?) {} }
 final class SendableHolder: @unchecked Sendable {
   @Inject var object: CountedObject
   @Inject var padded: PaddedVector
+}
+
+/// A global actor of the tests' own, for a module registered from it.
+@globalActor actor BindingActor {
+  static let shared = BindingActor()
+}
+
+protocol ActorBoundModuleType: Sendable {
+  var name: String { get }
+}
+
+/// A module that only code on `BindingActor` can make, and that checks it is made there.
+@BindingActor final class ActorBoundModule: ActorBoundModuleType {
+  nonisolated let name = "bound"
+
+  init() {
+    BindingActor.shared.preconditionIsolated()
+  }
+}
+
+/// A container whose module is registered from `BindingActor`.
+@BindingActor func actorBoundModules() -> Dependencies {
+  Dependencies { Module { ActorBoundModule() as ActorBoundModuleType } }
 }

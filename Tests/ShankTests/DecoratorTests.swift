@@ -338,6 +338,27 @@ import Testing
     #expect(decorations.value == 2)
   }
 
+  /// A `.weak` value type is made at every resolution, as a unique one is, and nothing tells
+  /// one from the next: a child decorates each.
+  @Test func aWeakValueTypeIsDecoratedAtEveryResolutionThroughAChild() {
+    let made = Counter()
+    let decorations = Counter()
+    let root = Dependencies {
+      Module(scope: .weak) { () -> WordType in
+        Plain(word: "value \(made.increment())")
+      }
+    }
+    let child = Dependencies(over: root) {
+      Module.decorating(WordType.self) { word in
+        decorations.increment()
+        return Plain(word: word.word + "!")
+      }
+    }
+    #expect(child.resolve(WordType.self).word == "value 1!")
+    #expect(child.resolve(WordType.self).word == "value 2!")
+    #expect(decorations.value == 2)
+  }
+
   /// A decorator of `[P]` wraps the list whether a module registers it or contributions
   /// gather it; each contribution is decorated as `P` first.
   @Test(arguments: [false, true])

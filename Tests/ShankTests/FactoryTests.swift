@@ -313,6 +313,24 @@ import Testing
       ))
   }
 
+  @Test func anInjectReadStopsWithTheMessageOfWhatAFactoryThrew() async throws {
+    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
+    {
+      Dependencies.withOverrides {
+        Module { () throws -> Service in throw ConfigurationMissing(key: "API_URL") }
+      } operation: {
+        _ = ThrowingFactoryReader().service
+      }
+    }
+    let stderr = standardError(of: result)
+    #expect(
+      stderr.contains(
+        """
+        Shank cannot resolve Service: its factory threw ConfigurationMissing(key: "API_URL")
+          asked for at ShankTests/FactoryTests.swift:\(ThrowingFactoryReader.line)
+        """), "\(stderr)")
+  }
+
   /// Two threads fail one singleton in turn (the second waits on the first's creation lock and
   /// the wait graph), then it is made once and every thread reads the same instance.
   @Test func aSingletonThatThrowsOnTwoThreadsIsMadeOnceAfterwards() async throws {
@@ -373,6 +391,12 @@ final class Router {
 }
 
 final class MockService: Numbered, Service {}
+
+/// Reads a `Service` whose factory throws, in an exit test.
+final class ThrowingFactoryReader {
+  static let line = #line + 1
+  @Inject var service: Service
+}
 
 struct ConfigurationMissing: Error {
   let key: String

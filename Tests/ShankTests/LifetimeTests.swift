@@ -26,6 +26,39 @@ import Testing
     #expect(parent.resolve(OtherService?.self) == nil)
   }
 
+  /// A child's `.singleton` and `.cached` instances are its own: two children of one parent,
+  /// given the same modules, each make theirs, and each close disposes of its own only.
+  @Test func eachChildKeepsItsOwnSharedInstancesAndDisposesOfThemAtItsClose() async {
+    let disposed = Collector<Int>()
+    let parent = Dependencies {}
+    func child() -> Dependencies {
+      Dependencies(over: parent) {
+        Module("one", scope: .singleton, onClose: { disposed.append($0.serial) }) {
+          ServiceImpl() as Service
+        }
+        Module("cached", scope: .cached("session"), onClose: { disposed.append($0.serial) }) {
+          ServiceImpl() as Service
+        }
+      }
+    }
+    let first = child()
+    let second = child()
+    func kept(by child: Dependencies) -> Set<Int> {
+      let made = ["one", "cached"].map { child.resolve(Service.self, name: $0).serial }
+      #expect(["one", "cached"].map { child.resolve(Service.self, name: $0).serial } == made)
+      return Set(made)
+    }
+    let firstKept = kept(by: first)
+    let secondKept = kept(by: second)
+    #expect(firstKept.count == 2)
+    #expect(firstKept.isDisjoint(with: secondKept))
+    await first.close()
+    #expect(Set(disposed.all) == firstKept)
+    await second.close()
+    #expect(Set(disposed.all) == firstKept.union(secondKept))
+    #expect(disposed.all.count == 4)
+  }
+
   @Test func closeRunsEveryHandlerOnceNewestInstanceFirst() async {
     let closed = Collector<String>()
     let session = Dependencies {

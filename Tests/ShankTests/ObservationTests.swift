@@ -152,6 +152,27 @@ import Testing
     #expect(events.all.first?.onMainThread == false)
   }
 
+  /// A miss is no event: an optional that finds nothing, a list nothing contributes to. A list
+  /// of several contributions is one event.
+  @Test func aMissIsNoEventAndAListIsOne() {
+    let keys = Collector<String>()
+    let observation = Dependencies.observe {
+      if $0.key.contains("MissProbe") || $0.key.contains(#""missed""#) { keys.append($0.key) }
+    }
+    defer { observation.cancel() }
+    let empty = Dependencies {}
+    #expect(empty.resolve(Observed?.self, name: "missed") == nil)
+    #expect(empty.resolve([MissProbe].self).isEmpty)
+    #expect(empty.resolve([String: MissProbe].self).isEmpty)
+    #expect(keys.all == [])
+    let contributed = Dependencies {
+      Module.contribution { MissProbeImpl() as MissProbe }
+      Module.contribution("named") { MissProbeImpl() as MissProbe }
+    }
+    #expect(contributed.resolve([MissProbe].self).count == 2)
+    #expect(keys.all == ["[MissProbe]"])
+  }
+
   @Test func cancellingStopsTheEvents() {
     let container = Dependencies { Module("cancelled") { ObservedImpl() as Observed } }
     let count = Counter()
@@ -487,3 +508,7 @@ protocol NestingAlias: AnyObject {}
 final class NestingAliasImpl: NestingAlias {}
 protocol NestingPart: AnyObject {}
 final class NestingPartImpl: NestingPart {}
+
+/// Resolved only by `aMissIsNoEventAndAListIsOne`.
+protocol MissProbe: AnyObject {}
+final class MissProbeImpl: MissProbe {}

@@ -1,3 +1,5 @@
+import Dispatch
+import Foundation
 import Shank
 import ShankTesting
 import Testing
@@ -70,16 +72,56 @@ import Testing
     }
   }
 
-  @Test func detachedTasksDoNotInherit() async {
+  @Test(arguments: UntiedWork.allCases)
+  func workOutsideTheOperationsTasksDoesNotInherit(work: UntiedWork) async {
     await Dependencies.withOverrides {
       shopModules()
       Module { MockShopAppModule(code: "CHF") as ShopAppModuleType }
     } operation: {
-      let seen = await Task.detached {
+      let seen = await work.run {
         (try? Dependencies.resolveOrThrow(ShopAppModuleType.self)).map { $0.currency() }
-      }.value
+      }
       #expect(seen != "CHF")
     }
+  }
+
+  /// The async form runs its operation on the caller's actor, across suspensions, and returns
+  /// what it returns or rethrows what it throws. The mock is registered from the main actor, so
+  /// a synchronous resolution of it anywhere else would throw.
+  @MainActor @Test func theAsyncFormKeepsTheCallersActorAndReturnsAndRethrows() async throws {
+    struct Expected: Error {}
+    let value = try await Dependencies.withOverrides {
+      Module { MockShopAppModule(code: "DKK") as ShopAppModuleType }
+    } operation: {
+      await Task.yield()
+      return try Dependencies.resolveOrThrow(ShopAppModuleType.self).currency()
+    }
+    #expect(value == "DKK")
+    await #expect(throws: Expected.self) {
+      try await Dependencies.withOverrides {
+      } operation: {
+        await Task.yield()
+        throw Expected()
+      }
+    }
+  }
+
+  /// Each layer keeps its own singletons, so every test given the same modules starts with
+  /// fresh ones.
+  @Test func eachOverrideLayerMakesItsOwnSingletons() {
+    let made = Counter()
+    let modules = [countedService(by: made, scope: .singleton)]
+    let serials = (0..<2).map { _ in
+      Dependencies.withOverrides {
+        modules
+      } operation: {
+        let first = Dependencies.resolve(Service.self)
+        #expect(Dependencies.resolve(Service.self) === first)
+        return first.serial
+      }
+    }
+    #expect(serials[0] != serials[1])
+    #expect(made.value == 2)
   }
 
   @Test func parallelOperationsNeverSeeEachOthersOverrides() async {
@@ -146,6 +188,27 @@ struct TraitTests {
       Module { MockShopAppModule(code: code) as ShopAppModuleType }
     } operation: {
       #expect(Dependencies.resolve(ShopAppModuleType.self).currency() == code)
+    }
+  }
+}
+
+/// Work that does not inherit task-local values: it runs outside the task tree of the code
+/// that starts it.
+enum UntiedWork: CaseIterable, Sendable {
+  case detachedTask, thread, dispatchQueue
+
+  func run(_ body: @escaping @Sendable () -> String?) async -> String? {
+    switch self {
+    case .detachedTask:
+      return await Task.detached { body() }.value
+    case .thread:
+      return await withCheckedContinuation { done in
+        Thread { done.resume(returning: body()) }.start()
+      }
+    case .dispatchQueue:
+      return await withCheckedContinuation { done in
+        DispatchQueue.global().async { done.resume(returning: body()) }
+      }
     }
   }
 }

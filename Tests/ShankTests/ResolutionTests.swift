@@ -34,6 +34,19 @@ import Testing
     }
   }
 
+  /// A name keys a module together with its type, unlike the original Shank's, so modules of
+  /// two types may share one.
+  @Test func modulesOfTwoTypesMayShareAName() {
+    let dependencies = Dependencies {
+      Module("shared") { SampleModule(value: "sample") as SampleModuleType }
+      Module("shared") { ServiceImpl() as Service }
+    }
+    #expect(
+      dependencies.resolve(SampleModuleType.self, name: "shared").test()
+        == "SampleModule.test()sample")
+    #expect(dependencies.resolve(Service.self, name: "shared") is ServiceImpl)
+  }
+
   @Test func aNamedModuleDoesNotAnswerForTheUnnamedKey() {
     let dependencies = Dependencies { Module("only") { SampleModule() as SampleModuleType } }
     #expect(dependencies.resolve(SampleModuleType?.self) == nil)

@@ -498,6 +498,19 @@ import Testing
         """)
   }
 
+  /// A consumer's `@Inject` properties are found by reflection, not read: the first read after
+  /// `verify(consumers:)` resolves where it happens.
+  @Test func verifyConsumersLeavesTheirInjectPropertiesUnread() throws {
+    let consumer = ServiceConsumer()
+    try Dependencies { Module { ServiceImpl() as Service } }.verify(consumers: consumer)
+    let override = ServiceImpl()
+    Dependencies.withOverrides {
+      Module { override as Service }
+    } operation: {
+      #expect(consumer.service === override)
+    }
+  }
+
   @Test func verifyConsumersPassesWhenEveryInjectionIsRegisteredOrOptional() throws {
     try Dependencies {
       shopModules()
@@ -687,4 +700,9 @@ func verifyOnAThread(
 /// How many threads this process has, where the system says (Linux); `nil` elsewhere.
 func threadCount() -> Int? {
   try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count
+}
+
+/// A consumer, as a view controller is, that injects one `Service`.
+final class ServiceConsumer {
+  @Inject var service: Service
 }
