@@ -700,6 +700,55 @@ import Testing
     #expect(runs.value == 2)
   }
 
+  /// Whether a unique factory in `aTaskStartedOnceAUniqueAsyncFactoryEndedIsNoPartOfItsChain`
+  /// is asked for by a task it started, so that only the first one starts more.
+  @TaskLocal static var askedByALaterTask = false
+
+  /// The serial of the database that `container` resolves in a task of its own, or the error.
+  static func resolvedInATaskOfItsOwn(_ container: Dependencies) async -> String {
+    await Task {
+      do throws(ResolutionError) {
+        return "made \(try await container.resolveAsyncOrThrow(DatabaseType.self).serial)"
+      } catch {
+        return error.description
+      }
+    }.value
+  }
+
+  /// A task that a unique async factory starts inherits the factory's chain; tasks it starts
+  /// once the factory's task has ended, some of which the runtime places where that task was,
+  /// are no part of the chain either: asking there for the module makes it, and is no cycle.
+  /// Many rounds, so that a task lands where an ended one was.
+  @Test func aTaskStartedOnceAUniqueAsyncFactoryEndedIsNoPartOfItsChain() async {
+    let rounds = 10
+    let asks = 200
+    let asked = Counter()
+    let outcomes = Collector<String>()
+    let container = Dependencies {
+      Module(scope: .unique) { () async -> DatabaseType in
+        guard !Self.askedByALaterTask else { return Database() }
+        let round = asked.value
+        Task {
+          await eventually { asked.value > round }
+          for _ in 0..<asks {
+            let outcome = await Self.$askedByALaterTask.withValue(true) {
+              await Self.resolvedInATaskOfItsOwn(Dependencies.current)
+            }
+            outcomes.append(outcome)
+          }
+        }
+        return Database()
+      }
+    }
+    for _ in 0..<rounds {
+      _ = await Self.resolvedInATaskOfItsOwn(container)
+      asked.increment()
+    }
+    await eventually { outcomes.all.count == rounds * asks }
+    #expect(outcomes.all.count == rounds * asks)
+    #expect(outcomes.all.filter { !$0.hasPrefix("made ") }.first == nil)
+  }
+
   /// An async factory running when its container closes runs to its end, as a synchronous one
   /// does: what it resolves from its container resolves as before the close, and the instance
   /// it makes is handed to whoever asked and disposed of at once.
