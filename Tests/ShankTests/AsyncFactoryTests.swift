@@ -458,6 +458,147 @@ import Testing
     #expect(started.value == 2)
   }
 
+  /// The same through the types the module is also registered as: the instance goes to the
+  /// resolution of the alias that asked for it, and the next one, under either type, is new.
+  @Test func anAsyncCachedInstanceMadeAcrossAResetIsNotKeptUnderAnyOfItsTypes() async throws {
+    let started = Counter()
+    let resetDone = Counter()
+    let disposed = Collector<Int>()
+    let container = Dependencies {
+      Module(
+        scope: .cached("session"), as: DatabaseType.self, StoreType.self,
+        onClose: { (made: Database) in disposed.append(made.serial) }
+      ) { () async -> Database in
+        if started.increment() == 1 { await eventually { resetDone.value == 1 } }
+        return Database()
+      }
+    }
+    let asking = Task { try await container.resolveAsyncOrThrow(StoreType.self) as? Database }
+    await eventually { started.value == 1 }
+    await container.reset(.cached("session"))
+    resetDone.increment()
+    let first = try #require(try await asking.value).serial
+    await eventually { disposed.all.count == 1 }
+    #expect(disposed.all == [first])
+    let next = try await container.resolveAsyncOrThrow(DatabaseType.self)
+    #expect(next.serial != first)
+    #expect(container.resolve(StoreType.self) === next)
+    #expect(started.value == 2)
+  }
+
+  /// The same for a decorated one, whether its own container or a child decorates it: the
+  /// resolution gets it decorated, and the next one decorates a new instance, which is kept.
+  @Test(arguments: [false, true])
+  func anAsyncCachedInstanceMadeAcrossAResetIsNotKeptDecorated(byAChild: Bool) async throws {
+    let started = Counter()
+    let resetDone = Counter()
+    let disposed = Collector<Int>()
+    let decorator = Module.decorating(DatabaseType.self) { WrappedDatabase($0) as DatabaseType }
+    let parent = Dependencies {
+      Module(scope: .cached("session"), onClose: { disposed.append($0.serial) }) {
+        () async -> DatabaseType in
+        if started.increment() == 1 { await eventually { resetDone.value == 1 } }
+        return Database()
+      }
+      if !byAChild { decorator }
+    }
+    let container = byAChild ? Dependencies(over: parent) { decorator } : parent
+    let asking = Task { try await container.resolveAsyncOrThrow(DatabaseType.self) }
+    await eventually { started.value == 1 }
+    await container.reset(.cached("session"))
+    resetDone.increment()
+    let first = try await asking.value
+    #expect(first is WrappedDatabase)
+    await eventually { disposed.all.count == 1 }
+    #expect(disposed.all == [first.serial])
+    let next = try await container.resolveAsyncOrThrow(DatabaseType.self)
+    #expect(next is WrappedDatabase)
+    #expect(next.serial != first.serial)
+    #expect(container.resolve(DatabaseType.self) === next)
+    #expect(started.value == 2)
+  }
+
+  /// An async `.cached` factory that resets its own scope: its instance goes to the resolution
+  /// that asked for it and is disposed of, and the next resolution makes one that is kept.
+  @Test func anAsyncCachedFactoryThatResetsItsOwnScopeKeepsNothing() async throws {
+    let runs = Counter()
+    let disposed = Collector<Int>()
+    let container = Dependencies {
+      Module(scope: .cached("session"), onClose: { disposed.append($0.serial) }) {
+        () async -> DatabaseType in
+        if runs.increment() == 1 {
+          // The synchronous `reset`, which an async context would not pick by itself.
+          let reset = { Dependencies.current.reset(.cached("session")) }
+          reset()
+        }
+        return Database()
+      }
+    }
+    let first = await container.resolveAsync(DatabaseType.self).serial
+    await eventually { disposed.all.count == 1 }
+    #expect(disposed.all == [first])
+    let second = await container.resolveAsync(DatabaseType.self).serial
+    #expect(second != first)
+    #expect(container.resolve(DatabaseType.self).serial == second)
+    await container.close()
+    #expect(disposed.all == [first, second])
+  }
+
+  /// Tasks resolving an async `.cached` module while another resets its scope, awaiting the
+  /// reset or not: each gets a value, nothing whose factory began before the last reset is
+  /// kept, and every instance made is disposed of exactly once by the time the container has
+  /// closed. Watched rather than awaited, since a lost wake-up would hang them.
+  @Test func resolutionsRacingResetsEachGetAValueAndEveryInstanceIsDisposedOfOnce() async {
+    let resolvers = 8
+    let resolutions = 60
+    let resets = 150
+    let resetsBegun = Counter()
+    let made = Collector<(serial: Int, resetsBegun: Int)>()
+    let disposed = Collector<Int>()
+    let resolved = Counter()
+    do {
+      let container = Dependencies {
+        Module(scope: .cached("session"), onClose: { disposed.append($0.serial) }) {
+          () async -> DatabaseType in
+          let begun = resetsBegun.value
+          await Task.yield()
+          let database = Database()
+          made.append((database.serial, begun))
+          return database
+        }
+      }
+      for _ in 0..<resolvers {
+        Task {
+          for _ in 0..<resolutions {
+            _ = await container.resolveAsync(DatabaseType.self)
+            resolved.increment()
+          }
+        }
+      }
+      let resetting = Task {
+        for index in 0..<resets {
+          resetsBegun.increment()
+          if index.isMultiple(of: 2) {
+            await container.reset(.cached("session"))
+          } else {
+            let reset = { container.reset(.cached("session")) }
+            reset()
+          }
+          await Task.yield()
+        }
+      }
+      await eventually { resolved.value == resolvers * resolutions }
+      #expect(resolved.value == resolvers * resolutions)
+      await resetting.value
+      if let kept = try? container.resolveOrThrow(DatabaseType.self) {
+        #expect(made.all.first { $0.serial == kept.serial }?.resetsBegun == resets)
+      }
+      await container.close()
+    }
+    await eventually { disposed.all.count >= made.all.count }
+    #expect(disposed.all.sorted() == made.all.map(\.serial).sorted())
+  }
+
   @Test func verifyMakesAsyncModulesAndReportsOneThatThrows() throws {
     let made = Counter()
     let container = Dependencies {
@@ -700,6 +841,129 @@ import Testing
     #expect(runs.value == 2)
   }
 
+  /// A unique async factory may await another unique module twice in a row, and a module that
+  /// an override layer or a scope registers over it may await the one it replaces: each gets a
+  /// value of its own, and none is a cycle.
+  @Test func aUniqueAsyncModuleAwaitedAgainOrByOneReplacingItIsNoCycle() async throws {
+    let replacing = Counter()
+    let container = Dependencies {
+      Module(scope: .unique) { () async throws -> StoreType in Database() }
+      Module(scope: .unique) { () async throws -> DatabaseType in
+        let first = try await Dependencies.resolveAsyncOrThrow(StoreType.self)
+        let second = try await Dependencies.resolveAsyncOrThrow(StoreType.self)
+        #expect(first !== second)
+        return Database()
+      }
+    }
+    let overridden = try await Dependencies.withOverrides {
+      Module(scope: .unique) { () async throws -> StoreType in
+        replacing.increment()
+        return try await container.resolveAsyncOrThrow(StoreType.self)
+      }
+    } operation: {
+      try await Dependencies.resolveAsyncOrThrow(StoreType.self)
+    }
+    let scoped = try await Dependencies.withScope {
+      Module(scope: .unique) { () async throws -> DatabaseType in
+        replacing.increment()
+        return try await container.resolveAsyncOrThrow(DatabaseType.self)
+      }
+    } operation: {
+      try await Dependencies.resolveAsyncOrThrow(DatabaseType.self)
+    }
+    #expect(overridden !== scoped)
+    #expect(replacing.value == 2)
+  }
+
+  /// A unique async factory awaiting its own module through a synchronous module and a shared
+  /// async one, whose factory runs in a task of its own: that attempt is told of the cycle,
+  /// rather than the unique factory running again without end.
+  @Test func aUniqueAsyncFactoryAwaitingItselfThroughASharedOneIsToldOfTheCycle() async {
+    let outcome = Collector<String>()
+    let line = #line + 3
+    let container = Dependencies {
+      Module(scope: .unique) { () async throws -> DatabaseType in
+        _ = try await Dependencies.resolveAsyncOrThrow(ReportType.self)
+        return Database()
+      }
+      Module(scope: .unique) { () throws -> ReportType in
+        _ = try Dependencies.resolveOrThrow(StoreType.self)
+        return Report()
+      }
+      Module(scope: .singleton) { () async throws -> StoreType in
+        _ = try await Dependencies.resolveAsyncOrThrow(DatabaseType.self)
+        return Database()
+      }
+    }
+    // Watched rather than awaited: a cycle missed would hang or recurse.
+    Task {
+      do throws(ResolutionError) {
+        _ = try await container.resolveAsyncOrThrow(DatabaseType.self)
+        outcome.append("made")
+      } catch {
+        outcome.append(error.description)
+      }
+    }
+    await eventually { outcome.all.count == 1 }
+    #expect(
+      outcome.all == [
+        """
+        Shank found a dependency cycle resolving StoreType
+          asked for at ShankTests/AsyncFactoryTests.swift:\(line)
+          cycle: StoreType → StoreType
+        """
+      ])
+  }
+
+  /// Whether a unique factory in `aTaskStartedOnceAUniqueAsyncFactoryEndedIsNoPartOfItsChain`
+  /// is asked for by a task it started, so that only the first one starts more.
+  @TaskLocal static var askedByALaterTask = false
+
+  /// The serial of the database that `container` resolves in a task of its own, or the error.
+  static func resolvedInATaskOfItsOwn(_ container: Dependencies) async -> String {
+    await Task {
+      do throws(ResolutionError) {
+        return "made \(try await container.resolveAsyncOrThrow(DatabaseType.self).serial)"
+      } catch {
+        return error.description
+      }
+    }.value
+  }
+
+  /// A task that a unique async factory starts inherits the factory's chain; tasks it starts
+  /// once the factory's task has ended, some of which the runtime places where that task was,
+  /// are no part of the chain either: asking there for the module makes it, and is no cycle.
+  /// Many rounds, so that a task lands where an ended one was.
+  @Test func aTaskStartedOnceAUniqueAsyncFactoryEndedIsNoPartOfItsChain() async {
+    let rounds = 10
+    let asks = 200
+    let asked = Counter()
+    let outcomes = Collector<String>()
+    let container = Dependencies {
+      Module(scope: .unique) { () async -> DatabaseType in
+        guard !Self.askedByALaterTask else { return Database() }
+        let round = asked.value
+        Task {
+          await eventually { asked.value > round }
+          for _ in 0..<asks {
+            let outcome = await Self.$askedByALaterTask.withValue(true) {
+              await Self.resolvedInATaskOfItsOwn(Dependencies.current)
+            }
+            outcomes.append(outcome)
+          }
+        }
+        return Database()
+      }
+    }
+    for _ in 0..<rounds {
+      _ = await Self.resolvedInATaskOfItsOwn(container)
+      asked.increment()
+    }
+    await eventually { outcomes.all.count == rounds * asks }
+    #expect(outcomes.all.count == rounds * asks)
+    #expect(outcomes.all.filter { !$0.hasPrefix("made ") }.first == nil)
+  }
+
   /// An async factory running when its container closes runs to its end, as a synchronous one
   /// does: what it resolves from its container resolves as before the close, and the instance
   /// it makes is handed to whoever asked and disposed of at once.
@@ -785,6 +1049,17 @@ protocol DatabaseType: AnyObject, Sendable {
 
 /// Where a database keeps rows, the second type an async module is registered as.
 protocol StoreType: AnyObject, Sendable {}
+
+/// Wraps a database, as a decorator of one does; it has the serial of what it wraps.
+final class WrappedDatabase: DatabaseType {
+  private let wrapped: DatabaseType
+
+  init(_ wrapped: DatabaseType) {
+    self.wrapped = wrapped
+  }
+
+  var serial: Int { wrapped.serial }
+}
 
 final class Database: DatabaseType, StoreType {
   private static let serials = Counter()

@@ -136,12 +136,16 @@ final class AsyncInstance<Value>: Sendable {
   /// part of the chain, as for an ``Attempt``.
   private func runUnique(in container: Dependencies, at site: SourceSite) async throws -> Value {
     let task = withUnsafeCurrentTask { $0?.hashValue }
-    let runs = Dependencies.uniqueAsyncRuns.filter { $0.task == task }
+    // A task is known by its address, which one started once a run's task ended, inheriting
+    // the chain, may have: only a run still going is this task's.
+    let runs = Dependencies.uniqueAsyncRuns.filter { $0.task == task && $0.going.withLock { $0 } }
     if let first = runs.firstIndex(where: { $0.slot == ObjectIdentifier(self) }) {
       let path = runs[first...].map(\.key) + [key.description]
       throw ResolutionError(.cycle(path: path), key: key, site: site)
     }
-    let run = (slot: ObjectIdentifier(self), task: task, key: key.description)
+    let going = Locked(true)
+    defer { going.withLock { $0 = false } }
+    let run = (slot: ObjectIdentifier(self), task: task, going: going, key: key.description)
     return try await Dependencies.$uniqueAsyncRuns.withValue(runs + [run]) {
       try await Self.run(factory, on: isolation, in: container).value
     }
@@ -243,7 +247,8 @@ extension Dependencies {
   @TaskLocal static var asyncMaker: Dependencies?
 
   /// The unique async modules whose factories run in this task or the tasks it was started
-  /// from, outermost first, each with its slot and the task that runs it (see
-  /// ``AsyncInstance/runUnique(in:at:)``).
-  @TaskLocal static var uniqueAsyncRuns: [(slot: ObjectIdentifier, task: Int?, key: String)] = []
+  /// from, outermost first, each with its slot, the task that runs it and whether it still
+  /// runs (see ``AsyncInstance/runUnique(in:at:)``).
+  @TaskLocal static var uniqueAsyncRuns:
+    [(slot: ObjectIdentifier, task: Int?, going: Locked<Bool>, key: String)] = []
 }
