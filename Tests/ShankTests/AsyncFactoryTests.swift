@@ -458,6 +458,53 @@ import Testing
     #expect(started.value == 2)
   }
 
+  /// A resolution begun after a reset, while an attempt begun before it runs, never gets what
+  /// that attempt makes, whether it joins the attempt or finds its value first: the value is
+  /// disposed of once, and the asker from before the reset, held back meanwhile, gets a new one.
+  @Test(arguments: [false, true])
+  func aResolutionBegunAfterAResetNeverGetsWhatAnAttemptBegunBeforeItMade(async: Bool)
+    async throws
+  {
+    let executor = HoldingExecutor()
+    let started = Counter()
+    let go = Counter()
+    let returned = Counter()
+    let made = Collector<Int>()
+    let disposed = Collector<Int>()
+    let container = Dependencies {
+      Module(scope: .cached("session"), onClose: { disposed.append($0.serial) }) {
+        () async -> DatabaseType in
+        if started.increment() == 1 { await eventually { go.value == 1 } }
+        let database = Database()
+        made.append(database.serial)
+        returned.increment()
+        return database
+      }
+    }
+    let asking = Task(executorPreference: executor) {
+      await container.resolveAsync(DatabaseType.self).serial
+    }
+    await eventually { started.value == 1 }
+    await container.reset(.cached("session"))
+    let later = Task { async ? await container.resolveAsync(DatabaseType.self).serial : -1 }
+    try await Task.sleep(nanoseconds: 50_000_000)
+    executor.hold()
+    go.increment()
+    await eventually { returned.value == 1 }
+    try await Task.sleep(nanoseconds: 50_000_000)
+    let afterReset =
+      async
+      ? await later.value : (try? container.resolveOrThrow(DatabaseType.self))?.serial ?? -1
+    executor.release()
+    let asked = await asking.value
+    let stale = made.all[0]
+    #expect(afterReset != stale)
+    #expect(asked != stale)
+    await eventually { disposed.all.count == 1 }
+    #expect(disposed.all == [stale])
+    #expect(container.resolve(DatabaseType.self).serial == asked)
+  }
+
   /// The same through the types the module is also registered as: the instance goes to the
   /// resolution of the alias that asked for it, and the next one, under either type, is new.
   @Test func anAsyncCachedInstanceMadeAcrossAResetIsNotKeptUnderAnyOfItsTypes() async throws {

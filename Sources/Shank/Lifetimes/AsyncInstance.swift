@@ -31,9 +31,8 @@ final class AsyncInstance<Value>: Sendable {
     case empty
     /// The factory is running; everyone who asks awaits this attempt.
     case making(Task<Void, any Error>, Attempt)
-    /// Made, and not yet taken by the provider; with the resets of a `.cached` module's scope
-    /// that came before its attempt began.
-    case made(Handed<Value>, generation: UInt?)
+    /// Made by `attempt`, and not yet taken by the provider.
+    case made(Handed<Value>, by: Attempt)
   }
 
   init(
@@ -51,23 +50,30 @@ final class AsyncInstance<Value>: Sendable {
   /// The provider's synchronous factory: the value made for this resolution, else the error
   /// that says to make it first. On a ``Dependencies/verify()`` thread, makes it, waiting.
   func take() throws -> Value {
-    let handed = Dependencies.asyncHandoffs?.withLock { values -> Handed<Any>? in
+    let handoffs = Dependencies.asyncHandoffs
+    let handed = handoffs?.withLock { values -> Handed<Any>? in
       values.firstIndex { $0.slot == ObjectIdentifier(self) }.map { values.remove(at: $0).value }
     }
-    if let handed { return handed.value as! Value }
+    if !shares, let handed { return handed.value as! Value }
     let trace = ResolutionTrace.current
     // The provider whose factory this is, which the trace has innermost.
     let provider = trace.innermost
-    let (made, taken) = state.withLock { slot -> ((Handed<Value>, UInt?)?, UInt) in
-      guard case .made(let value, let generation) = slot.state else { return (nil, slot.taken) }
+    let (made, taken) = state.withLock { slot -> ((Handed<Value>, Attempt)?, UInt) in
+      guard case .made(let value, let attempt) = slot.state else { return (nil, slot.taken) }
       slot = (state: .empty, taken: slot.taken &+ 1)
-      return ((value, generation), slot.taken)
+      return ((value, attempt), slot.taken)
     }
-    if let (made, generation) = made {
-      // Made across a reset: it goes to this resolution alone, as a synchronous factory's
-      // instance would. One more reset, which drops nothing, since the provider keeps nothing
-      // while its factory runs, makes the provider hand it on without keeping it.
-      if generation != provider?.cachedGeneration { _ = provider?.reset() }
+    if let (made, attempt) = made {
+      guard attempt.generation != provider?.cachedGeneration else { return made.value }
+      // Made across a reset, it goes, as a synchronous factory's instance would, only to a
+      // resolution that awaited its attempt since before the reset (see `make`). One more
+      // reset, which drops nothing, since the provider keeps nothing while its factory runs,
+      // makes the provider hand it on without keeping it. Anyone else makes a new one.
+      guard handed?.value as? Attempt === attempt else {
+        dispose(made)
+        return try take()
+      }
+      _ = provider?.reset()
       return made.value
     }
     // `verify()` blocks its own thread, never one of the cooperative pool; but a main-actor
@@ -85,11 +91,12 @@ final class AsyncInstance<Value>: Sendable {
   /// Runs the factory for a resolution asked for at `site`, with `container` current in it.
   ///
   /// Returns the value for a unique module, which the caller hands to its own resolution; for
-  /// a shared one, leaves it here for the provider and returns `nil`. A shared one's factory
-  /// does not run when the provider took a value since the resolution found the slot empty
-  /// with `taken` values taken: trying again finds that value kept. The value remembers the
-  /// `generation` of a `.cached` module's provider when the resolution found the slot empty, so
-  /// that one made across a reset is not kept. A caller that the attempt waits for, through
+  /// a shared one, leaves it here for the provider. A shared one's factory does not run when
+  /// the provider took a value since the resolution found the slot empty with `taken` values
+  /// taken: trying again finds that value kept. A `.cached` one's attempt remembers the
+  /// `generation` of the provider when the resolution found the slot empty; the caller gets
+  /// the attempt it awaited if that is its own generation, and may then take a value made
+  /// across a reset since (see ``take()``). A caller that the attempt waits for, through
   /// closes (see ``WaitGraph``), is told of the cycle rather than waiting.
   func make(in container: Dependencies, at site: SourceSite, taken: UInt, generation: UInt?)
     async throws(ResolutionError) -> Any?
@@ -97,34 +104,36 @@ final class AsyncInstance<Value>: Sendable {
     do {
       guard shares else { return try await runUnique(in: container, at: site) }
       let making = try state.withLock {
-        slot throws(ResolutionError) -> (task: Task<Void, any Error>, wait: WaitGraph.Wait?)? in
+        slot throws(ResolutionError) -> (
+          task: Task<Void, any Error>, attempt: Attempt, wait: WaitGraph.Wait?
+        )? in
         switch slot.state {
         case .made: return nil
         case .making(let task, let attempt):
           do throws(WaitGraph.Cycle) {
-            return (task, try WaitGraph.shared.recordWaitOfThisTask(for: attempt))
+            return (task, attempt, try WaitGraph.shared.recordWaitOfThisTask(for: attempt))
           } catch {
             throw ResolutionError(.cycle(path: error.path), key: key, site: site)
           }
         case .empty where slot.taken != taken: return nil
         case .empty:
-          let attempt = Attempt(key.description)
+          let attempt = Attempt(key.description, generation: generation)
           // Recorded before the attempt starts, which waits for nothing yet, so this never
           // throws, and so that the attempt sees it.
           let wait = try? WaitGraph.shared.recordWaitOfThisTask(for: attempt)
           let task = Task {
             try await WaitGraph.run(holding: attempt, inherited: false) {
-              try await self.runOnce(in: container, generation: generation)
+              try await self.runOnce(in: container, by: attempt)
             }
           }
           slot.state = .making(task, attempt)
-          return (task, wait)
+          return (task, attempt, wait)
         }
       }
       guard let making else { return nil }
       defer { if let wait = making.wait { WaitGraph.shared.remove(wait) } }
       try await making.task.value
-      return nil
+      return making.attempt.generation == generation ? making.attempt : nil
     } catch {
       throw ResolutionError(error, thrownFor: key, at: site)
     }
@@ -153,10 +162,10 @@ final class AsyncInstance<Value>: Sendable {
 
   /// The one attempt everyone waiting shares: leaves the value here, or the slot empty for
   /// the next caller to try again.
-  private func runOnce(in container: Dependencies, generation: UInt?) async throws {
+  private func runOnce(in container: Dependencies, by attempt: Attempt) async throws {
     do {
       let made = try await Self.run(factory, on: isolation, in: container)
-      state.withLock { $0.state = .made(made, generation: generation) }
+      state.withLock { $0.state = .made(made, by: attempt) }
     } catch {
       state.withLock { $0.state = .empty }
       throw error
@@ -210,10 +219,16 @@ final class AsyncInstance<Value>: Sendable {
     }
   }
 
+  /// Runs `value`'s `onClose` on a task of its own: nothing keeps it.
+  private func dispose(_ value: Handed<Value>) {
+    guard let onClose else { return }
+    Disposal.runLater([Disposal(isolation: isolation) { await onClose.value(value.value) }])
+  }
+
   deinit {
     // Made and never taken, as when the container closed meanwhile: disposed of all the same.
-    guard case .made(let made, _) = state.withLock({ $0.state }), let onClose else { return }
-    Disposal.runLater([Disposal(isolation: isolation) { await onClose.value(made.value) }])
+    guard case .made(let made, _) = state.withLock({ $0.state }) else { return }
+    dispose(made)
   }
 }
 
@@ -223,8 +238,13 @@ final class AsyncInstance<Value>: Sendable {
 final class Attempt: Sendable, CustomStringConvertible {
   /// The module, as a cycle through the run reads.
   let description: String
+  /// The resets of a `.cached` module's scope that came before the run began.
+  let generation: UInt?
 
-  init(_ description: String) { self.description = description }
+  init(_ description: String, generation: UInt?) {
+    self.description = description
+    self.generation = generation
+  }
 }
 
 /// What ``AsyncInstance/take()`` throws when nothing is made: where the module was

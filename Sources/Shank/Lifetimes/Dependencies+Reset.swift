@@ -24,7 +24,8 @@ extension Dependencies {
   /// a thread that another thread's factory waits for. An instance that is being made while
   /// its scope is reset, such as one whose own factory resets it, goes to the resolution that
   /// asked for it and is not kept, whether its factory is synchronous or `async`: the next
-  /// resolution makes a new one.
+  /// resolution makes a new one. An `async` factory's goes to no resolution begun after the
+  /// reset, and when one of those finds it first, it is disposed of and the asker gets a new one.
   public func reset(_ scope: Scope, fileID: StaticString = #fileID, line: UInt = #line) {
     Disposal.runLater(drop(scope, fileID: fileID, line: line))
   }
