@@ -591,6 +591,43 @@ import Testing
     #expect(disposed.all == [first, second])
   }
 
+  /// Several resolutions awaiting one run of an async `.cached` factory that resets its own
+  /// scope on every run: each gets an instance of its own, made by a run it awaited, and none
+  /// is kept. (At most `cap` runs reset, so that a resolution going round without end stops.)
+  @Test func askersOfAFactoryThatResetsItsOwnScopeOnEveryRunEachGetOneAndNothingIsKept()
+    async throws
+  {
+    let askers = 4
+    let cap = 400
+    let runs = Counter()
+    let go = Counter()
+    let disposed = Collector<Int>()
+    let container = Dependencies {
+      Module(scope: .cached("session"), onClose: { disposed.append($0.serial) }) {
+        () async -> DatabaseType in
+        if runs.increment() == 1 { await eventually { go.value == 1 } }
+        if runs.value <= cap {
+          let reset = { Dependencies.current.reset(.cached("session")) }
+          reset()
+        }
+        return Database()
+      }
+    }
+    let got = Collector<Int>()
+    for _ in 0..<askers {
+      Task { got.append(await container.resolveAsync(DatabaseType.self).serial) }
+    }
+    await eventually { runs.value == 1 }
+    try await Task.sleep(nanoseconds: 50_000_000)
+    go.increment()
+    await eventually { got.all.count == askers }
+    #expect(Set(got.all).count == askers)
+    #expect(runs.value < cap)
+    #expect((try? container.resolveOrThrow(DatabaseType.self)) == nil)
+    await eventually { disposed.all.count >= runs.value }
+    #expect(disposed.all.sorted() == got.all.sorted())
+  }
+
   /// Tasks resolving an async `.cached` module while another resets its scope, awaiting the
   /// reset or not: each gets a value, nothing whose factory began before the last reset is
   /// kept, and every instance made is disposed of exactly once by the time the container has

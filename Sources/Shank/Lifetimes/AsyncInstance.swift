@@ -50,11 +50,7 @@ final class AsyncInstance<Value>: Sendable {
   /// The provider's synchronous factory: the value made for this resolution, else the error
   /// that says to make it first. On a ``Dependencies/verify()`` thread, makes it, waiting.
   func take() throws -> Value {
-    let handoffs = Dependencies.asyncHandoffs
-    let handed = handoffs?.withLock { values -> Handed<Any>? in
-      values.firstIndex { $0.slot == ObjectIdentifier(self) }.map { values.remove(at: $0).value }
-    }
-    if !shares, let handed { return handed.value as! Value }
+    if !shares, let handed = handedOn(where: { _ in true }) { return handed.value as! Value }
     let trace = ResolutionTrace.current
     // The provider whose factory this is, which the trace has innermost.
     let provider = trace.innermost
@@ -69,7 +65,7 @@ final class AsyncInstance<Value>: Sendable {
       // resolution that awaited its attempt since before the reset (see `make`). One more
       // reset, which drops nothing, since the provider keeps nothing while its factory runs,
       // makes the provider hand it on without keeping it. Anyone else makes a new one.
-      guard handed?.value as? Attempt === attempt else {
+      guard handedOn(where: { $0 as? Attempt === attempt }) != nil else {
         dispose(made)
         return try take()
       }
@@ -85,6 +81,16 @@ final class AsyncInstance<Value>: Sendable {
     let generation = provider?.cachedGeneration
     throw AsyncPending(site: site, slot: ObjectIdentifier(self)) { site throws(ResolutionError) in
       try await self.make(in: container, at: site, taken: taken, generation: generation)
+    }
+  }
+
+  /// Takes the first value handed to this resolution for this slot that `matches`: a unique
+  /// module's value, or a shared one's attempt awaited, of which a resolution that went round
+  /// several times holds many, only the one that made the value counting.
+  private func handedOn(where matches: (Any) -> Bool) -> Handed<Any>? {
+    Dependencies.asyncHandoffs?.withLock { values in
+      values.firstIndex { $0.slot == ObjectIdentifier(self) && matches($0.value.value) }
+        .map { values.remove(at: $0).value }
     }
   }
 
