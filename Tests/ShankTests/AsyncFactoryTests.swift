@@ -819,7 +819,6 @@ import Testing
   func asyncFactoriesAwaitingEachOthersModulesAreToldOfTheCycle(
     scope: Scope, asksForItself: Bool
   ) async {
-    let outcome = Collector<String>()
     let line = #line + 4
     let container = Dependencies {
       Module(scope: scope) { () async throws -> DatabaseType in
@@ -835,18 +834,8 @@ import Testing
         return Database()
       }
     }
-    // Watched rather than awaited: attempts that waited for each other would hang the suite.
-    Task {
-      do throws(ResolutionError) {
-        _ = try await container.resolveAsyncOrThrow(DatabaseType.self)
-        outcome.append("made")
-      } catch {
-        outcome.append(error.description)
-      }
-    }
-    await eventually { outcome.all.count == 1 }
     #expect(
-      outcome.all == [
+      await Self.outcomeOfResolvingADatabase(from: container) == [
         """
         Shank found a dependency cycle resolving DatabaseType
           asked for at ShankTests/AsyncFactoryTests.swift:\(asksForItself ? line : line + 7)
@@ -989,7 +978,6 @@ import Testing
   /// async one, whose factory runs in a task of its own: that attempt is told of the cycle,
   /// rather than the unique factory running again without end.
   @Test func aUniqueAsyncFactoryAwaitingItselfThroughASharedOneIsToldOfTheCycle() async {
-    let outcome = Collector<String>()
     let line = #line + 3
     let container = Dependencies {
       Module(scope: .unique) { () async throws -> DatabaseType in
@@ -1005,7 +993,20 @@ import Testing
         return Database()
       }
     }
-    // Watched rather than awaited: a cycle missed would hang or recurse.
+    #expect(
+      await Self.outcomeOfResolvingADatabase(from: container) == [
+        """
+        Shank found a dependency cycle resolving StoreType
+          asked for at ShankTests/AsyncFactoryTests.swift:\(line)
+          cycle: StoreType → StoreType
+        """
+      ])
+  }
+
+  /// What resolving `DatabaseType` from `container` ends in: "made", or the error's message.
+  /// Watched rather than awaited: a cycle missed would hang the suite, or recurse.
+  static func outcomeOfResolvingADatabase(from container: Dependencies) async -> [String] {
+    let outcome = Collector<String>()
     Task {
       do throws(ResolutionError) {
         _ = try await container.resolveAsyncOrThrow(DatabaseType.self)
@@ -1015,14 +1016,7 @@ import Testing
       }
     }
     await eventually { outcome.all.count == 1 }
-    #expect(
-      outcome.all == [
-        """
-        Shank found a dependency cycle resolving StoreType
-          asked for at ShankTests/AsyncFactoryTests.swift:\(line)
-          cycle: StoreType → StoreType
-        """
-      ])
+    return outcome.all
   }
 
   /// Whether a unique factory in `aTaskStartedOnceAUniqueAsyncFactoryEndedIsNoPartOfItsChain`
