@@ -436,26 +436,18 @@ import Testing
   /// the resolution that asked for it and is disposed of, not kept, as a synchronous factory's
   /// would be, and the next resolution makes a new one.
   @Test func anAsyncCachedInstanceMadeAcrossAResetIsNotKept() async {
-    let started = Counter()
-    let resetDone = Counter()
-    let disposed = Collector<Int>()
-    let container = Dependencies {
-      Module(scope: .cached("session"), onClose: { disposed.append($0.serial) }) {
-        () async -> DatabaseType in
-        if started.increment() == 1 { await eventually { resetDone.value == 1 } }
-        return Database()
-      }
-    }
+    let session = GatedSession()
+    let container = Dependencies { session.module }
     let asking = Task { await container.resolveAsync(DatabaseType.self).serial }
-    await eventually { started.value == 1 }
+    await eventually { session.started.value == 1 }
     await container.reset(.cached("session"))
-    resetDone.increment()
+    session.open()
     let first = await asking.value
-    await eventually { disposed.all.count == 1 }
-    #expect(disposed.all == [first])
+    await eventually { session.disposed.all.count == 1 }
+    #expect(session.disposed.all == [first])
     let next = await container.resolveAsync(DatabaseType.self).serial
     #expect(next != first)
-    #expect(started.value == 2)
+    #expect(session.started.value == 2)
   }
 
   /// A synchronous resolution after a reset, while the asker of an attempt begun before it is
@@ -463,38 +455,25 @@ import Testing
   /// a new one.
   @Test func aResolutionAfterAResetNeverTakesWhatAnAttemptBegunBeforeItMade() async throws {
     let executor = HoldingExecutor()
-    let started = Counter()
-    let go = Counter()
-    let returned = Counter()
-    let made = Collector<Int>()
-    let disposed = Collector<Int>()
-    let container = Dependencies {
-      Module(scope: .cached("session"), onClose: { disposed.append($0.serial) }) {
-        () async -> DatabaseType in
-        if started.increment() == 1 { await eventually { go.value == 1 } }
-        let database = Database()
-        made.append(database.serial)
-        returned.increment()
-        return database
-      }
-    }
+    let session = GatedSession()
+    let container = Dependencies { session.module }
     let asking = Task(executorPreference: executor) {
       await container.resolveAsync(DatabaseType.self).serial
     }
-    await eventually { started.value == 1 }
+    await eventually { session.started.value == 1 }
     await container.reset(.cached("session"))
     executor.hold()
-    go.increment()
-    await eventually { returned.value == 1 }
+    session.open()
+    await eventually { session.made.all.count == 1 }
     try await Task.sleep(nanoseconds: 50_000_000)
     let afterReset = (try? container.resolveOrThrow(DatabaseType.self))?.serial
     executor.release()
     let asked = await asking.value
-    let stale = try #require(made.all.first)
+    let stale = try #require(session.made.all.first)
     #expect(afterReset == nil)
     #expect(asked != stale)
-    await eventually { disposed.all.count == 1 }
-    #expect(disposed.all == [stale])
+    await eventually { session.disposed.all.count == 1 }
+    #expect(session.disposed.all == [stale])
     #expect(container.resolve(DatabaseType.self).serial == asked)
   }
 
@@ -503,31 +482,20 @@ import Testing
   /// value is disposed of once.
   @Test func aResolutionJoiningAnAttemptAfterAResetNeverGetsWhatItMakes() async throws {
     for _ in 0..<20 {
-      let started = Counter()
-      let go = Counter()
-      let made = Collector<Int>()
-      let disposed = Collector<Int>()
-      let container = Dependencies {
-        Module(scope: .cached("session"), onClose: { disposed.append($0.serial) }) {
-          () async -> DatabaseType in
-          if started.increment() == 1 { await eventually { go.value == 1 } }
-          let database = Database()
-          made.append(database.serial)
-          return database
-        }
-      }
+      let session = GatedSession()
+      let container = Dependencies { session.module }
       let asking = Task { await container.resolveAsync(DatabaseType.self).serial }
-      await eventually { started.value == 1 }
+      await eventually { session.started.value == 1 }
       await container.reset(.cached("session"))
       let later = Task { await container.resolveAsync(DatabaseType.self).serial }
       try await Task.sleep(nanoseconds: 5_000_000)
-      go.increment()
+      session.open()
       let afterReset = await later.value
       _ = await asking.value
-      let stale = try #require(made.all.first)
+      let stale = try #require(session.made.all.first)
       #expect(afterReset != stale)
-      await eventually { disposed.all.count == 1 }
-      #expect(disposed.all == [stale])
+      await eventually { session.disposed.all.count == 1 }
+      #expect(session.disposed.all == [stale])
     }
   }
 
@@ -1112,6 +1080,30 @@ import Testing
 }
 
 // MARK: - Fixtures
+
+/// An async `.cached("session")` module of `DatabaseType` whose factory's first run waits
+/// until ``open()``, recording the serials of what it makes and what is disposed of.
+final class GatedSession: Sendable {
+  let started = Counter()
+  let made = Collector<Int>()
+  let disposed = Collector<Int>()
+  private let opened = Counter()
+
+  var module: Module {
+    let (started, opened, made, disposed) = (started, opened, made, disposed)
+    let dispose: @Sendable (DatabaseType) async -> Void = { disposed.append($0.serial) }
+    return Module(scope: .cached("session"), onClose: dispose) {
+      () async -> DatabaseType in
+      if started.increment() == 1 { await eventually { opened.value == 1 } }
+      let database = Database()
+      made.append(database.serial)
+      return database
+    }
+  }
+
+  /// Lets the first run go on.
+  func open() { opened.increment() }
+}
 
 /// A task executor that runs its jobs on a queue of its own, and holds them back between
 /// ``hold()`` and ``release()``.
