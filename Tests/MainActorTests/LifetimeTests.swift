@@ -62,11 +62,20 @@ final class MainActorLifetimePlaces: Sendable {
   }
 }
 
-/// Waits on the main actor, without blocking it, until `condition` holds or `timeout` seconds
-/// pass: this target's form of the core suites' `eventually(timeout:_:)`.
-func eventually(timeout: Double = 5, _ condition: () -> Bool) async {
+/// Waits on the main actor, without blocking it, until `condition` holds, and records an issue
+/// at the caller's line when it still does not after `timeout` seconds: this target's form of
+/// the core suites' `eventually(timeout:sourceLocation:_:)`.
+func eventually(
+  timeout: Double = 5, sourceLocation: SourceLocation = #_sourceLocation,
+  _ condition: () -> Bool
+) async {
   let deadline = DispatchTime.now() + timeout
-  while !condition(), DispatchTime.now() < deadline {
+  while !condition() {
+    guard DispatchTime.now() < deadline else {
+      Issue.record(
+        "the condition still did not hold after \(timeout) s", sourceLocation: sourceLocation)
+      return
+    }
     try? await Task.sleep(nanoseconds: 1_000_000)
   }
 }

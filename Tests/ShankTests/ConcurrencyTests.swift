@@ -16,7 +16,7 @@ import Testing
         made.increment()
         // Hold the first maker until another task is asking too, so first resolutions overlap
         // even on a two-thread cooperative pool.
-        eventually(timeout: 2) { asking.value >= 2 }
+        holdUntil(atMost: 2) { asking.value >= 2 }
         usleep(2_000)
         return ServiceImpl()
       }
@@ -45,7 +45,7 @@ import Testing
         Module(scope: .singleton) { () -> Service in
           made[index].increment()
           // Hold the first maker until every thread is asking for this container.
-          eventually(timeout: 2) { asking[index].value == threads }
+          holdUntil(atMost: 2) { asking[index].value == threads }
           return ServiceImpl()
         }
       }
@@ -72,7 +72,7 @@ import Testing
     let dependencies = Dependencies {
       Module(scope: .singleton, as: Service.self, OtherService.self) { () -> ServiceAndOther in
         made.increment()
-        eventually(timeout: 2) { asking.value == 100 }
+        holdUntil(atMost: 2) { asking.value == 100 }
         return ServiceAndOther()
       }
     }
@@ -135,7 +135,7 @@ import Testing
     let dependencies = Dependencies {
       Module(scope: .weak) { () -> Service in
         made.increment()
-        eventually(timeout: 2) { asking.value == 100 }
+        holdUntil(atMost: 2) { asking.value == 100 }
         return ServiceImpl()
       }
     }
@@ -166,7 +166,7 @@ import Testing
           return Dependencies.withOverrides {
             Module { () -> Service in
               made.increment()
-              eventually(timeout: 0.2) { asking[cursor.index].value >= 2 }
+              holdUntil(atMost: 0.2) { asking[cursor.index].value >= 2 }
               return ServiceImpl()
             }
           } operation: {
@@ -208,7 +208,7 @@ import Testing
       let cursor = ReadCursor()
       Dependencies.withOverrides {
         Module { () -> Service in
-          eventually(timeout: 2) { asking[cursor.index].value == threads }
+          holdUntil(atMost: 2) { asking[cursor.index].value == threads }
           return ServiceImpl()
         }
       } operation: {
@@ -274,7 +274,7 @@ import Testing
     }
     #expect(made.value > 10, "threads raced at the first read")
     // The last round's threads may still hold their closure, and so the holder, for a moment.
-    await eventually(timeout: 2) { freed.value >= made.value }
+    await eventually { freed.value >= made.value }
     #expect(freed.value == made.value, "every instance made, kept or lost, is freed once")
   }
 

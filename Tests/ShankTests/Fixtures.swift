@@ -238,22 +238,40 @@ func standardError(of result: ExitTest.Result?) -> String {
   String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
 }
 
-/// Waits, without blocking a thread, until `condition` holds or `timeout` seconds pass.
+/// Waits, without blocking a thread, until `condition` holds: a watchdog, which records an
+/// issue at the caller's line when `condition` still does not hold after `timeout` seconds.
 ///
 /// Long by default: what it waits for often runs on a task of its own, which the whole suite's
 /// heaviest tests, holding both threads of a two-core machine's pool, can delay for a while.
-func eventually(timeout: Double = 120, _ condition: () -> Bool) async {
+func eventually(
+  timeout: Double = 120, sourceLocation: SourceLocation = #_sourceLocation,
+  _ condition: () -> Bool
+) async {
   let deadline = DispatchTime.now() + timeout
-  while !condition(), DispatchTime.now() < deadline {
+  while !condition() {
+    guard DispatchTime.now() < deadline else {
+      Issue.record(
+        "the condition still did not hold after \(timeout) s", sourceLocation: sourceLocation)
+      return
+    }
     try? await Task.sleep(nanoseconds: 1_000_000)
   }
 }
 
-/// The same wait for a factory or a thread, which cannot suspend: it spins. No default
-/// timeout, so that a caller says how long a thread may be held.
-func eventually(timeout: Double, _ condition: () -> Bool) {
-  let deadline = DispatchTime.now() + timeout
-  while !condition(), DispatchTime.now() < deadline { usleep(50) }
+/// Holds a factory or a thread, which cannot suspend, until `condition` holds or `seconds`
+/// pass, spinning; returns whether `condition` held.
+///
+/// A gate that makes resolutions overlap, not an assertion: what a test asserts after it holds
+/// whether or not the gate opened in time, and a caller that needs the condition checks the
+/// result. No default, so that a caller says how long a thread may be held.
+@discardableResult
+func holdUntil(atMost seconds: Double, _ condition: () -> Bool) -> Bool {
+  let deadline = DispatchTime.now() + seconds
+  while !condition() {
+    guard DispatchTime.now() < deadline else { return false }
+    usleep(50)
+  }
+  return true
 }
 
 /// A module of `Service` whose factory counts every instance it makes in `made`.

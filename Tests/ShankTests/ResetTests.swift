@@ -331,7 +331,7 @@ import Testing
     let dependencies = Dependencies {
       Module(scope: .cached("stress")) { () -> Service in
         // Hold the first maker until every thread is asking.
-        if made.increment() == 1 { eventually(timeout: 2) { asking.value == 64 } }
+        if made.increment() == 1 { holdUntil(atMost: 2) { asking.value == 64 } }
         return ServiceImpl()
       }
       Module(scope: .singleton) { OtherServiceImpl() as OtherService }
