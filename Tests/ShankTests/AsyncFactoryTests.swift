@@ -498,6 +498,30 @@ import Testing
       #expect(session.disposed.all == [stale])
     }
   }
+  /// A shared module's attempt runs on no asker's task executor: holding back the executor of
+  /// the asker that started it holds back neither the factory nor anyone else who waits for it.
+  @Test func anAskerWhoseExecutorIsHeldBackDoesNotHoldBackTheAttemptItStarted() async {
+    let executor = HoldingExecutor()
+    let started = Counter()
+    let opened = Counter()
+    let container = Dependencies {
+      Module(scope: .singleton) { () async -> DatabaseType in
+        started.increment()
+        await eventually { opened.value == 1 }
+        return Database()
+      }
+    }
+    let first = Task(executorPreference: executor) {
+      await container.resolveAsync(DatabaseType.self).serial
+    }
+    await eventually { started.value == 1 }
+    executor.hold()
+    opened.increment()
+    #expect(await Self.outcomeOfResolvingADatabase(from: container) == ["made"])
+    executor.release()
+    #expect(await first.value == container.resolve(DatabaseType.self).serial)
+    #expect(started.value == 1)
+  }
 
   /// The same through the types the module is also registered as: the instance goes to the
   /// resolution of the alias that asked for it, and the next one, under either type, is new.
