@@ -836,6 +836,35 @@ import Testing
       ])
   }
 
+  /// A cycle's path through async modules names the synchronous factories between them too,
+  /// each key asking for the next, whether the async ones share their instances or not.
+  @Test(arguments: [Scope.singleton, .unique])
+  func aCycleThroughAsyncModulesNamesTheSynchronousOnesBetween(scope: Scope) async {
+    let line = #line + 11
+    let container = Dependencies {
+      Module(scope: scope) { () async throws -> DatabaseType in
+        _ = try await Dependencies.resolveAsyncOrThrow(ReportType.self)
+        return Database()
+      }
+      Module { () throws -> ReportType in
+        _ = try Dependencies.resolveOrThrow(StoreType.self)
+        return Report()
+      }
+      Module(scope: scope) { () async throws -> StoreType in
+        _ = try await Dependencies.resolveAsyncOrThrow(DatabaseType.self)
+        return Database()
+      }
+    }
+    #expect(
+      await Self.outcomeOfResolvingADatabase(from: container) == [
+        """
+        Shank found a dependency cycle resolving DatabaseType
+          asked for at ShankTests/AsyncFactoryTests.swift:\(line)
+          cycle: DatabaseType → ReportType → StoreType → DatabaseType
+        """
+      ])
+  }
+
   /// A module's attempt that failed leaves no wait behind that a later attempt could take for
   /// a cycle: `w` waited for `x`'s first attempt and has not resumed yet (its executor holds it
   /// back) when `x`'s second attempt asks for `w`, which is no cycle, since nothing holds the
@@ -990,7 +1019,7 @@ import Testing
         """
         Shank found a dependency cycle resolving StoreType
           asked for at ShankTests/AsyncFactoryTests.swift:\(line)
-          cycle: StoreType → StoreType
+          cycle: StoreType → DatabaseType → ReportType → StoreType
         """
       ])
   }

@@ -1,14 +1,14 @@
-// The instance an async factory made, waiting for the module's provider; its attempts.
+// The instance an async factory made, waiting for the module's provider; its attempts and unique runs.
 
 import Dispatch
 
 /// One container's slot for a module with an `async` factory.
 ///
 /// The module's provider is an ordinary one whose synchronous factory is ``take()``: it gives
-/// what ``make(in:at:taken:generation:)`` left here, and otherwise throws, so that a
+/// what ``make(in:at:taken:generation:via:)`` left here, and otherwise throws, so that a
 /// synchronous resolution before anything made it fails with
 /// ``ResolutionError/Reason/notMadeYet(registeredAt:)``. `start()` and `resolveAsync` catch
-/// that error, await ``make(in:at:taken:generation:)`` and resolve again, through the same
+/// that error, await ``make(in:at:taken:generation:via:)`` and resolve again, through the same
 /// provider, which keeps, decorates and disposes of the value as usual.
 ///
 /// A shared module's value waits here until the provider takes it, and its factory runs once
@@ -79,8 +79,10 @@ final class AsyncInstance<Value>: Sendable {
     }
     let container = Dependencies.current
     let generation = provider?.cachedGeneration
+    // The factories that led here, for the path of a cycle that making it would close.
+    let via = trace.runningFactories.dropLast().map(\.description)
     throw AsyncPending(site: site, slot: ObjectIdentifier(self)) { site throws(ResolutionError) in
-      try await self.make(in: container, at: site, taken: taken, generation: generation)
+      try await self.make(in: container, at: site, taken: taken, generation: generation, via: via)
     }
   }
 
@@ -103,12 +105,14 @@ final class AsyncInstance<Value>: Sendable {
   /// `generation` of the provider when the resolution found the slot empty; the caller gets
   /// the attempt it awaited if that is its own generation, and may then take a value made
   /// across a reset since (see ``take()``). A caller that the attempt waits for, through
-  /// closes (see ``WaitGraph``), is told of the cycle rather than waiting.
-  func make(in container: Dependencies, at site: SourceSite, taken: UInt, generation: UInt?)
-    async throws(ResolutionError) -> Any?
-  {
+  /// closes (see ``WaitGraph``), is told of the cycle rather than waiting; `via`, the
+  /// synchronous factories that asked, outermost first, is its part of the cycle's path.
+  func make(
+    in container: Dependencies, at site: SourceSite, taken: UInt, generation: UInt?,
+    via: [String]
+  ) async throws(ResolutionError) -> Any? {
     do {
-      guard shares else { return try await runUnique(in: container, at: site) }
+      guard shares else { return try await runUnique(in: container, at: site, via: via) }
       let making = try state.withLock {
         slot throws(ResolutionError) -> (
           task: Task<Void, any Error>, attempt: Attempt, wait: WaitGraph.Wait?
@@ -117,7 +121,8 @@ final class AsyncInstance<Value>: Sendable {
         case .made: return nil
         case .making(let task, let attempt):
           do throws(WaitGraph.Cycle) {
-            return (task, attempt, try WaitGraph.shared.recordWaitOfThisTask(for: attempt))
+            let wait = try WaitGraph.shared.recordWaitOfThisTask(for: attempt, via: via)
+            return (task, attempt, wait)
           } catch {
             throw ResolutionError(.cycle(path: error.path), key: key, site: site)
           }
@@ -126,7 +131,7 @@ final class AsyncInstance<Value>: Sendable {
           let attempt = Attempt(key.description, generation: generation)
           // Recorded before the attempt starts, which waits for nothing yet, so this never
           // throws, and so that the attempt sees it.
-          let wait = try? WaitGraph.shared.recordWaitOfThisTask(for: attempt)
+          let wait = try? WaitGraph.shared.recordWaitOfThisTask(for: attempt, via: via)
           let task = Task {
             try await WaitGraph.run(holding: attempt, inherited: false) {
               try await self.runOnce(in: container, by: attempt)
@@ -149,18 +154,18 @@ final class AsyncInstance<Value>: Sendable {
   /// factory that asks for its own module, through any number of unique ones, would run
   /// again without end, so the ask is told of the cycle. A task the factory starts is no
   /// part of the chain, as for an ``Attempt``.
-  private func runUnique(in container: Dependencies, at site: SourceSite) async throws -> Value {
-    let task = withUnsafeCurrentTask { $0?.hashValue }
-    // A task is known by its address, which one started once a run's task ended, inheriting
-    // the chain, may have: only a run still going is this task's.
-    let runs = Dependencies.uniqueAsyncRuns.filter { $0.task == task && $0.going.withLock { $0 } }
+  private func runUnique(in container: Dependencies, at site: SourceSite, via: [String])
+    async throws -> Value
+  {
+    let runs = UniqueRun.ofThisTask
+    let route = via + [key.description]
     if let first = runs.firstIndex(where: { $0.slot == ObjectIdentifier(self) }) {
-      let path = runs[first...].map(\.key) + [key.description]
+      let path = [key.description] + runs[(first + 1)...].flatMap(\.route) + route
       throw ResolutionError(.cycle(path: path), key: key, site: site)
     }
-    let going = Locked(true)
-    defer { going.withLock { $0 = false } }
-    let run = (slot: ObjectIdentifier(self), task: task, going: going, key: key.description)
+    let run = UniqueRun(
+      slot: ObjectIdentifier(self), task: UniqueRun.thisTask, going: Locked(true), route: route)
+    defer { run.going.withLock { $0 = false } }
     return try await Dependencies.$uniqueAsyncRuns.withValue(runs + [run]) {
       try await Self.run(factory, on: isolation, in: container).value
     }
@@ -261,7 +266,7 @@ struct AsyncPending: Error, Sendable {
   /// The slot, which a unique module's value is handed to the next attempt for.
   let slot: ObjectIdentifier
   /// Runs the factory for a resolution asked for at a site: gives the value for a unique
-  /// module, `nil` for a shared one (see ``AsyncInstance/make(in:at:taken:generation:)``).
+  /// module, `nil` for a shared one (see ``AsyncInstance/make(in:at:taken:generation:via:)``).
   let make: @Sendable (SourceSite) async throws(ResolutionError) -> Any?
 }
 
@@ -273,8 +278,27 @@ extension Dependencies {
   @TaskLocal static var asyncMaker: Dependencies?
 
   /// The unique async modules whose factories run in this task or the tasks it was started
-  /// from, outermost first, each with its slot, the task that runs it and whether it still
-  /// runs (see ``AsyncInstance/runUnique(in:at:)``).
-  @TaskLocal static var uniqueAsyncRuns:
-    [(slot: ObjectIdentifier, task: Int?, going: Locked<Bool>, key: String)] = []
+  /// from, outermost first (see ``AsyncInstance/runUnique(in:at:via:)``).
+  @TaskLocal static var uniqueAsyncRuns: [UniqueRun] = []
+}
+
+/// A unique async module's factory running in a task, for the chain that tells a factory
+/// asking for its own module of the cycle.
+struct UniqueRun: Sendable {
+  let slot: ObjectIdentifier
+  let task: Int?
+  /// Whether the run goes on. A task is known by its address, which the runtime gives again
+  /// once it ends, maybe to a task that inherited the chain: only a run still going counts.
+  let going: Locked<Bool>
+  /// The factories that led from the run before, or from the start of the task, to this one,
+  /// then its own key.
+  let route: [String]
+
+  static var thisTask: Int? { withUnsafeCurrentTask { $0?.hashValue } }
+
+  /// The runs of this task that still go, outermost first.
+  static var ofThisTask: [UniqueRun] {
+    let task = thisTask
+    return Dependencies.uniqueAsyncRuns.filter { $0.task == task && $0.going.withLock { $0 } }
+  }
 }

@@ -5,7 +5,7 @@
 /// Two kinds of waits come here, and only those that would block: a thread that finds a
 /// shared instance's creation lock busy, and a task that awaits a container's closing run (see
 /// ``Disposals/close()``) or a shared async module's attempt (see
-/// ``AsyncInstance/make(in:at:taken:generation:)``) while it runs one of them itself (``holding``).
+/// ``AsyncInstance/make(in:at:taken:generation:via:)``) while it runs one of them itself (``holding``).
 /// Thread A making singleton X asks for Y while thread B, making Y, asks for X; a handler of
 /// container C closes D while one of D's closes C; an async factory closes C, whose handler
 /// asks for that factory's module: each holds what the other waits for. A thread that holds a
@@ -68,6 +68,12 @@ final class WaitGraph: Sendable {
     var lock: CreationLock?
     /// The waiting thread, whose stack a cycle's path runs through; `nil` for a task.
     var thread: ResolutionTrace?
+    /// For a task, the factories its holder went through on the way to `awaited`: the unique
+    /// async modules it runs, then the synchronous ones that asked.
+    var route: [String] = []
+
+    /// What `awaited` is, as a cycle's path names it.
+    var awaitedKey: String { String(describing: awaited) }
 
     /// Who holds `awaited` now: the thread making the instance, or the run or attempt itself.
     var holder: UInt { lock?.holder ?? UInt(bitPattern: ObjectIdentifier(awaited)) }
@@ -94,7 +100,9 @@ final class WaitGraph: Sendable {
         let holder = path[path.count - 1].holder
         if holder == wait.waiter {
           guard wait.thread == nil else { return Self.path(around: path) }
-          return (path + [wait]).map { String(describing: $0.awaited) }
+          // Each holder went through its route to what it waits for, held by the next.
+          let steps = (path.dropFirst() + [wait]).flatMap { $0.route + [$0.awaitedKey] }
+          return [wait.awaitedKey] + steps
         }
         guard seen.insert(holder).inserted else { continue }
         paths += waits.filter { $0.waiter == holder }.map { path + [$0] }
@@ -106,12 +114,15 @@ final class WaitGraph: Sendable {
 
   /// Records that the run or attempt the current task works for (``holding``) waits for the
   /// run or attempt `awaited`, and returns the wait, for ``remove(_:)`` once it is over; `nil`
-  /// when the task works for none, whose waits cannot close a cycle.
+  /// when the task works for none, whose waits cannot close a cycle. `via` is the synchronous
+  /// factories that asked for `awaited`, outermost first.
   ///
   /// - Throws: The cycle, recording nothing, when waiting would never end.
-  func recordWaitOfThisTask(for awaited: AnyObject) throws(Cycle) -> Wait? {
+  func recordWaitOfThisTask(for awaited: AnyObject, via: [String] = []) throws(Cycle) -> Wait? {
     guard let waiter = Self.holding else { return nil }
-    let wait = Wait(waiter: UInt(bitPattern: ObjectIdentifier(waiter)), awaited: awaited)
+    let wait = Wait(
+      waiter: UInt(bitPattern: ObjectIdentifier(waiter)), awaited: awaited,
+      route: UniqueRun.ofThisTask.flatMap(\.route) + via)
     if let path = record(wait) { throw Cycle(path: path) }
     return wait
   }
