@@ -1,4 +1,4 @@
-// The instance an async factory made, waiting for the module's provider; its attempts and unique runs.
+// The instance an async factory made, waiting for its module's provider; attempts, unique runs.
 
 import Dispatch
 
