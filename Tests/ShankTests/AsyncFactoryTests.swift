@@ -804,46 +804,33 @@ import Testing
           : [cycle, "factory's close returned", "resolved"]))
   }
 
+  /// How the first module of an async cycle asks for the next.
+  enum AsyncCycle: CaseIterable {
+    /// It awaits its own module.
+    case itself
+    /// It awaits the second async module, which awaits it.
+    case eachOther
+    /// It awaits a synchronous module, which resolves the second async one.
+    case throughASynchronousModule
+  }
+
   /// Async modules whose factories await their own module, or each other's: a shared one's
   /// attempt would wait for the other's end, a unique one's factory would run again without
-  /// end. The last to ask is told of the cycle instead.
-  @Test(arguments: [Scope.singleton, .unique], [true, false])
+  /// end. The last to ask is told of the cycle instead, with every module on its path, the
+  /// synchronous ones between included.
+  @Test(arguments: [Scope.singleton, .unique], AsyncCycle.allCases)
   func asyncFactoriesAwaitingEachOthersModulesAreToldOfTheCycle(
-    scope: Scope, asksForItself: Bool
+    scope: Scope, cycle: AsyncCycle
   ) async {
     let line = #line + 4
     let container = Dependencies {
       Module(scope: scope) { () async throws -> DatabaseType in
-        if asksForItself {
-          _ = try await Dependencies.resolveAsyncOrThrow(DatabaseType.self)
-        } else {
-          _ = try await Dependencies.resolveAsyncOrThrow(StoreType.self)
+        switch cycle {
+        case .itself: _ = try await Dependencies.resolveAsyncOrThrow(DatabaseType.self)
+        case .eachOther: _ = try await Dependencies.resolveAsyncOrThrow(StoreType.self)
+        case .throughASynchronousModule:
+          _ = try await Dependencies.resolveAsyncOrThrow(ReportType.self)
         }
-        return Database()
-      }
-      Module(scope: scope) { () async throws -> StoreType in
-        _ = try await Dependencies.resolveAsyncOrThrow(DatabaseType.self)
-        return Database()
-      }
-    }
-    #expect(
-      await Self.outcomeOfResolvingADatabase(from: container) == [
-        """
-        Shank found a dependency cycle resolving DatabaseType
-          asked for at ShankTests/AsyncFactoryTests.swift:\(asksForItself ? line : line + 7)
-          cycle: DatabaseType → \(asksForItself ? "" : "StoreType → ")DatabaseType
-        """
-      ])
-  }
-
-  /// A cycle's path through async modules names the synchronous factories between them too,
-  /// each key asking for the next, whether the async ones share their instances or not.
-  @Test(arguments: [Scope.singleton, .unique])
-  func aCycleThroughAsyncModulesNamesTheSynchronousOnesBetween(scope: Scope) async {
-    let line = #line + 11
-    let container = Dependencies {
-      Module(scope: scope) { () async throws -> DatabaseType in
-        _ = try await Dependencies.resolveAsyncOrThrow(ReportType.self)
         return Database()
       }
       Module { () throws -> ReportType in
@@ -855,12 +842,18 @@ import Testing
         return Database()
       }
     }
+    let path =
+      switch cycle {
+      case .itself: "DatabaseType → DatabaseType"
+      case .eachOther: "DatabaseType → StoreType → DatabaseType"
+      case .throughASynchronousModule: "DatabaseType → ReportType → StoreType → DatabaseType"
+      }
     #expect(
       await Self.outcomeOfResolvingADatabase(from: container) == [
         """
         Shank found a dependency cycle resolving DatabaseType
-          asked for at ShankTests/AsyncFactoryTests.swift:\(line)
-          cycle: DatabaseType → ReportType → StoreType → DatabaseType
+          asked for at ShankTests/AsyncFactoryTests.swift:\(cycle == .itself ? line : line + 12)
+          cycle: \(path)
         """
       ])
   }
