@@ -246,6 +246,32 @@ import Testing
     #expect(standardError(of: result) == "")
   }
 
+  /// Shank keeps a 32nd of the thread's stack in reserve, at least 24 KiB and at most 64 KiB:
+  /// the deepest factory of a chain too long for its thread runs with about that much left.
+  @Test(
+    .disabled(if: Sanitizer.current != .none, "the sanitizers keep frames off the stack"),
+    arguments: [(512 << 10, 24 << 10), (1_536 << 10, 48 << 10), (4 << 20, 64 << 10)])
+  func aThirtySecondOfTheStackStaysInReserveBetween24And64KiB(stackSize: Int, reserve: Int)
+    async throws
+  {
+    // Never freed: the detached thread may still be ending on it when `onThread` returns.
+    let stack = UnsafeMutableRawPointer.allocate(byteCount: stackSize, alignment: 16 << 10)
+    let lowest = UInt(bitPattern: stack)
+    let (deepest, bytesPerLevel) = await onThread(stackSize: stackSize, stack: stack) {
+      let recorder = StackRecorder()
+      let container = Dependencies {
+        chainModules(length: 20_000, step: .resolveOrThrow, recorder: recorder)
+      }
+      let error = resolutionError { try container.resolveOrThrow(ChainLink.self, name: "0") }
+      precondition(error?.name == String(recorder.addresses.count), "refused after the last")
+      return (recorder.addresses.last!, recorder.bytesPerLevel)
+    }
+    let left = Int(deepest - lowest)
+    #expect(
+      abs(left - reserve) < bytesPerLevel * 3 / 2,
+      "\(left) bytes left at the deepest factory, \(bytesPerLevel) a level")
+  }
+
   /// An outermost resolution that starts inside the stack's reserve takes the out-of-line
   /// path and throws `.tooDeep` rather than running the factory.
   @Test(
@@ -530,6 +556,7 @@ func chainModules(
       }
     case .resolveOrThrow:
       Module(String(index), scope: scope) { () throws -> ChainLink in
+        recorder?.addresses.append(stackAddress())
         guard let next else { return ChainLinkImpl(next: nil) }
         return ChainLinkImpl(next: try Dependencies.resolveOrThrow(ChainLink.self, name: next))
       }
@@ -542,7 +569,7 @@ func chainModules(
     }
   }
 }
-let chainResolveLine = #line - 16
+let chainResolveLine = #line - 17
 let chainResolveOrThrowLine = #line - 12
 
 /// How a chain of `chainLength(_:path:recorder:)` is registered and resolved.
@@ -705,15 +732,22 @@ enum Sanitizer {
 
 /// Runs `body` on a new thread with a stack of `stackSize` bytes, and waits for its result
 /// without blocking a thread of the cooperative pool.
+///
+/// With `stack`, the thread runs on those `stackSize` bytes, so that the caller knows where its
+/// stack ends; they must outlive the thread, which may still be ending once this returns.
 func onThread<Result: Sendable>(
-  stackSize: Int, _ body: @escaping @Sendable () -> Result
+  stackSize: Int, stack: UnsafeMutableRawPointer? = nil, _ body: @escaping @Sendable () -> Result
 ) async -> Result {
   await withCheckedContinuation { continuation in
     let work = Unmanaged.passRetained(ThreadWork { continuation.resume(returning: body()) })
     var attributes = pthread_attr_t()
     pthread_attr_init(&attributes)
     defer { pthread_attr_destroy(&attributes) }
-    precondition(pthread_attr_setstacksize(&attributes, stackSize) == 0)
+    if let stack {
+      precondition(pthread_attr_setstack(&attributes, stack, stackSize) == 0)
+    } else {
+      precondition(pthread_attr_setstacksize(&attributes, stackSize) == 0)
+    }
     precondition(pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED)) == 0)
     #if canImport(Darwin)
       var thread: pthread_t?
