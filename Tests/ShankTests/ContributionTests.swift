@@ -14,6 +14,23 @@ import Testing
     #expect(container.resolve([String: SinkType].self).mapValues(\.label) == ["remote": "remote"])
   }
 
+  /// `[String: P]` makes only the named contributions: an unnamed one's factory never runs
+  /// for it, so one that throws, or an async one not made yet, does not fail it.
+  @Test func theDictionaryMakesOnlyTheNamedContributions() throws {
+    let unnamedMade = Counter()
+    let container = Dependencies {
+      Module.contribution { () throws -> SinkType in
+        unnamedMade.increment()
+        throw StubFailure()
+      }
+      Module.contribution { () async -> SinkType in Sink("async") }
+      Module.contribution("remote") { Sink("remote") as SinkType }
+    }
+    let named = try container.resolveOrThrow([String: SinkType].self)
+    #expect(named.mapValues(\.label) == ["remote": "remote"])
+    #expect(unnamedMade.value == 0)
+  }
+
   @Test func equivalentNamesOfNamedContributionsAreOneKeyOfTheDictionary() throws {
     let dependencies = Dependencies {
       Module.contribution("caf\u{E9}") { Sink("first") as SinkType }
@@ -144,6 +161,22 @@ import Testing
     let error = try #require(verificationError { try container.verify() })
     #expect(error.problems.count == 1)
     #expect(error.problems.first?.description.hasPrefix("SinkType needs NeverRegistered") == true)
+  }
+
+  /// An unnamed contribution that cannot be made is its own problem and its list's, never the
+  /// dictionary's, which leaves it out.
+  @Test func verifyReportsAnUnnamedContributionThatThrowsForItsListNotTheDictionary() throws {
+    let container = Dependencies {
+      Module.contribution { () throws -> SinkType in throw StubFailure() }
+      Module.contribution("remote") { Sink("remote") as SinkType }
+    }
+    let error = try #require(verificationError { try container.verify() })
+    let thrown =
+      "Shank cannot resolve SinkType: its factory threw StubFailure(); asked for at ShankTests/ContributionTests.swift:\(#line - 5)"
+    #expect(
+      error.problems.map(\.description) == [
+        "SinkType could not be made: \(thrown)", "[SinkType] could not be made: \(thrown)",
+      ])
   }
 }
 

@@ -33,9 +33,9 @@ enum ContributedCollection {
       if let replacing = layers.replacing {
         named = try value([String: Element].self, of: replacing, from: container, at: site)
       }
-      try collect(Element.self, layers.contributions, in: container, at: site) {
-        if let name = $0 { named[name] = $1 }
-      }
+      // Only the named ones are made: an unnamed one is no part of the dictionary.
+      let contributions = layers.contributions.filter { $0.read { $0.name != nil } }
+      try collect(Element.self, contributions, in: container, at: site) { named[$0!] = $1 }
       return named
     }
   }
