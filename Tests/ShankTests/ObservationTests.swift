@@ -173,6 +173,22 @@ import Testing
     #expect(keys.all == ["[MissProbe]"])
   }
 
+  /// A list is made anew at every resolution: its event says so, even when every element is
+  /// a kept one.
+  @Test func aListOfKeptContributionsIsMadeAtEveryResolution() {
+    let made = Collector<Bool>()
+    let observation = Dependencies.observe {
+      if $0.key == "[KeptProbe]" { made.append($0.madeInstance) }
+    }
+    defer { observation.cancel() }
+    let container = Dependencies {
+      Module.contribution(scope: .singleton) { KeptProbeImpl() as KeptProbe }
+    }
+    let first = container.resolve([KeptProbe].self)
+    #expect(container.resolve([KeptProbe].self)[0] === first[0])
+    #expect(made.all == [true, true])
+  }
+
   @Test func cancellingStopsTheEvents() {
     let container = Dependencies { Module("cancelled") { ObservedImpl() as Observed } }
     let count = Counter()
@@ -299,18 +315,22 @@ import Testing
       Module("made-single", scope: .singleton) { ObservedImpl() as Observed }
       Module("made-cached", scope: .cached("made")) { ObservedImpl() as Observed }
       Module("made-unique") { ObservedImpl() as Observed }
+      Module("made-weak", scope: .weak) { ObservedImpl() as Observed }
       Module("made-alias", scope: .singleton, as: AliasedA.self) { AliasedBoth() }
       Module.decorating(Observed.self) { $0 }
     }
     let child = Dependencies(over: root) {
       Module.decorating(Observed.self) { $0 }
     }
+    var held: [Observed] = []
     for _ in 0..<2 {
       _ = child.resolve(Observed.self, name: "made-single")
       _ = child.resolve(Observed.self, name: "made-cached")
       _ = child.resolve(Observed.self, name: "made-unique")
+      held.append(child.resolve(Observed.self, name: "made-weak"))
       _ = child.resolve(AliasedA.self, name: "made-alias")
     }
+    #expect(held[0] === held[1])
     root.reset(.cached("made"))
     _ = child.resolve(Observed.self, name: "made-cached")
     #expect(
@@ -318,10 +338,12 @@ import Testing
         #"Observed named "made-single" true"#,
         #"Observed named "made-cached" true"#,
         #"Observed named "made-unique" true"#,
+        #"Observed named "made-weak" true"#,
         #"AliasedA named "made-alias" true"#,
         #"Observed named "made-single" false"#,
         #"Observed named "made-cached" false"#,
         #"Observed named "made-unique" true"#,
+        #"Observed named "made-weak" false"#,
         #"AliasedA named "made-alias" false"#,
         #"Observed named "made-cached" true"#,
       ])
@@ -512,3 +534,7 @@ final class NestingPartImpl: NestingPart {}
 /// Resolved only by `aMissIsNoEventAndAListIsOne`.
 protocol MissProbe: AnyObject {}
 final class MissProbeImpl: MissProbe {}
+
+/// Resolved only by `aListOfKeptContributionsIsMadeAtEveryResolution`.
+protocol KeptProbe: AnyObject {}
+final class KeptProbeImpl: KeptProbe {}

@@ -28,9 +28,10 @@ struct PendingEvent {
     ResolutionTrace.current.madeWhileObserved.append(ObjectIdentifier(registration))
   }
 
-  /// Whether this thread made the instance of `resolved`, taking the note off.
+  /// Whether this thread made the instance of `resolved`, taking the note off: a unique
+  /// module's always, a `.weak` one's unless it gave the instance someone holds.
   private static func wasMade(_ resolved: Registration, on trace: ResolutionTrace) -> Bool {
-    guard resolved.scope.keepsInstances else { return true }
+    if case .unique = resolved.scope.kind { return true }
     let keeper = ObjectIdentifier(resolved.keeper)
     guard let index = trace.madeWhileObserved.lastIndex(of: keeper)
     else { return false }

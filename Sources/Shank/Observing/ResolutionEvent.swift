@@ -13,7 +13,9 @@ public struct ResolutionEvent: Sendable, CustomStringConvertible {
   /// The scope of the module resolved.
   public let scope: Scope
   /// Whether this resolution's factory ran: `false` when it returned a kept instance, made
-  /// earlier or by another thread while this one waited.
+  /// earlier or by another thread while this one waited, or the instance that a `.weak`
+  /// module gives while someone holds it. A `[P]` or `[String: P]` list is made anew at every
+  /// resolution: `true`.
   public let madeInstance: Bool
   /// How long the resolution took, factory included, in nanoseconds.
   public let durationNanoseconds: UInt64
