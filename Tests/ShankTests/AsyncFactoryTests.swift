@@ -212,6 +212,70 @@ import Testing
         """)
   }
 
+  /// How an async module not made yet is registered and asked for, for the advice its error
+  /// gives.
+  enum UnmadeAsyncModule: CaseIterable, Sendable {
+    case named, alias, contribution
+
+    var module: Module {
+      switch self {
+      case .named: Module("primary", scope: .singleton) { () async -> DatabaseType in Database() }
+      case .alias:
+        Module(scope: .singleton, as: DatabaseType.self, StoreType.self) {
+          () async -> Database in Database()
+        }
+      case .contribution:
+        Module.contribution(scope: .singleton) { () async -> DatabaseType in Database() }
+      }
+    }
+
+    /// The key asked for, and the call the advice names, which makes it.
+    var asked: (typeName: String, name: String?, call: String) {
+      switch self {
+      case .named:
+        (
+          "DatabaseType", "primary",
+          #"Dependencies.resolveAsync(DatabaseType.self, name: "primary")"#
+        )
+      case .alias: ("StoreType", nil, "Dependencies.resolveAsync(StoreType.self)")
+      case .contribution: ("[DatabaseType]", nil, "Dependencies.resolveAsync([DatabaseType].self)")
+      }
+    }
+
+    func resolve(from container: Dependencies) throws(ResolutionError) {
+      switch self {
+      case .named: _ = try container.resolveOrThrow(DatabaseType.self, name: "primary")
+      case .alias: _ = try container.resolveOrThrow(StoreType.self)
+      case .contribution: _ = try container.resolveOrThrow([DatabaseType].self)
+      }
+    }
+
+    func resolveAsync(from container: Dependencies) async throws(ResolutionError) {
+      switch self {
+      case .named: _ = try await container.resolveAsyncOrThrow(DatabaseType.self, name: "primary")
+      case .alias: _ = try await container.resolveAsyncOrThrow(StoreType.self)
+      case .contribution: _ = try await container.resolveAsyncOrThrow([DatabaseType].self)
+      }
+    }
+  }
+
+  /// A named async module, an alias of one or a list of an async contribution, resolved before
+  /// it is made, names the key asked for and advises the `resolveAsync` call that makes it,
+  /// which works.
+  @Test(arguments: UnmadeAsyncModule.allCases)
+  func theAdviceForAnAsyncModuleNotMadeYetNamesTheCallThatMakesIt(module: UnmadeAsyncModule)
+    async throws
+  {
+    let container = Dependencies { module.module }
+    let error = try #require(resolutionError { try module.resolve(from: container) })
+    #expect(error.typeName == module.asked.typeName)
+    #expect(error.name == module.asked.name)
+    #expect(
+      error.description.contains("or resolve it from async code with await \(module.asked.call);"))
+    try await module.resolveAsync(from: container)
+    try module.resolve(from: container)
+  }
+
   @Test func aUniqueOneResolvesOnlyAsynchronouslyAndAfreshEachTime() async throws {
     let made = Counter()
     let container = Dependencies {
@@ -733,14 +797,14 @@ import Testing
       ])
   }
 
-  @Test func anAsyncContributionResolvedBeforeItIsMadeIsNamed() async throws {
+  /// A list of an async contribution not made yet says where the contribution was
+  /// registered; `resolveAsync` of the list makes it.
+  @Test func anAsyncContributionResolvedBeforeItIsMadeSaysWhereItWasRegistered() async throws {
     let container = Dependencies {
       Module.contribution("remote", scope: .singleton) { () async -> DatabaseType in Database() }
     }
     let registered = #line - 2
     let error = resolutionError { try container.resolveOrThrow([DatabaseType].self) }
-    #expect(error?.typeName == "DatabaseType")
-    #expect(error?.name == "remote")
     #expect(
       error?.reason == .notMadeYet(registeredAt: "ShankTests/AsyncFactoryTests.swift:\(registered)")
     )

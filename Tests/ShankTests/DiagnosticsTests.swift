@@ -364,6 +364,34 @@ import Testing
         #"cycle: Service named "self" → Service named "self""#) == true)
   }
 
+  /// An error of the module behind `Module(as:)` names the type asked for, and its cycle the
+  /// types listed, never the module's own type, which is no key: the module is named by the
+  /// first of them.
+  @Test(arguments: [Scope.unique, .singleton])
+  func anAliasModulesErrorsNameTheTypesListed(scope: Scope) throws {
+    let throwing = Dependencies {
+      Module(scope: scope, as: AliasAlpha.self, AliasBeta.self) { () throws -> AliasAlphaBeta in
+        throw StubFailure()
+      }
+    }
+    let failed = try #require(resolutionError { try throwing.resolveOrThrow(AliasBeta.self) })
+    let asked = #line - 1
+    #expect(
+      failed.description == """
+        Shank cannot resolve AliasBeta: its factory threw StubFailure()
+          asked for at ShankTests/DiagnosticsTests.swift:\(asked)
+        """)
+    let cycling = Dependencies {
+      Module(scope: scope, as: AliasAlpha.self, AliasBeta.self) { () throws -> AliasAlphaBeta in
+        _ = try Dependencies.resolveOrThrow(AliasBeta.self)
+        return AliasAlphaBeta()
+      }
+    }
+    let cycle = try #require(resolutionError { try cycling.resolveOrThrow(AliasBeta.self) })
+    #expect(cycle.reason == .cycle(path: ["AliasBeta", "AliasAlpha", "AliasBeta"]))
+    #expect(cycle.typeName == "AliasBeta")
+  }
+
   @Test func anAliasTheValueDoesNotConformToIsReported() throws {
     let dependencies = Dependencies {
       Module(as: Service.self, Unrelated.self) { ServiceImpl() }

@@ -131,6 +131,7 @@ final class AliasRecipe<Value>: Recipe {
 
   override func register(into registrations: inout RegistrationList) {
     let shared = module.provider()
+    shared.keyType = types[0]
     for type in types { registrations.append(Self.alias(type, of: shared)) }
   }
 

@@ -73,7 +73,8 @@ enum ContributedCollection {
       }
       let contributions = layer.table.contributions[ObjectIdentifier(Element.self)]
       if replacing != nil || contributions != nil, layer.isClosedToThisThread {
-        throw layer.closedError([Element].self, name: nil, closed: layer, site: site)
+        throw layer.closedError(
+          KeyDescription([Element].self, name: nil), closed: layer, site: site)
       }
       if replacing != nil { return (found, replacing) }
       if let contributions {

@@ -76,6 +76,17 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
   /// The async module whose instance is not made yet, for `start()` and `resolveAsync` to
   /// make before they resolve again.
   var pending: AsyncPending? { storage.fields.pending }
+  /// The key and the asking site, as the error was made.
+  var key: KeyDescription { storage.fields.key }
+  var site: SourceSite { storage.fields.site }
+
+  /// This error naming `key` instead: what the provider behind an alias or a list threw for
+  /// the very resolution of `key`, whose type is the one asked for.
+  func naming(_ key: KeyDescription) -> ResolutionError {
+    var fields = storage.fields
+    fields.key = key
+    return ResolutionError(fields)
+  }
 
   /// The fields, behind one reference. Every frame a resolution passes through throws this
   /// type, and typed throws reserves room for the error in each of them: 128 bytes of fields
@@ -155,7 +166,7 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
       let place = actor == "MainActor" ? "the main actor" : actor
       var advice = [
         "  it was registered at \(registeredAt) from code isolated to \(actor), so its factory runs only there",
-        "  resolve it on \(place), or from async code with Dependencies.resolveAsync(\(typeName).self)",
+        "  resolve it on \(place), or from async code with \(resolvingAsync)",
       ]
       if actor == "MainActor" {
         // A server registers at launch and resolves on its request threads: the way out is
@@ -196,7 +207,7 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         "Shank cannot resolve \(key) synchronously: its factory is async, and nothing has made it in this container yet",
         [
           "  it was registered at \(registeredAt) with an async factory",
-          "  make it first: register it eager: true and call try await dependencies.start() at launch, or resolve it from async code with await Dependencies.resolveAsync(\(typeName).self); a .unique one resolves only that way",
+          "  make it first: register it eager: true and call try await dependencies.start() at launch, or resolve it from async code with await \(resolvingAsync); a .unique one resolves only that way",
         ]
       )
     case .tooDeep(let depth, let chain):
@@ -209,6 +220,12 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         ]
       )
     }
+  }
+
+  /// The call that resolves the key from async code, its name included.
+  private var resolvingAsync: String {
+    let named = name.map { ", name: \(KeyDescription.quoted($0))" } ?? ""
+    return "Dependencies.resolveAsync(\(typeName).self\(named))"
   }
 
   /// What a miss says after where it was asked for: why nothing may be registered, the near

@@ -16,3 +16,10 @@ struct SourceSite: Sendable, CustomStringConvertible {
   /// `file:line`, as messages and observers' events show it.
   @usableFromInline var description: String { String(file: fileID, line: line) }
 }
+
+extension SourceSite: Equatable {
+  /// The same file and line; for errors only, since it compares the file's text.
+  @usableFromInline static func == (lhs: SourceSite, rhs: SourceSite) -> Bool {
+    lhs.line == rhs.line && lhs.fileID.description == rhs.fileID.description
+  }
+}

@@ -167,10 +167,10 @@ extension Dependencies {
     var layer = self
     while layer.isClosedToThisThread {
       if layer.registers(T.self, name: name) {
-        throw closedError(T.self, name: name, closed: layer, site: site)
+        throw closedError(KeyDescription(T.self, name: name), closed: layer, site: site)
       }
       guard let next = layer.parent else {
-        throw closedError(T.self, name: name, closed: self, site: site)
+        throw closedError(KeyDescription(T.self, name: name), closed: self, site: site)
       }
       layer = next
     }
@@ -198,14 +198,12 @@ extension Dependencies {
     return nil
   }
 
-  /// The error for resolving `T` and `name` from here once `closed` was closed.
-  func closedError<T>(_ type: T.Type, name: String?, closed: Dependencies, site: SourceSite)
+  /// The error for resolving `key` from here once `closed` was closed.
+  func closedError(_ key: KeyDescription, closed: Dependencies, site: SourceSite)
     -> ResolutionError
   {
     let which = closed === self ? "" : "a container it falls through to, "
-    return ResolutionError(
-      .closed(container: which + closed.origin), key: KeyDescription(T.self, name: name),
-      site: site)
+    return ResolutionError(.closed(container: which + closed.origin), key: key, site: site)
   }
 
   /// Where the container came from, for messages: `made at File.swift:12`.

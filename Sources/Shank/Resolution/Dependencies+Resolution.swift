@@ -251,7 +251,7 @@ extension Dependencies {
     if let closed = layer(registering: ObjectIdentifier(T.self), name: name)?.container,
       closed.isClosedToThisThread
     {
-      throw closedError(T.self, name: name, closed: closed, site: site)
+      throw closedError(KeyDescription(T.self, name: name), closed: closed, site: site)
     }
     let sugared = T.self as? SugaredType.Type
     if let answer = try sugared?.answerMiss(in: self, name: name, site: site) {

@@ -5,6 +5,9 @@
 @usableFromInline
 class Registration: Recipe, CustomStringConvertible {
   let type: Any.Type
+  /// The type messages name it by: its own, but for the provider behind the aliases of a
+  /// `Module(as:)`, whose own type is no key, the first of them.
+  var keyType: Any.Type
   /// The container whose table holds this registration, if it keeps instances. Unretained:
   /// the container owns its registrations, and every resolution holds the container it runs in.
   var unretainedOwner: Unretained<Dependencies>?
@@ -22,12 +25,13 @@ class Registration: Recipe, CustomStringConvertible {
     isEager: Bool
   ) {
     self.type = type
+    keyType = type
     isMainActorOnly = isolation != nil && isolation === MainActor.shared
     isBound = isolation != nil
     super.init(name: name, scope: scope, site: site, isolation: isolation, isEager: isEager)
   }
 
-  var keyDescription: KeyDescription { KeyDescription(type, name: name) }
+  var keyDescription: KeyDescription { KeyDescription(keyType, name: name) }
 
   @usableFromInline var description: String { keyDescription.description }
 

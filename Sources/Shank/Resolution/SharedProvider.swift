@@ -110,7 +110,7 @@ class SharedProvider<Value>: Provider<Value> {
     if owner.read({ $0.isClosedToThisThread }) {
       lock.unlock()
       let closed = owner.takeUnretainedValue()
-      throw closed.closedError(Value.self, name: name, closed: closed, site: site)
+      throw closed.closedError(keyDescription, closed: closed, site: site)
     }
     let trace = ResolutionTrace.unretainedCurrent
     lock.setHolder(trace)
