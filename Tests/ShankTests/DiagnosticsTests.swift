@@ -89,6 +89,30 @@ import Testing
         """)
   }
 
+  /// Two features' types of one short name, `Client`: a miss writes every type of that name
+  /// in full, so that the message tells the one asked for from the one registered.
+  @Test func aMissWritesTheTypesOfTheRequestedShortNameInFull() throws {
+    let container = Dependencies {
+      Module { FeatureA.ClientImpl() as FeatureA.Client }
+      Module("x") { FeatureA.ClientImpl() as FeatureA.Client }
+      Module { ServiceImpl() as Service }
+    }
+    let error = resolutionError { try container.resolveOrThrow(FeatureB.Client.self, name: "x") }
+    let asked = #line - 1
+    let miss = try #require(error)
+    #expect(
+      miss.description == """
+        Shank cannot resolve ShankTests.FeatureB.Client named "x"
+          asked for at ShankTests/DiagnosticsTests.swift:\(asked)
+          near misses:
+            ShankTests.FeatureA.Client named "x": the same name, another type
+          registered (3):
+            Service
+            ShankTests.FeatureA.Client
+            ShankTests.FeatureA.Client named "x"
+        """)
+  }
+
   @Test func anOptionalRegistrationIsANearMissForTheUnnamedWrappedType() throws {
     let dependencies = Dependencies { Module { ServiceImpl() as Service? } }
     let line = #line + 1

@@ -480,3 +480,23 @@ func exitIfStillRunning(after seconds: Int) {
     exit(99)
   }.start()
 }
+
+// MARK: - Two features' types of one short name
+
+/// A feature of a modular app with a `Client` of its own.
+enum FeatureA {
+  protocol Client: AnyObject {}
+  final class ClientImpl: Client {}
+}
+
+/// Another feature, whose `Client` only its own module needs.
+enum FeatureB {
+  protocol Client: AnyObject {}
+
+  struct Screen {
+    @Inject var client: Client
+  }
+}
+
+/// The line of `FeatureB.Screen`'s `@Inject`.
+let featureBClientLine = #line - 5

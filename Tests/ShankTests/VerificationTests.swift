@@ -309,6 +309,19 @@ import Testing
     }
     try dependencies.verify()
   }
+
+  /// A missing key whose type has the short name of a type registered is written in full.
+  @Test func aMissingTypeThatSharesARegisteredTypesShortNameIsWrittenInFull() throws {
+    let dependencies = Dependencies {
+      Module { FeatureA.ClientImpl() as FeatureA.Client }
+      Module { FeatureB.Screen() }
+    }
+    let error = try #require(throws: VerificationError.self) { try dependencies.verify() }
+    #expect(
+      error.problems.map(\.description) == [
+        "Screen needs ShankTests.FeatureB.Client in property \"client\" (ShankTests/Fixtures.swift:\(featureBClientLine)), and nothing registers it"
+      ])
+  }
 }
 
 // MARK: - Fixtures

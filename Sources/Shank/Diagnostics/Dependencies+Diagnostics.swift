@@ -8,47 +8,26 @@ extension Dependencies {
   ///
   /// A container may hold a hundred thousand keys, so this prints each type once, spells
   /// out only the near misses, and keeps only the first keys in order instead of sorting
-  /// them all.
+  /// them all. Where another type has the requested type's short name, as `Client` of two
+  /// features, a second pass writes every type of that name in full.
   func notRegistered<T>(_ type: T.Type, name: String?, site: SourceSite) -> ResolutionError {
-    let requested = ObjectIdentifier(T.self)
-    let optional = ObjectIdentifier(T?.self)
-    var typeNames = LastTypeName()
-    var nearMisses: [NearMiss] = []
-    var listed = FirstKeys()
-    var registeredCount = 0
-    forEachVisibleRegistration { registration, _ in
-      registeredCount += 1
-      let type = ObjectIdentifier(registration.type)
-      let typeName = typeNames.name(of: registration.type)
-      let key = KeyDescription(typeName: typeName, name: registration.name)
-      listed.offer(key, role: registration.role)
-      if registration.role == .decorator { return }
-      let closeness: NearMiss.Closeness
-      if registration.role == .contribution {
-        guard type == requested else { return }
-        closeness = .contribution
-      } else if type == requested {
-        closeness = registration.name == nil ? .sameTypeWithNoName : .sameTypeUnderAnotherName
-      } else if type == optional, registration.name == name {
-        closeness = .registeredAsOptional(wanted: KeyDescription(T.self, name: nil))
-      } else if let name, registration.name == name {
-        closeness = .sameNameAnotherType
-      } else {
-        return
-      }
-      nearMisses.append(NearMiss(key: key, closeness: closeness))
+    var miss = Miss(T.self, name: name, typeNames: LastTypeName())
+    forEachVisibleRegistration { registration, _ in miss.offer(registration) }
+    if miss.clashes {
+      miss = Miss(T.self, name: name, typeNames: LastTypeName(writingInFull: miss.wanted.typeName))
+      forEachVisibleRegistration { registration, _ in miss.offer(registration) }
     }
     // A layer made before `build()` lies over the empty container, which no build replaces.
     let overUnbuilt = sequence(first: self, next: \.parent).contains { $0.isUnbuilt }
     let builtSince = overUnbuilt && Root.shared.isBuilt
     return ResolutionError(
       ResolutionError.Fields(
-        reason: .notRegistered, key: KeyDescription(T.self, name: name), site: site,
+        reason: .notRegistered, key: miss.wanted, site: site,
         noContainerBuilt: overUnbuilt && !builtSince, builtSince: builtSince,
         inBareTest: isUnbuilt && !builtSince && TestRun.isRunning,
-        nearMisses: nearMisses,
-        registered: listed.keys.map { Self.line(of: $0.key, as: $0.role) },
-        registeredCount: registeredCount))
+        nearMisses: miss.nearMisses,
+        registered: miss.listed.keys.map { Self.line(of: $0.key, as: $0.role) },
+        registeredCount: miss.registeredCount))
   }
 
   /// A registered key's line in the registered list, which says what a registration that no
@@ -96,15 +75,72 @@ extension Dependencies {
   }
 }
 
+/// What a miss of `T` and `name` gathers from the registrations offered: near misses, the
+/// first keys, how many there are, and whether another type has `T`'s short name.
+private struct Miss {
+  let requested: ObjectIdentifier
+  let optional: ObjectIdentifier
+  let name: String?
+  let wanted: KeyDescription
+  var typeNames: LastTypeName
+  var nearMisses: [NearMiss] = []
+  var listed = FirstKeys()
+  var registeredCount = 0
+  var clashes = false
+
+  init<T>(_ type: T.Type, name: String?, typeNames: LastTypeName) {
+    requested = ObjectIdentifier(T.self)
+    optional = ObjectIdentifier(T?.self)
+    self.name = name
+    self.typeNames = typeNames
+    wanted = KeyDescription(typeName: self.typeNames.name(of: T.self), name: name)
+  }
+
+  // Inlined into the walk: a call per registration of a hundred thousand was a quarter of
+  // a miss's cost (S4 in Benchmarks/README.md).
+  @inline(__always)
+  mutating func offer(_ registration: Registration) {
+    registeredCount += 1
+    let type = ObjectIdentifier(registration.type)
+    let typeName = typeNames.name(of: registration.type)
+    if type != requested, typeName == wanted.typeName { clashes = true }
+    let key = KeyDescription(typeName: typeName, name: registration.name)
+    listed.offer(key, role: registration.role)
+    if registration.role == .decorator { return }
+    let closeness: NearMiss.Closeness
+    if registration.role == .contribution {
+      guard type == requested else { return }
+      closeness = .contribution
+    } else if type == requested {
+      closeness = registration.name == nil ? .sameTypeWithNoName : .sameTypeUnderAnotherName
+    } else if type == optional, registration.name == name {
+      closeness = .registeredAsOptional(
+        wanted: KeyDescription(typeName: wanted.typeName, name: nil))
+    } else if let name, registration.name == name {
+      closeness = .sameNameAnotherType
+    } else {
+      return
+    }
+    nearMisses.append(NearMiss(key: key, closeness: closeness))
+  }
+}
+
 /// The last type's name, kept: registrations mostly come in runs of one type, and each name
-/// looked up in ``KeyDescription/typeName(of:)`` takes its lock.
+/// looked up in ``KeyDescription/typeName(of:)`` takes its lock. A type whose short name is
+/// `writingInFull` is written with its module and the types it is nested in.
 private struct LastTypeName {
   private var last: (type: ObjectIdentifier, name: String)?
+  private var writingInFull: String?
+
+  init(writingInFull: String? = nil) {
+    self.writingInFull = writingInFull
+  }
 
   mutating func name(of type: Any.Type) -> String {
     let id = ObjectIdentifier(type)
     if let last, last.type == id { return last.name }
-    let name = KeyDescription.typeName(of: type)
+    var name = KeyDescription.typeName(of: type)
+    if name == writingInFull { name = KeyDescription.fullTypeName(of: type) }
     last = (id, name)
     return name
   }

@@ -81,4 +81,11 @@ extension KeyDescription {
 
   /// The names ``typeName(of:)`` has written.
   private static let typeNames = Locked<[ObjectIdentifier: String]>([:])
+
+  /// `type` with its module and the types it is nested in, `App.Feature.Client`: for a message
+  /// that names two types of one short name.
+  static func fullTypeName(of type: Any.Type) -> String {
+    let name = String(reflecting: type)
+    return name.hasPrefix("any ") ? String(name.dropFirst(4)) : name
+  }
 }

@@ -9,6 +9,8 @@ struct GraphInspection {
   private(set) var problems: [VerificationError.Problem] = []
   /// Each node's ``DependencyGraph/Node/id``, by its registration.
   private var ids: [ObjectIdentifier: String] = [:]
+  /// The short name of each type registered, for a missing one that shares its name.
+  private var typeNames: [ObjectIdentifier: String] = [:]
   /// The cycles met while making the modules, each once, as first met.
   private var cycles: [[String]] = []
   /// Each of `cycles` from its least key round, so that the same cycle met from another of
@@ -24,6 +26,7 @@ struct GraphInspection {
       let key = registration.keyDescription
       let id = identifiers.identifier(for: key)
       ids[ObjectIdentifier(registration)] = id
+      typeNames[ObjectIdentifier(registration.type)] = key.typeName
       let kind: DependencyGraph.Node.Kind =
         switch registration.role {
         // A collector stands for its list.
@@ -107,10 +110,21 @@ struct GraphInspection {
         problems.append(
           .missing(
             module: module, property: property,
-            requirement: KeyDescription(requirement.type, name: requirement.name).description,
+            requirement: missingKey(requirement).description,
             declaredAt: requirement.site.description))
       }
     }
+  }
+
+  /// A key nothing registers, written in full where a type registered has its short name.
+  private func missingKey(_ requirement: Requirement) -> KeyDescription {
+    let key = KeyDescription(requirement.type, name: requirement.name)
+    let type = ObjectIdentifier(requirement.type)
+    guard typeNames.contains(where: { $0.key != type && $0.value == key.typeName }) else {
+      return key
+    }
+    return KeyDescription(
+      typeName: KeyDescription.fullTypeName(of: requirement.type), name: requirement.name)
   }
 
   /// Notes `path`, a cycle met while making a module, unless another of its modules met it.
