@@ -562,6 +562,7 @@ import Testing
       #expect(session.disposed.all == [stale])
     }
   }
+
   /// A shared module's attempt runs on no asker's task executor: holding back the executor of
   /// the asker that started it holds back neither the factory nor anyone else who waits for it.
   @Test func anAskerWhoseExecutorIsHeldBackDoesNotHoldBackTheAttemptItStarted() async {
