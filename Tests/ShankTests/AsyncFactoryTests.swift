@@ -177,6 +177,28 @@ import Testing
     #expect(made.value == 2)
   }
 
+  /// What the factory of an async `Module(as:)` throws names the type asked for, not the first
+  /// one listed: for `resolveAsync` as for a synchronous resolution.
+  @Test(arguments: [Scope.unique, .singleton])
+  func anAsyncAliasModulesFactoryErrorNamesTheTypeAskedFor(scope: Scope) async {
+    let container = Dependencies {
+      Module(scope: scope, as: DatabaseType.self, StoreType.self) {
+        () async throws -> Database in throw ConnectionRefused()
+      }
+    }
+    let asked = #line + 2
+    do throws(ResolutionError) {
+      _ = try await container.resolveAsyncOrThrow(StoreType.self)
+      Issue.record("resolved a module whose factory threw")
+    } catch {
+      #expect(
+        error.description == """
+          Shank cannot resolve StoreType: its factory threw connection refused
+            asked for at ShankTests/AsyncFactoryTests.swift:\(asked)
+          """)
+    }
+  }
+
   @Test func aUniqueAsyncFactoryThatThrowsFailsItsResolutionWithWhatItThrew() async throws {
     let container = Dependencies {
       Module { () async throws -> DatabaseType in throw ConnectionRefused() }
@@ -877,6 +899,8 @@ import Testing
     case eachOther
     /// It awaits a synchronous module, which resolves the second async one.
     case throughASynchronousModule
+    /// It awaits the list of a contribution, which awaits it.
+    case throughAList
   }
 
   /// Async modules whose factories await their own module, or each other's: a shared one's
@@ -895,6 +919,7 @@ import Testing
         case .eachOther: _ = try await Dependencies.resolveAsyncOrThrow(StoreType.self)
         case .throughASynchronousModule:
           _ = try await Dependencies.resolveAsyncOrThrow(ReportType.self)
+        case .throughAList: _ = try await Dependencies.resolveAsyncOrThrow([StoreType].self)
         }
         return Database()
       }
@@ -906,18 +931,24 @@ import Testing
         _ = try await Dependencies.resolveAsyncOrThrow(DatabaseType.self)
         return Database()
       }
+      Module.contribution(scope: scope) { () async throws -> StoreType in
+        _ = try await Dependencies.resolveAsyncOrThrow(DatabaseType.self)
+        return Database()
+      }
     }
-    let path =
+    let (path, asked): (String, Int) =
       switch cycle {
-      case .itself: "DatabaseType → DatabaseType"
-      case .eachOther: "DatabaseType → StoreType → DatabaseType"
-      case .throughASynchronousModule: "DatabaseType → ReportType → StoreType → DatabaseType"
+      case .itself: ("DatabaseType → DatabaseType", line)
+      case .eachOther: ("DatabaseType → StoreType → DatabaseType", line + 13)
+      case .throughASynchronousModule:
+        ("DatabaseType → ReportType → StoreType → DatabaseType", line + 13)
+      case .throughAList: ("DatabaseType → [StoreType] → StoreType → DatabaseType", line + 17)
       }
     #expect(
       await Self.outcomeOfResolvingADatabase(from: container) == [
         """
         Shank found a dependency cycle resolving DatabaseType
-          asked for at ShankTests/AsyncFactoryTests.swift:\(cycle == .itself ? line : line + 12)
+          asked for at ShankTests/AsyncFactoryTests.swift:\(asked)
           cycle: \(path)
         """
       ])

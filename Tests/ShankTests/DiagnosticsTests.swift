@@ -405,15 +405,50 @@ import Testing
         Shank cannot resolve AliasBeta: its factory threw StubFailure()
           asked for at ShankTests/DiagnosticsTests.swift:\(asked)
         """)
-    let cycling = Dependencies {
-      Module(scope: scope, as: AliasAlpha.self, AliasBeta.self) { () throws -> AliasAlphaBeta in
-        _ = try Dependencies.resolveOrThrow(AliasBeta.self)
-        return AliasAlphaBeta()
+    /// The cycle of a module asking for one of its types while asked for another.
+    func cycle<Asked, Inner>(asking: Asked.Type, inside: Inner.Type) -> ResolutionError? {
+      let cycling = Dependencies {
+        Module(scope: scope, as: AliasAlpha.self, AliasBeta.self) {
+          () throws -> AliasAlphaBeta in
+          _ = try Dependencies.resolveOrThrow(Inner.self)
+          return AliasAlphaBeta()
+        }
+      }
+      return resolutionError { try cycling.resolveOrThrow(Asked.self) }
+    }
+    let cycles = [
+      cycle(asking: AliasBeta.self, inside: AliasBeta.self),
+      cycle(asking: AliasBeta.self, inside: AliasAlpha.self),
+      cycle(asking: AliasAlpha.self, inside: AliasAlpha.self),
+      cycle(asking: AliasAlpha.self, inside: AliasBeta.self),
+    ]
+    #expect(
+      cycles.map { $0?.reason } == [
+        .cycle(path: ["AliasBeta", "AliasBeta"]), .cycle(path: ["AliasBeta", "AliasAlpha"]),
+        .cycle(path: ["AliasAlpha", "AliasAlpha"]), .cycle(path: ["AliasAlpha", "AliasBeta"]),
+      ])
+    #expect(cycles.map { $0?.typeName } == ["AliasBeta", "AliasAlpha", "AliasAlpha", "AliasBeta"])
+  }
+
+  /// An error thrown for a resolution inside an alias module's factory keeps the name it was
+  /// asked for by, though asked on the same line as the alias: here, through one helper.
+  @Test func anErrorFromInsideAnAliasModulesFactoryKeepsItsOwnName() throws {
+    func ask<T>(_ type: T.Type, of container: Dependencies) throws(ResolutionError) -> T {
+      try container.resolveOrThrow(type)
+    }
+    let inner = Dependencies {
+      Module(as: AliasAlpha.self, AliasBeta.self) { () throws -> AliasAlphaBeta in
+        throw StubFailure()
       }
     }
-    let cycle = try #require(resolutionError { try cycling.resolveOrThrow(AliasBeta.self) })
-    #expect(cycle.reason == .cycle(path: ["AliasBeta", "AliasAlpha", "AliasBeta"]))
-    #expect(cycle.typeName == "AliasBeta")
+    let outer = Dependencies {
+      Module(as: AliasAlpha.self, AliasBeta.self) { () throws -> AliasAlphaBeta in
+        try ask(AliasAlpha.self, of: inner) as! AliasAlphaBeta
+      }
+    }
+    let failed = try #require(resolutionError { try ask(AliasBeta.self, of: outer) })
+    #expect(failed.typeName == "AliasAlpha")
+    #expect(failed.reason == .factoryFailed(error: "StubFailure()"))
   }
 
   @Test func anAliasTheValueDoesNotConformToIsReported() throws {

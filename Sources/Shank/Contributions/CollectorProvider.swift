@@ -30,13 +30,6 @@ final class CollectorProvider<Value>: Provider<Value> {
   override func resolve(at site: SourceSite, from container: Dependencies)
     throws(ResolutionError) -> Value
   {
-    do {
-      return try convert(at: site, from: container, by: collect)
-    } catch {
-      // A contribution is never resolved alone, so a contribution not made yet names the list,
-      // whose key `resolveAsync` makes it for.
-      guard case .notMadeYet = error.reason, error.site == site else { throw error }
-      throw error.naming(keyDescription)
-    }
+    try convert(at: site, from: container, by: collect)
   }
 }

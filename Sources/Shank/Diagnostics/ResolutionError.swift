@@ -76,18 +76,6 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
   /// The async module whose instance is not made yet, for `start()` and `resolveAsync` to
   /// make before they resolve again.
   var pending: AsyncPending? { storage.fields.pending }
-  /// The key and the asking site, as the error was made.
-  var key: KeyDescription { storage.fields.key }
-  var site: SourceSite { storage.fields.site }
-
-  /// This error naming `key` instead: what the provider behind an alias or a list threw for
-  /// the very resolution of `key`, whose type is the one asked for.
-  func naming(_ key: KeyDescription) -> ResolutionError {
-    var fields = storage.fields
-    fields.key = key
-    return ResolutionError(fields)
-  }
-
   /// The fields, behind one reference. Every frame a resolution passes through throws this
   /// type, and typed throws reserves room for the error in each of them: 128 bytes of fields
   /// made a nested resolution cost kilobytes of stack, one word keeps it small.
@@ -280,9 +268,19 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
 
 extension Registration {
   /// What this registration's factory or decorator threw, as the error of a resolution asked
-  /// for at `site`.
+  /// for at `site`, named by the key it was asked for (see ``askedKey(for:)``).
   @usableFromInline
   func failure(_ error: any Error, at site: SourceSite) -> ResolutionError {
-    ResolutionError(error, thrownFor: keyDescription, at: site)
+    ResolutionError(error, thrownFor: askedKey(for: error), at: site)
+  }
+
+  /// The key that this thread's innermost resolution of this registration was asked for by:
+  /// that of an alias reading through to it; for a contribution not made yet, that of the list,
+  /// which `resolveAsync` makes it for, since a contribution resolves nothing alone.
+  func askedKey(for error: (any Error)? = nil) -> KeyDescription {
+    guard let reader = ResolutionTrace.current.reader(of: self),
+      reader.role != .collector || error is AsyncPending
+    else { return keyDescription }
+    return reader.keyDescription
   }
 }

@@ -17,9 +17,3 @@ struct SourceSite: Sendable, CustomStringConvertible {
   @usableFromInline var description: String { String(file: fileID, line: line) }
 }
 
-extension SourceSite: Equatable {
-  /// The same file and line; for errors only, since it compares the file's text.
-  @usableFromInline static func == (lhs: SourceSite, rhs: SourceSite) -> Bool {
-    lhs.line == rhs.line && lhs.fileID.description == rhs.fileID.description
-  }
-}

@@ -5,10 +5,10 @@ import Dispatch
 /// One container's slot for a module with an `async` factory.
 ///
 /// The module's provider is an ordinary one whose synchronous factory is ``take()``: it gives
-/// what ``make(in:at:taken:generation:via:)`` left here, and otherwise throws, so that a
+/// what ``make(in:at:taken:generation:route:)`` left here, and otherwise throws, so that a
 /// synchronous resolution before anything made it fails with
 /// ``ResolutionError/Reason/notMadeYet(registeredAt:)``. `start()` and `resolveAsync` catch
-/// that error, await ``make(in:at:taken:generation:via:)`` and resolve again, through the same
+/// that error, await ``make(in:at:taken:generation:route:)`` and resolve again, through the same
 /// provider, which keeps, decorates and disposes of the value as usual.
 ///
 /// A shared module's value waits here until the provider takes it, and its factory runs once
@@ -79,10 +79,12 @@ final class AsyncInstance<Value>: Sendable {
     }
     let container = Dependencies.current
     let generation = provider?.cachedGeneration
-    // The factories that led here, for the path of a cycle that making it would close.
-    let via = trace.runningFactories.dropLast().map(\.description)
+    // The keys that led here, as asked for, this module's last: the path of a cycle that making
+    // it would close, and the name of its errors.
+    let route = trace.askedChain(from: 0).map(\.keyDescription)
     throw AsyncPending(site: site, slot: ObjectIdentifier(self)) { site throws(ResolutionError) in
-      try await self.make(in: container, at: site, taken: taken, generation: generation, via: via)
+      try await self.make(
+        in: container, at: site, taken: taken, generation: generation, route: route)
     }
   }
 
@@ -105,14 +107,17 @@ final class AsyncInstance<Value>: Sendable {
   /// `generation` of the provider when the resolution found the slot empty; the caller gets
   /// the attempt it awaited if that is its own generation, and may then take a value made
   /// across a reset since (see ``take()``). A caller that the attempt waits for, through
-  /// closes (see ``WaitGraph``), is told of the cycle rather than waiting; `via`, the
-  /// synchronous factories that asked, outermost first, is its part of the cycle's path.
+  /// closes (see ``WaitGraph``), is told of the cycle rather than waiting. `route`, the keys
+  /// the synchronous resolution asked for, outermost first, ends with this module's as asked
+  /// for, which names its errors; it is the resolution's part of the cycle's path.
   func make(
     in container: Dependencies, at site: SourceSite, taken: UInt, generation: UInt?,
-    via: [String]
+    route: [KeyDescription]
   ) async throws(ResolutionError) -> Any? {
+    let key = route.last ?? key
+    let via = route.dropLast().map(\.description)
     do {
-      guard shares else { return try await runUnique(in: container, at: site, via: via) }
+      guard shares else { return try await runUnique(in: container, at: site, route: route) }
       let making = try state.withLock {
         slot throws(ResolutionError) -> (
           task: Task<Void, any Error>, attempt: Attempt, wait: WaitGraph.Wait?
@@ -154,11 +159,12 @@ final class AsyncInstance<Value>: Sendable {
   /// factory that asks for its own module, through any number of unique ones, would run
   /// again without end, so the ask is told of the cycle. A task the factory starts is no
   /// part of the chain, as for an ``Attempt``.
-  private func runUnique(in container: Dependencies, at site: SourceSite, via: [String])
-    async throws -> Value
-  {
+  private func runUnique(
+    in container: Dependencies, at site: SourceSite, route: [KeyDescription]
+  ) async throws -> Value {
     let runs = UniqueRun.ofThisTask
-    let route = via + [key.description]
+    let key = route.last ?? key
+    let route = route.map(\.description)
     if let first = runs.firstIndex(where: { $0.slot == ObjectIdentifier(self) }) {
       let path = [key.description] + runs[(first + 1)...].flatMap(\.route) + route
       throw ResolutionError(.cycle(path: path), key: key, site: site)
@@ -266,7 +272,7 @@ struct AsyncPending: Error, Sendable {
   /// The slot, which a unique module's value is handed to the next attempt for.
   let slot: ObjectIdentifier
   /// Runs the factory for a resolution asked for at a site: gives the value for a unique
-  /// module, `nil` for a shared one (see ``AsyncInstance/make(in:at:taken:generation:via:)``).
+  /// module, `nil` for a shared one (see ``AsyncInstance/make(in:at:taken:generation:route:)``).
   let make: @Sendable (SourceSite) async throws(ResolutionError) -> Any?
 }
 
@@ -278,7 +284,7 @@ extension Dependencies {
   @TaskLocal static var asyncMaker: Dependencies?
 
   /// The unique async modules whose factories run in this task or the tasks it was started
-  /// from, outermost first (see ``AsyncInstance/runUnique(in:at:via:)``).
+  /// from, outermost first (see ``AsyncInstance/runUnique(in:at:route:)``).
   @TaskLocal static var uniqueAsyncRuns: [UniqueRun] = []
 }
 

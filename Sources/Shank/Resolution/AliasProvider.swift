@@ -18,14 +18,7 @@ final class AliasProvider<Value>: Provider<Value> {
   override func resolve(at site: SourceSite, from container: Dependencies)
     throws(ResolutionError) -> Value
   {
-    do {
-      return try convert(at: site, from: container, by: conversion)
-    } catch {
-      // What the module's provider threw for this resolution names the type asked for, not
-      // the module's first type; an error from deeper in its factory stays as it is.
-      guard error.site == site, error.key == upstream.keyDescription else { throw error }
-      throw error.naming(keyDescription)
-    }
+    try convert(at: site, from: container, by: conversion)
   }
 
   override var keeper: Registration { upstream.keeper }

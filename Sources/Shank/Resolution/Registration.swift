@@ -53,6 +53,11 @@ class Registration: Recipe, CustomStringConvertible {
   /// The registration whose instances this one gives: itself, or what an alias reads through.
   var keeper: Registration { self }
 
+  /// Whether this is an alias that reads through to `registration`.
+  func isAlias(of registration: Registration) -> Bool {
+    self !== registration && keeper === registration
+  }
+
   /// The actor a resolution of this registration from `container` runs on: its own, or for a
   /// collection, that of the contributions it gathers there.
   func isolation(resolvedFrom container: Dependencies) -> (any Actor)? { isolation }

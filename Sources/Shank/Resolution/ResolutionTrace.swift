@@ -126,21 +126,20 @@ final class ResolutionTrace {
       throw tooDeepError(resolving: registration, at: site)
     }
     let frame = Frame(registration, container)
-    for start in 0..<depth where frames[start].registration === frame.registration {
-      throw cycleError(closedBy: registration, from: start, at: site)
+    for index in 0..<depth where frames[index].registration === frame.registration {
+      throw cycleError(closedBy: registration, at: site)
     }
     frames.push(frame)
   }
 
-  /// The cycle that resolving `registration` again would close, from frame `start`: out of
-  /// line, so that ``enterNested(_:from:at:address:)``, which every nested resolution runs,
-  /// stays small enough to inline and keeps a small frame in a debug build.
+  /// The cycle that resolving `registration` again would close: out of line, so that
+  /// ``enterNested(_:from:at:address:)``, which every nested resolution runs, stays small
+  /// enough to inline and keeps a small frame in a debug build.
   @usableFromInline
-  func cycleError(closedBy registration: Registration, from start: Int, at site: SourceSite)
-    -> ResolutionError
-  {
-    let path = (stack[start...] + [registration]).map(\.description)
-    return ResolutionError(.cycle(path: path), key: registration.keyDescription, site: site)
+  func cycleError(closedBy registration: Registration, at site: SourceSite) -> ResolutionError {
+    let path = askedChain(from: registration) + [asked(registration)]
+    return ResolutionError(
+      .cycle(path: path.map(\.description)), key: asked(registration).keyDescription, site: site)
   }
 
   /// Pops the innermost registration.
@@ -179,29 +178,61 @@ final class ResolutionTrace {
   }
 
   /// The keys whose factories are running on this thread, outermost first, each as it was
-  /// asked for: an alias's key rather than that of the provider it reads through to.
-  ///
-  /// Not every frame is a factory: an alias reads through to the provider it aliases, which
-  /// has a frame of its own, a `[P]` list resolves its contributions, and an override that a
-  /// factory installs repeats the factory's frame.
-  var runningFactories: [Registration] {
-    var factories: [Registration] = []
+  /// asked for (see ``askedChain(from:)``); a list is no factory.
+  var runningFactories: [Registration] { askedChain(from: 0).filter { $0.role != .collector } }
+
+  /// The registrations on the stack from frame `start`, outermost first, each as it was asked
+  /// for: an alias in place of the provider it reads through to, which has a frame of its own
+  /// after the alias's, and a factory that installs an override once, though its frame repeats.
+  /// An alias whose provider has not entered yet is left out.
+  func askedChain(from start: Int) -> [Registration] {
+    var chain: [Registration] = []
     var alias: Registration?
-    for index in 0..<depth {
+    for index in start..<depth {
       let registration = frames[index].registration
-      if index > 0, frames[index - 1].registration === registration {
+      if index > start, frames[index - 1].registration === registration { continue }
+      let resolved = registration.takeUnretainedValue()
+      if resolved.isAlias(of: resolved.keeper) {
+        alias = resolved
         continue
       }
-      let resolved = registration.takeUnretainedValue()
-      // An alias and the list of a type's contributions read through to others' factories.
-      if resolved.role != .collector && resolved.keeper === resolved {
-        factories.append(alias.flatMap { $0.keeper === resolved ? $0 : nil } ?? resolved)
-        alias = nil
-      } else {
-        alias = resolved
-      }
+      chain.append(alias.flatMap { $0.keeper === resolved ? $0 : nil } ?? resolved)
+      alias = nil
     }
-    return factories
+    return chain
+  }
+
+  /// The chain from `registration`'s outermost frame on, from the alias it was asked for as if
+  /// it was; empty if it has no frame.
+  func askedChain(from registration: Registration) -> [Registration] {
+    let registered = (0..<depth).first {
+      frames[$0].registration.takeUnretainedValue() === registration
+    }
+    guard var start = registered else { return [] }
+    if start > 0, frames[start - 1].registration.takeUnretainedValue().isAlias(of: registration) {
+      start -= 1
+    }
+    return askedChain(from: start)
+  }
+
+  /// What reads through to `registration`, whose resolution runs innermost on this thread or is
+  /// about to: the alias it was asked for as, or the list that gathers it as a contribution.
+  func reader(of registration: Registration) -> Registration? {
+    var index = depth - 1
+    if index >= 0, frames[index].registration.takeUnretainedValue() === registration {
+      index -= 1
+    }
+    guard index >= 0 else { return nil }
+    let reader = frames[index].registration.takeUnretainedValue()
+    return reader.role == .collector || reader.isAlias(of: registration) ? reader : nil
+  }
+
+  /// `registration` as this thread asked for it: the alias that reads through to it, if one does.
+  func asked(_ registration: Registration) -> Registration {
+    guard let reader = reader(of: registration), reader.role != .collector else {
+      return registration
+    }
+    return reader
   }
 }
 

@@ -110,7 +110,7 @@ class SharedProvider<Value>: Provider<Value> {
     if owner.read({ $0.isClosedToThisThread }) {
       lock.unlock()
       let closed = owner.takeUnretainedValue()
-      throw closed.closedError(keyDescription, closed: closed, site: site)
+      throw closed.closedError(askedKey(), closed: closed, site: site)
     }
     let trace = ResolutionTrace.unretainedCurrent
     lock.setHolder(trace)
@@ -142,7 +142,7 @@ class SharedProvider<Value>: Provider<Value> {
     let wait = WaitGraph.Wait(
       waiter: CreationLock.holder(trace), awaited: self, lock: lock, thread: trace)
     if let cycle = WaitGraph.shared.record(wait) {
-      throw ResolutionError(.cycle(path: cycle), key: keyDescription, site: site)
+      throw ResolutionError(.cycle(path: cycle), key: askedKey(), site: site)
     }
     lock.lock()
     WaitGraph.shared.remove(wait)

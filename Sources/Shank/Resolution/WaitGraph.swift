@@ -150,15 +150,13 @@ final class WaitGraph: Sendable {
   /// Every wait in a thread's cycle is a thread's: a thread's word is its trace's address and a
   /// task's that of the run or attempt it holds, so no chain passes from one kind to the other.
   private static func path(around waits: [Wait]) -> [String] {
-    var held = waits[waits.count - 1].awaited
-    var path = [held as! Registration]
+    var held = waits[waits.count - 1].awaited as! Registration
+    var path = [waits[0].thread!.askedChain(from: held).first ?? held]
     for wait in waits {
-      let stack = wait.thread!.stack
-      if let start = stack.lastIndex(where: { $0 === held }) {
-        path += stack[(start + 1)...]
-      }
-      path.append(wait.awaited as! Registration)
-      held = wait.awaited
+      let trace = wait.thread!
+      path += trace.askedChain(from: held).dropFirst()
+      held = wait.awaited as! Registration
+      path.append(trace.asked(held))
     }
     return path.map(\.description)
   }
