@@ -16,4 +16,3 @@ struct SourceSite: Sendable, CustomStringConvertible {
   /// `file:line`, as messages and observers' events show it.
   @usableFromInline var description: String { String(file: fileID, line: line) }
 }
-
