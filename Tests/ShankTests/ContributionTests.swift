@@ -130,14 +130,24 @@ import Testing
     #expect(container.resolve(SinkReader.self).labels == ["a", "b"])
   }
 
-  @Test func aClosedContainerSaysSoForItsList() async {
-    let container = Dependencies { Module.contribution { Sink("a") as SinkType } }
+  /// A closed container that contributes fails its list and its dictionary, and a layer over
+  /// it that is still open says it falls through to it.
+  @Test(arguments: [false, true])
+  func aClosedContainerSaysSoForItsListAndDictionary(underAnOpenLayer: Bool) async {
+    let container = Dependencies { Module.contribution("a") { Sink("a") as SinkType } }
+    let made = #line - 1
     await container.close()
-    guard case .closed = resolutionError({ try container.resolveOrThrow([SinkType].self) })?.reason
-    else {
-      Issue.record("expected the closed container's error")
-      return
-    }
+    let asked = underAnOpenLayer ? Dependencies(over: container) {} : container
+    let which = underAnOpenLayer ? "a container it falls through to, " : ""
+    let errors = [
+      resolutionError { try asked.resolveOrThrow([SinkType].self) },
+      resolutionError { try asked.resolveOrThrow([String: SinkType].self) },
+    ]
+    #expect(
+      errors.map { $0?.description.split(separator: "\n").first.map(String.init) } == [
+        "Shank cannot resolve [SinkType]: its container was closed (\(which)made at ShankTests/ContributionTests.swift:\(made))",
+        "Shank cannot resolve [String: SinkType]: its container was closed (\(which)made at ShankTests/ContributionTests.swift:\(made))",
+      ])
   }
 
   /// `resolveAsync` gathers contributions registered from a global actor on that actor, as it

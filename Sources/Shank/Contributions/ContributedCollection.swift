@@ -4,7 +4,7 @@ enum ContributedCollection {
   static func list<Element>(of element: Element.Type, site: SourceSite) -> Registration {
     // Looked up once here: in the unspecialized collector, each lookup of an `[Element]`
     // metadata costs hundreds of instructions.
-    let collection = ObjectIdentifier([Element].self)
+    let collection: Any.Type = [Element].self
     return CollectorProvider<[Element]>(contributing: Element.self, site: site) {
       site, container throws(ResolutionError) in
       let layers = try contributingLayers(
@@ -24,7 +24,7 @@ enum ContributedCollection {
 
   /// The collector of `[String: Element]`: the named contributions, a later name winning.
   static func named<Element>(_ element: Element.Type, site: SourceSite) -> Registration {
-    let collection = ObjectIdentifier([String: Element].self)
+    let collection: Any.Type = [String: Element].self
     return CollectorProvider<[String: Element]>(contributing: Element.self, site: site) {
       site, container throws(ResolutionError) in
       let layers = try contributingLayers(
@@ -57,10 +57,11 @@ enum ContributedCollection {
   /// The contributions to `Element` of each layer from `top` down to the nearest one that
   /// registers the collection itself (`collection`: `[Element]` or `[String: Element]`), bottom
   /// layer first, and that registration, which replaces those underneath. A closed layer that
-  /// contributes, or registers the collection, answers "closed"; one that does neither is
-  /// passed over. The layers are walked in a loop, so that any number of them takes no stack.
+  /// contributes, or registers the collection, makes the collection's resolution from `top` fail
+  /// as closed; one that does neither is passed over. The layers are walked in a loop, so that
+  /// any number of them takes no stack.
   private static func contributingLayers<Element>(
-    to element: Element.Type, replacedBy collection: ObjectIdentifier, from top: Dependencies,
+    to element: Element.Type, replacedBy collection: Any.Type, from top: Dependencies,
     at site: SourceSite
   ) throws(ResolutionError) -> (
     contributions: [Unretained<Registration>], replacing: Registration?
@@ -68,13 +69,12 @@ enum ContributedCollection {
     var found: [Unretained<Registration>] = []
     var next: Dependencies? = top
     while let layer = next {
-      let replacing = layer.table.registration(for: collection, name: nil).flatMap {
-        $0.role == .module ? $0 : nil
-      }
+      let replacing = layer.table.registration(for: ObjectIdentifier(collection), name: nil)
+        .flatMap { $0.role == .module ? $0 : nil }
       let contributions = layer.table.contributions[ObjectIdentifier(Element.self)]
       if replacing != nil || contributions != nil, layer.isClosedToThisThread {
-        throw layer.closedError(
-          KeyDescription([Element].self, name: nil), closed: layer, site: site)
+        throw top.closedError(
+          KeyDescription(collection, name: nil), closed: layer, site: site)
       }
       if replacing != nil { return (found, replacing) }
       if let contributions {
