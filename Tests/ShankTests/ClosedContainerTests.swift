@@ -209,15 +209,28 @@ import Testing
     #expect(made.value == 0)
   }
 
-  @Test func aListWhoseContributionsAClosedLayerHoldsSaysThatLayerClosed() async throws {
-    let line = #line + 1
-    let session = Dependencies { Module.contribution { Sink("session") as SinkType } }
-    let screen = Dependencies(over: session) { Module.contribution { Sink("screen") as SinkType } }
-    #expect(try screen.resolveOrThrow([SinkType].self).map(\.label) == ["session", "screen"])
-    await session.close()
-    let error = try #require(resolutionError { try screen.resolveOrThrow([SinkType].self) })
+  /// A closed container that contributes fails its list and its dictionary, and a layer over
+  /// it that is still open says it falls through to it.
+  @Test(arguments: [false, true])
+  func aClosedContainerSaysSoForItsListAndDictionary(underAnOpenLayer: Bool) async throws {
+    let container = Dependencies { Module.contribution("a") { Sink("a") as SinkType } }
+    let made = #line - 1
+    let asked =
+      underAnOpenLayer
+      ? Dependencies(over: container) { Module.contribution("b") { Sink("b") as SinkType } }
+      : container
+    #expect(try asked.resolveOrThrow([SinkType].self).count == (underAnOpenLayer ? 2 : 1))
+    await container.close()
+    let which = underAnOpenLayer ? "a container it falls through to, " : ""
+    let errors = [
+      resolutionError { try asked.resolveOrThrow([SinkType].self) },
+      resolutionError { try asked.resolveOrThrow([String: SinkType].self) },
+    ]
     #expect(
-      error.reason == .closed(container: "made at ShankTests/ClosedContainerTests.swift:\(line)"))
+      errors.map { $0?.description.split(separator: "\n").first.map(String.init) } == [
+        "Shank cannot resolve [SinkType]: its container was closed (\(which)made at ShankTests/ClosedContainerTests.swift:\(made))",
+        "Shank cannot resolve [String: SinkType]: its container was closed (\(which)made at ShankTests/ClosedContainerTests.swift:\(made))",
+      ])
   }
 
   @Test func resolvingThroughThousandsOfLayersTakesNoStackPerLayer() async {

@@ -130,26 +130,6 @@ import Testing
     #expect(container.resolve(SinkReader.self).labels == ["a", "b"])
   }
 
-  /// A closed container that contributes fails its list and its dictionary, and a layer over
-  /// it that is still open says it falls through to it.
-  @Test(arguments: [false, true])
-  func aClosedContainerSaysSoForItsListAndDictionary(underAnOpenLayer: Bool) async {
-    let container = Dependencies { Module.contribution("a") { Sink("a") as SinkType } }
-    let made = #line - 1
-    await container.close()
-    let asked = underAnOpenLayer ? Dependencies(over: container) {} : container
-    let which = underAnOpenLayer ? "a container it falls through to, " : ""
-    let errors = [
-      resolutionError { try asked.resolveOrThrow([SinkType].self) },
-      resolutionError { try asked.resolveOrThrow([String: SinkType].self) },
-    ]
-    #expect(
-      errors.map { $0?.description.split(separator: "\n").first.map(String.init) } == [
-        "Shank cannot resolve [SinkType]: its container was closed (\(which)made at ShankTests/ContributionTests.swift:\(made))",
-        "Shank cannot resolve [String: SinkType]: its container was closed (\(which)made at ShankTests/ContributionTests.swift:\(made))",
-      ])
-  }
-
   /// `resolveAsync` gathers contributions registered from a global actor on that actor, as it
   /// runs a module's factory on its own, also under a layer that adds nonisolated ones.
   @Test func resolveAsyncGathersContributionsOnTheActorTheyWereRegisteredFrom() async {

@@ -96,6 +96,9 @@ import Testing
       Module { FeatureA.ClientImpl() as FeatureA.Client }
       Module("x") { FeatureA.ClientImpl() as FeatureA.Client }
       Module { ServiceImpl() as Service }
+      Module { FeatureA.ClientImpl() as FeatureA.Client? }
+      Module { [FeatureA.ClientImpl()] as [FeatureA.Client] }
+      Module { [:] as [String: FeatureA.Client] }
     }
     let error = resolutionError { try container.resolveOrThrow(FeatureB.Client.self, name: "x") }
     let asked = #line - 1
@@ -106,10 +109,13 @@ import Testing
           asked for at ShankTests/DiagnosticsTests.swift:\(asked)
           near misses:
             ShankTests.FeatureA.Client named "x": the same name, another type
-          registered (3):
+          registered (6):
+            Optional<ShankTests.FeatureA.Client>
             Service
             ShankTests.FeatureA.Client
             ShankTests.FeatureA.Client named "x"
+            [ShankTests.FeatureA.Client]
+            [String: ShankTests.FeatureA.Client]
         """)
   }
 

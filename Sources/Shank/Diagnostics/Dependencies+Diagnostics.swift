@@ -126,8 +126,8 @@ private struct Miss {
 }
 
 /// The last type's name, kept: registrations mostly come in runs of one type, and each name
-/// looked up in ``KeyDescription/typeName(of:)`` takes its lock. A type whose short name is
-/// `writingInFull` is written with its module and the types it is nested in.
+/// looked up in ``KeyDescription/typeName(of:)`` takes its lock. Types of the short name
+/// `writingInFull` are written in full (see ``KeyDescription/typeName(of:writingInFull:)``).
 private struct LastTypeName {
   private var last: (type: ObjectIdentifier, name: String)?
   private var writingInFull: String?
@@ -139,8 +139,9 @@ private struct LastTypeName {
   mutating func name(of type: Any.Type) -> String {
     let id = ObjectIdentifier(type)
     if let last, last.type == id { return last.name }
-    var name = KeyDescription.typeName(of: type)
-    if name == writingInFull { name = KeyDescription.fullTypeName(of: type) }
+    let name =
+      writingInFull.map { KeyDescription.typeName(of: type, writingInFull: $0) }
+      ?? KeyDescription.typeName(of: type)
     last = (id, name)
     return name
   }

@@ -69,7 +69,7 @@ extension KeyDescription {
     if let known = typeNames.withLock({ $0[id] }) { return known }
     // Written outside the lock: a collection's name asks for its element's.
     let written: String
-    if let sugared = (type as? SugaredType.Type)?.sugaredName {
+    if let sugared = (type as? SugaredType.Type)?.sugaredName(naming: typeName(of:)) {
       written = sugared
     } else {
       let name = String(describing: type)
@@ -82,9 +82,17 @@ extension KeyDescription {
   /// The names ``typeName(of:)`` has written.
   private static let typeNames = Locked<[ObjectIdentifier: String]>([:])
 
-  /// `type` with its module and the types it is nested in, `App.Feature.Client`: for a message
-  /// that names two types of one short name.
-  static func fullTypeName(of type: Any.Type) -> String {
+  /// `type`'s name, for a message that names two types of the short name `clashing`: each of
+  /// them written with its module and the types it is nested in, `App.Feature.Client`, also
+  /// inside `[P]`, `[K: P]` and `Optional<P>`.
+  static func typeName(of type: Any.Type, writingInFull clashing: String) -> String {
+    let short = typeName(of: type)
+    let inFull = short == clashing
+    let sugared = (type as? SugaredType.Type)?.sugaredName { part in
+      typeName(of: part, writingInFull: inFull ? typeName(of: part) : clashing)
+    }
+    if let sugared { return sugared }
+    guard inFull else { return short }
     let name = String(reflecting: type)
     return name.hasPrefix("any ") ? String(name.dropFirst(4)) : name
   }

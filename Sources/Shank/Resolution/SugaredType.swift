@@ -11,8 +11,9 @@ protocol SugaredType {
   static var wrappedType: Any.Type? { get }
   /// What this collection resolves to where nothing answers it unnamed: no contributions.
   static var empty: Any? { get }
-  /// `[P]` or `[K: P]`, as code asks for a contribution's list; `nil` for the plain name.
-  static var sugaredName: String? { get }
+  /// `[P]`, `[K: P]` or `Optional<P>`, with `naming` writing each type inside; `nil` for the
+  /// plain name.
+  static func sugaredName(naming: (Any.Type) -> String) -> String?
   /// What resolving this type under `name` gives where nothing registers it, if anything.
   static func answerMiss(
     in dependencies: Dependencies, name: String?, site: SourceSite
@@ -22,7 +23,7 @@ protocol SugaredType {
 extension SugaredType {
   static var wrappedType: Any.Type? { nil }
   static var empty: Any? { nil }
-  static var sugaredName: String? { nil }
+  static func sugaredName(naming: (Any.Type) -> String) -> String? { nil }
 
   static func answerMiss(
     in dependencies: Dependencies, name: String?, site: SourceSite
@@ -33,6 +34,9 @@ extension SugaredType {
 
 extension Optional: SugaredType {
   static var wrappedType: Any.Type? { Wrapped.self }
+  static func sugaredName(naming: (Any.Type) -> String) -> String? {
+    "Optional<\(naming(Wrapped.self))>"
+  }
 
   /// The wrapped type's value if something registers it, else `nil`.
   static func answerMiss(
@@ -47,13 +51,13 @@ extension Optional: SugaredType {
 
 extension Array: SugaredType {
   static var empty: Any? { Self() }
-  static var sugaredName: String? { "[\(KeyDescription.typeName(of: Element.self))]" }
+  static func sugaredName(naming: (Any.Type) -> String) -> String? { "[\(naming(Element.self))]" }
 }
 
 extension Dictionary: SugaredType {
   /// Only a `[String: P]` collects named contributions.
   static var empty: Any? { Key.self == String.self ? Self() : nil }
-  static var sugaredName: String? {
-    "[\(KeyDescription.typeName(of: Key.self)): \(KeyDescription.typeName(of: Value.self))]"
+  static func sugaredName(naming: (Any.Type) -> String) -> String? {
+    "[\(naming(Key.self)): \(naming(Value.self))]"
   }
 }

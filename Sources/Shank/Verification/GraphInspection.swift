@@ -124,7 +124,8 @@ struct GraphInspection {
       return key
     }
     return KeyDescription(
-      typeName: KeyDescription.fullTypeName(of: requirement.type), name: requirement.name)
+      typeName: KeyDescription.typeName(of: requirement.type, writingInFull: key.typeName),
+      name: requirement.name)
   }
 
   /// Notes `path`, a cycle met while making a module, unless another of its modules met it.
