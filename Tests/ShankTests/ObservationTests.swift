@@ -381,6 +381,33 @@ import Testing
   /// running on this thread around it"), through decorated singletons kept underneath, an
   /// alias and a contribution list: three factories run around the innermost. Its key types are
   /// its own, so that its observer, which sees every thread, sees no other test's events.
+  /// A shared module that an observer makes while it handles an event is made unobserved: the
+  /// event of a resolution that finds it kept afterwards says no factory ran.
+  @Test(arguments: [Scope.singleton, .weak])
+  func aModuleAnObserverMadeIsFoundKeptByTheResolutionAfter(scope: Scope) {
+    let container = Dependencies {
+      Module("observer's outer") { () -> Observed in
+        _ = Dependencies.resolve(Observed.self, name: "observer's trigger")
+        withExtendedLifetime(Dependencies.resolve(Observed.self, name: "observer's kept")) {}
+        return ObservedImpl()
+      }
+      Module("observer's trigger") { ObservedImpl() as Observed }
+      Module("observer's kept", scope: scope) { ObservedImpl() as Observed }
+    }
+    let held = Collector<Observed>()
+    let made = Collector<Bool>()
+    let observation = Dependencies.observe { event in
+      if event.key == #"Observed named "observer's trigger""# {
+        held.append(container.resolve(Observed.self, name: "observer's kept"))
+      }
+      if event.key == #"Observed named "observer's kept""# { made.append(event.madeInstance) }
+    }
+    defer { observation.cancel() }
+    _ = container.resolve(Observed.self, name: "observer's outer")
+    #expect(held.all.count == 1)
+    #expect(made.all == [false])
+  }
+
   @Test func nestedEventsComeInnermostFirstWithTheirDepthOnEveryPath() {
     let seen = Collector<String>()
     let observation = Dependencies.observe { event in

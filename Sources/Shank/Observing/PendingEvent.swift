@@ -23,9 +23,12 @@ struct PendingEvent {
 
   /// Notes that this thread made and kept an instance of `registration`, for the event of the
   /// resolution that did: whether an instance was kept when it began says nothing of a thread
-  /// that waited for another to make it, and asking would take the creation lock.
+  /// that waited for another to make it, and asking would take the creation lock. What an
+  /// observer makes is not observed, so it notes nothing.
   static func noteMade(_ registration: Registration) {
-    ResolutionTrace.current.madeWhileObserved.append(ObjectIdentifier(registration))
+    let trace = ResolutionTrace.current
+    guard !trace.isDelivering else { return }
+    trace.madeWhileObserved.append(ObjectIdentifier(registration))
   }
 
   /// Whether this thread made the instance of `resolved`, taking the note off: a unique
