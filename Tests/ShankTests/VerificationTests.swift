@@ -311,6 +311,19 @@ import Testing
   }
 
   /// A missing key whose type has the short name of a type registered is written in full.
+  /// A module registered as two types that asks for one of them is one cycle, whichever type
+  /// `verify()` makes it by.
+  @Test func anAliasModuleAskingForItselfIsOneCycle() throws {
+    let dependencies = Dependencies {
+      Module(as: AliasAlpha.self, AliasBeta.self) { () throws -> AliasAlphaBeta in
+        _ = try Dependencies.resolveOrThrow(AliasBeta.self)
+        return AliasAlphaBeta()
+      }
+    }
+    let error = try #require(throws: VerificationError.self) { try dependencies.verify() }
+    #expect(error.problems.map(\.description) == ["cycle: AliasBeta → AliasBeta"])
+  }
+
   @Test func aMissingTypeThatSharesARegisteredTypesShortNameIsWrittenInFull() throws {
     let dependencies = Dependencies {
       Module { FeatureA.ClientImpl() as FeatureA.Client }

@@ -135,11 +135,15 @@ final class ResolutionTrace {
   /// The cycle that resolving `registration` again would close: out of line, so that
   /// ``enterNested(_:from:at:address:)``, which every nested resolution runs, stays small
   /// enough to inline and keeps a small frame in a debug build.
+  ///
+  /// Each module on the path is named as the one before it asked for it, the first as the last:
+  /// one loop reads the same from whichever of its keys it was entered.
   @usableFromInline
   func cycleError(closedBy registration: Registration, at site: SourceSite) -> ResolutionError {
-    let path = askedChain(from: registration) + [asked(registration)]
+    let closing = asked(registration)
+    let path = [closing] + askedChain(from: registration).dropFirst() + [closing]
     return ResolutionError(
-      .cycle(path: path.map(\.description)), key: asked(registration).keyDescription, site: site)
+      .cycle(path: path.map(\.description)), key: closing.keyDescription, site: site)
   }
 
   /// Pops the innermost registration.
@@ -202,17 +206,10 @@ final class ResolutionTrace {
     return chain
   }
 
-  /// The chain from `registration`'s outermost frame on, from the alias it was asked for as if
-  /// it was; empty if it has no frame.
+  /// The chain from `registration`'s outermost frame on; empty if it has none.
   func askedChain(from registration: Registration) -> [Registration] {
-    let registered = (0..<depth).first {
-      frames[$0].registration.takeUnretainedValue() === registration
-    }
-    guard var start = registered else { return [] }
-    if start > 0, frames[start - 1].registration.takeUnretainedValue().isAlias(of: registration) {
-      start -= 1
-    }
-    return askedChain(from: start)
+    let start = (0..<depth).first { frames[$0].registration.takeUnretainedValue() === registration }
+    return start.map(askedChain(from:)) ?? []
   }
 
   /// What reads through to `registration`, whose resolution runs innermost on this thread or is

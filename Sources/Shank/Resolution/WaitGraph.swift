@@ -141,7 +141,8 @@ final class WaitGraph: Sendable {
 
   /// The cycle that `waits` close: each waits for what the next one's thread holds, and the
   /// last for what the first one's holds. It runs from what the caller, the first, holds,
-  /// through every thread's factories, back to it.
+  /// through every thread's factories, back to it, each named as the one before asked for it
+  /// and the first as the last (see ``ResolutionTrace/cycleError(closedBy:at:)``).
   ///
   /// The graph knows only the key each thread holds and the key it waits for; the factories
   /// between the two are on that thread's stack. Every thread but the caller is blocked, and
@@ -151,14 +152,14 @@ final class WaitGraph: Sendable {
   /// task's that of the run or attempt it holds, so no chain passes from one kind to the other.
   private static func path(around waits: [Wait]) -> [String] {
     var held = waits[waits.count - 1].awaited as! Registration
-    var path = [waits[0].thread!.askedChain(from: held).first ?? held]
+    var path: [Registration] = []
     for wait in waits {
       let trace = wait.thread!
       path += trace.askedChain(from: held).dropFirst()
       held = wait.awaited as! Registration
       path.append(trace.asked(held))
     }
-    return path.map(\.description)
+    return ([path[path.count - 1]] + path).map(\.description)
   }
 }
 
