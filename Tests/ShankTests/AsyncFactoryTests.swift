@@ -177,13 +177,19 @@ import Testing
     #expect(made.value == 2)
   }
 
-  /// What the factory of an async `Module(as:)` throws names the type asked for, not the first
-  /// one listed: for `resolveAsync` as for a synchronous resolution.
-  @Test(arguments: [Scope.unique, .singleton])
-  func anAsyncAliasModulesFactoryErrorNamesTheTypeAskedFor(scope: Scope) async {
+  /// What an async factory throws fails its resolution, named by the type asked for: for a
+  /// `Module(as:)`, not the first one listed.
+  @Test(arguments: [Scope.unique, .singleton], [false, true])
+  func anAsyncFactoryThatThrowsFailsItsResolutionWithWhatItThrew(scope: Scope, listing: Bool)
+    async
+  {
     let container = Dependencies {
-      Module(scope: scope, as: DatabaseType.self, StoreType.self) {
-        () async throws -> Database in throw ConnectionRefused()
+      if listing {
+        Module(scope: scope, as: DatabaseType.self, StoreType.self) {
+          () async throws -> Database in throw ConnectionRefused()
+        }
+      } else {
+        Module(scope: scope) { () async throws -> StoreType in throw ConnectionRefused() }
       }
     }
     let asked = #line + 2
@@ -194,23 +200,6 @@ import Testing
       #expect(
         error.description == """
           Shank cannot resolve StoreType: its factory threw connection refused
-            asked for at ShankTests/AsyncFactoryTests.swift:\(asked)
-          """)
-    }
-  }
-
-  @Test func aUniqueAsyncFactoryThatThrowsFailsItsResolutionWithWhatItThrew() async throws {
-    let container = Dependencies {
-      Module { () async throws -> DatabaseType in throw ConnectionRefused() }
-    }
-    let asked = #line + 2
-    do throws(ResolutionError) {
-      _ = try await container.resolveAsyncOrThrow(DatabaseType.self)
-      Issue.record("resolved a module whose factory threw")
-    } catch {
-      #expect(
-        error.description == """
-          Shank cannot resolve DatabaseType: its factory threw connection refused
             asked for at ShankTests/AsyncFactoryTests.swift:\(asked)
           """)
     }
