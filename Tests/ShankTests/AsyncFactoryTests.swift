@@ -1208,6 +1208,52 @@ import Testing
     #expect(
       stderr.contains("asked for at ShankTests/AsyncFactoryTests.swift:\(AsyncHolderReader.line)"))
   }
+
+  /// How an async `Module(as: DatabaseType.self, StoreType.self)` asks for its own `StoreType`.
+  enum AsyncAliasCycle: CaseIterable {
+    /// Its factory awaits `StoreType`.
+    case itself
+    /// Its factory awaits `ReportType`, whose synchronous factory resolves `StoreType`.
+    case throughASynchronousModule
+  }
+
+  /// An async alias module asked for as `DatabaseType` whose factory asks for `StoreType`, its
+  /// other type, is a cycle named as the synchronous one is: each module as the one before it
+  /// asked for it, the first as the last.
+  @Test(arguments: [Scope.singleton, .unique], AsyncAliasCycle.allCases)
+  func anAsyncAliasModuleAskingForItsOtherTypeIsACycleNamedAsItAsked(
+    scope: Scope, cycle: AsyncAliasCycle
+  ) async {
+    let line = #line + 4
+    let container = Dependencies {
+      Module(scope: scope, as: DatabaseType.self, StoreType.self) { () async throws -> Database in
+        switch cycle {
+        case .itself: _ = try await Dependencies.resolveAsyncOrThrow(StoreType.self)
+        case .throughASynchronousModule:
+          _ = try await Dependencies.resolveAsyncOrThrow(ReportType.self)
+        }
+        return Database()
+      }
+      Module { () throws -> ReportType in
+        _ = try Dependencies.resolveOrThrow(StoreType.self)
+        return Report()
+      }
+    }
+    let (asked, path) =
+      switch cycle {
+      case .itself: (line, "StoreType → StoreType")
+      case .throughASynchronousModule: (line + 2, "StoreType → ReportType → StoreType")
+      }
+    let outcome = await Self.outcomeOfResolvingADatabase(from: container)
+    #expect(
+      outcome == [
+        """
+        Shank found a dependency cycle resolving StoreType
+          asked for at ShankTests/AsyncFactoryTests.swift:\(asked)
+          cycle: \(path)
+        """
+      ])
+  }
 }
 
 // MARK: - Fixtures

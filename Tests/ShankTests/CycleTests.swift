@@ -52,6 +52,47 @@ import Testing
     // The trace was unwound: an unrelated module resolves at depth 0 again.
     _ = try container.resolveOrThrow(LeafModule.self)
   }
+
+  /// How a decorator of `AliasBeta` closes a cycle back to `AliasBeta`.
+  enum DecoratorCycle: CaseIterable {
+    /// The decorator resolves `AliasBeta` itself.
+    case itself
+    /// The decorator resolves `Service`, whose factory resolves `AliasBeta`.
+    case throughAModule
+  }
+
+  /// A decorator of an alias type that asks for that type again, itself or through another
+  /// module, closes a cycle whose path names the alias, as a plain module's decorator does.
+  @Test(arguments: DecoratorCycle.allCases)
+  func aCycleThroughAnAliasTypesDecoratorKeepsTheAliasInItsPath(cycle: DecoratorCycle) {
+    let line = #line + 9
+    let container = Dependencies {
+      Module(as: AliasAlpha.self, AliasBeta.self) { AliasAlphaBeta() }
+      Module { () throws -> Service in
+        _ = try Dependencies.resolveOrThrow(AliasBeta.self)
+        return ServiceImpl()
+      }
+      Module.decorating(AliasBeta.self) { beta in
+        switch cycle {
+        case .itself: _ = try Dependencies.resolveOrThrow(AliasBeta.self)
+        case .throughAModule: _ = try Dependencies.resolveOrThrow(Service.self)
+        }
+        return beta
+      }
+    }
+    let (asked, path) =
+      switch cycle {
+      case .itself: (line, "AliasBeta → AliasBeta")
+      case .throughAModule: (line - 5, "AliasBeta → Service → AliasBeta")
+      }
+    let error = resolutionError { try container.resolveOrThrow(AliasBeta.self) }
+    #expect(
+      error?.description == """
+        Shank found a dependency cycle resolving AliasBeta
+          asked for at ShankTests/CycleTests.swift:\(asked)
+          cycle: \(path)
+        """)
+  }
 }
 
 /// Singleton cycles that threads enter from different ends at once. The suite's name has
@@ -245,6 +286,50 @@ import Testing
         }
       }
     }
+  }
+
+  /// A cycle across two threads through an alias type's decorator names the alias: thread 1
+  /// makes `OtherService`, which resolves `AliasBeta`, whose decorator waits for `Service`,
+  /// which thread 0 makes and whose factory waits for `OtherService`.
+  @Test func aCycleAcrossThreadsThroughAnAliasTypesDecoratorKeepsTheAliasInItsPath() async throws {
+    let started = DispatchSemaphore(value: 0)
+    let container = Dependencies {
+      Module(as: AliasAlpha.self, AliasBeta.self) { AliasAlphaBeta() }
+      Module.decorating(AliasBeta.self) { beta in
+        _ = try Dependencies.resolveOrThrow(Service.self)
+        return beta
+      }
+      Module(scope: .singleton) { () throws -> OtherService in
+        _ = try Dependencies.resolveOrThrow(AliasBeta.self)
+        return OtherServiceImpl()
+      }
+      Module(scope: .singleton) { () throws -> Service in
+        started.signal()
+        usleep(200_000)
+        _ = try Dependencies.resolveOrThrow(OtherService.self)
+        return ServiceImpl()
+      }
+    }
+    let errors = Collector<ResolutionError?>()
+    let finished = await onThreads(2, timeout: 30) { index in
+      if index == 0 {
+        errors.append(resolutionError { try container.resolveOrThrow(Service.self) })
+      } else {
+        started.wait()
+        errors.append(resolutionError { try container.resolveOrThrow(OtherService.self) })
+      }
+    }
+    try #require(finished, "the threads deadlocked")
+    let paths = Set(
+      errors.all.compactMap { error -> [String]? in
+        guard case .cycle(let path) = error?.reason else { return nil }
+        return path
+      })
+    #expect(
+      paths == [
+        ["Service", "OtherService", "AliasBeta", "Service"],
+        ["OtherService", "AliasBeta", "Service", "OtherService"],
+      ])
   }
 }
 

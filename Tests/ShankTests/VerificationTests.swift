@@ -311,17 +311,28 @@ import Testing
   }
 
   /// A missing key whose type has the short name of a type registered is written in full.
-  /// A module registered as two types that asks for one of them is one cycle, whichever type
-  /// `verify()` makes it by.
-  @Test func anAliasModuleAskingForItselfIsOneCycle() throws {
+  /// A module registered as two types that asks for one of them, itself or through another
+  /// module, is one cycle, whichever type `verify()` makes it by.
+  @Test(arguments: [Scope.singleton, .unique], [false, true])
+  func anAliasModuleAskingForItselfIsOneCycle(scope: Scope, throughAModule: Bool) throws {
     let dependencies = Dependencies {
-      Module(as: AliasAlpha.self, AliasBeta.self) { () throws -> AliasAlphaBeta in
-        _ = try Dependencies.resolveOrThrow(AliasBeta.self)
+      Module(scope: scope, as: AliasAlpha.self, AliasBeta.self) { () throws -> AliasAlphaBeta in
+        if throughAModule {
+          _ = try Dependencies.resolveOrThrow(Service.self)
+        } else {
+          _ = try Dependencies.resolveOrThrow(AliasBeta.self)
+        }
         return AliasAlphaBeta()
+      }
+      Module(scope: scope) { () throws -> Service in
+        _ = try Dependencies.resolveOrThrow(AliasBeta.self)
+        return ServiceImpl()
       }
     }
     let error = try #require(throws: VerificationError.self) { try dependencies.verify() }
-    #expect(error.problems.map(\.description) == ["cycle: AliasBeta → AliasBeta"])
+    let path = throughAModule ? "AliasBeta → Service → AliasBeta" : "AliasBeta → AliasBeta"
+    #expect(
+      error.problems.map(\.description).filter { $0.hasPrefix("cycle:") } == ["cycle: \(path)"])
   }
 
   @Test func aMissingTypeThatSharesARegisteredTypesShortNameIsWrittenInFull() throws {

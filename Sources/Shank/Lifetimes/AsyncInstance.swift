@@ -126,7 +126,8 @@ final class AsyncInstance<Value>: Sendable {
         case .made: return nil
         case .making(let task, let attempt):
           do throws(WaitGraph.Cycle) {
-            let wait = try WaitGraph.shared.recordWaitOfThisTask(for: attempt, via: via)
+            let wait = try WaitGraph.shared.recordWaitOfThisTask(
+              for: attempt, via: via, as: key.description)
             return (task, attempt, wait)
           } catch {
             throw ResolutionError(.cycle(path: error.path), key: key, site: site)
@@ -136,7 +137,8 @@ final class AsyncInstance<Value>: Sendable {
           let attempt = Attempt(key.description, generation: generation)
           // Recorded before the attempt starts, which waits for nothing yet, so this never
           // throws, and so that the attempt sees it.
-          let wait = try? WaitGraph.shared.recordWaitOfThisTask(for: attempt, via: via)
+          let wait = try? WaitGraph.shared.recordWaitOfThisTask(
+            for: attempt, via: via, as: key.description)
           let task = Task {
             try await WaitGraph.run(holding: attempt, inherited: false) {
               try await self.runOnce(in: container, by: attempt)

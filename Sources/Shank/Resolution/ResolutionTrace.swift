@@ -140,10 +140,11 @@ final class ResolutionTrace {
   /// one loop reads the same from whichever of its keys it was entered.
   @usableFromInline
   func cycleError(closedBy registration: Registration, at site: SourceSite) -> ResolutionError {
-    let closing = asked(registration)
-    let path = [closing] + askedChain(from: registration).dropFirst() + [closing]
+    let path = askedPath(from: registration, to: registration)
+    let closing = path[path.count - 1]
     return ResolutionError(
-      .cycle(path: path.map(\.description)), key: closing.keyDescription, site: site)
+      .cycle(path: ([closing] + path.dropFirst()).map(\.description)),
+      key: closing.keyDescription, site: site)
   }
 
   /// Pops the innermost registration.
@@ -172,7 +173,9 @@ final class ResolutionTrace {
     // conformance in the process, and a debug build makes a generic type's metadata the first
     // time it is used; either can take more stack than this thread has left.
     StackBounds.onFreshStack {
-      let factories = runningFactories
+      var factories = runningFactories
+      // The alias of the provider refused: its factory is the one that does not run.
+      if factories.last?.isAlias(of: registration) == true { factories.removeLast() }
       let chain = factories.prefix(5).map(\.description)
       error = ResolutionError(
         .tooDeep(depth: factories.count, chain: chain), key: registration.keyDescription,
@@ -186,30 +189,27 @@ final class ResolutionTrace {
   var runningFactories: [Registration] { askedChain(from: 0).filter { $0.role != .collector } }
 
   /// The registrations on the stack from frame `start`, outermost first, each as it was asked
-  /// for: an alias in place of the provider it reads through to, which has a frame of its own
-  /// after the alias's, and a factory that installs an override once, though its frame repeats.
-  /// An alias whose provider has not entered yet is left out.
+  /// for: an alias in place of the provider it reads through to, whose frame follows the
+  /// alias's, and a factory that installs an override once, though its frame repeats.
   func askedChain(from start: Int) -> [Registration] {
     var chain: [Registration] = []
-    var alias: Registration?
     for index in start..<depth {
-      let registration = frames[index].registration
-      if index > start, frames[index - 1].registration === registration { continue }
-      let resolved = registration.takeUnretainedValue()
-      if resolved.isAlias(of: resolved.keeper) {
-        alias = resolved
+      let registration = frames[index].registration.takeUnretainedValue()
+      if let last = chain.last, last === registration || last.isAlias(of: registration) {
         continue
       }
-      chain.append(alias.flatMap { $0.keeper === resolved ? $0 : nil } ?? resolved)
-      alias = nil
+      chain.append(registration)
     }
     return chain
   }
 
-  /// The chain from `registration`'s outermost frame on; empty if it has none.
-  func askedChain(from registration: Registration) -> [Registration] {
-    let start = (0..<depth).first { frames[$0].registration.takeUnretainedValue() === registration }
-    return start.map(askedChain(from:)) ?? []
+  /// The chain from `held`'s outermost frame, or from `held` if it has none, to `next`, which
+  /// this thread asks for now, as it asks for it: through the alias on top, if that reads
+  /// through to `next`.
+  func askedPath(from held: Registration, to next: Registration) -> [Registration] {
+    let start = (0..<depth).first { frames[$0].registration.takeUnretainedValue() === held }
+    let chain = start.map(askedChain(from:)) ?? [held]
+    return chain[chain.count - 1].isAlias(of: next) ? chain : chain + [next]
   }
 
   /// What reads through to `registration`, whose resolution runs innermost on this thread or is
@@ -222,14 +222,6 @@ final class ResolutionTrace {
     guard index >= 0 else { return nil }
     let reader = frames[index].registration.takeUnretainedValue()
     return reader.role == .collector || reader.isAlias(of: registration) ? reader : nil
-  }
-
-  /// `registration` as this thread asked for it: the alias that reads through to it, if one does.
-  func asked(_ registration: Registration) -> Registration {
-    guard let reader = reader(of: registration), reader.role != .collector else {
-      return registration
-    }
-    return reader
   }
 }
 

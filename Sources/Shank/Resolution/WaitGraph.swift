@@ -71,9 +71,12 @@ final class WaitGraph: Sendable {
     /// For a task, the factories its holder went through on the way to `awaited`: the unique
     /// async modules it runs, then the synchronous ones that asked.
     var route: [String] = []
+    /// For a task, the key it asked `awaited` for by, which the attempt's first asker may have
+    /// asked for by another of the module's types.
+    var asked: String?
 
-    /// What `awaited` is, as a cycle's path names it.
-    var awaitedKey: String { String(describing: awaited) }
+    /// What `awaited` is, as a cycle's path names it: as the waiter asked for it.
+    var awaitedKey: String { asked ?? String(describing: awaited) }
 
     /// Who holds `awaited` now: the thread making the instance, or the run or attempt itself.
     var holder: UInt { lock?.holder ?? UInt(bitPattern: ObjectIdentifier(awaited)) }
@@ -115,14 +118,16 @@ final class WaitGraph: Sendable {
   /// Records that the run or attempt the current task works for (``holding``) waits for the
   /// run or attempt `awaited`, and returns the wait, for ``remove(_:)`` once it is over; `nil`
   /// when the task works for none, whose waits cannot close a cycle. `via` is the synchronous
-  /// factories that asked for `awaited`, outermost first.
+  /// factories that asked for `awaited`, outermost first, and `asked` the key they asked by.
   ///
   /// - Throws: The cycle, recording nothing, when waiting would never end.
-  func recordWaitOfThisTask(for awaited: AnyObject, via: [String] = []) throws(Cycle) -> Wait? {
+  func recordWaitOfThisTask(
+    for awaited: AnyObject, via: [String] = [], as asked: String? = nil
+  ) throws(Cycle) -> Wait? {
     guard let waiter = Self.holding else { return nil }
     let wait = Wait(
       waiter: UInt(bitPattern: ObjectIdentifier(waiter)), awaited: awaited,
-      route: UniqueRun.ofThisTask.flatMap(\.route) + via)
+      route: UniqueRun.ofThisTask.flatMap(\.route) + via, asked: asked)
     if let path = record(wait) { throw Cycle(path: path) }
     return wait
   }
@@ -154,10 +159,9 @@ final class WaitGraph: Sendable {
     var held = waits[waits.count - 1].awaited as! Registration
     var path: [Registration] = []
     for wait in waits {
-      let trace = wait.thread!
-      path += trace.askedChain(from: held).dropFirst()
-      held = wait.awaited as! Registration
-      path.append(trace.asked(held))
+      let awaited = wait.awaited as! Registration
+      path += wait.thread!.askedPath(from: held, to: awaited).dropFirst()
+      held = awaited
     }
     return ([path[path.count - 1]] + path).map(\.description)
   }
