@@ -518,6 +518,25 @@ import Testing
   private static func oneScalarLiteral<T: ExpressibleByUnicodeScalarLiteral>(_: T.Type) -> T {
     "F"
   }
+
+  /// A type of the requested short name registered only inside `[P]` and `Optional<P>` clashes
+  /// too: the message writes them in full.
+  @Test func aMissWritesInFullTheTypesOfTheRequestedShortNameInsideACollectionAlone() {
+    let container = Dependencies {
+      Module { [FeatureA.ClientImpl()] as [FeatureA.Client] }
+      Module { FeatureA.ClientImpl() as FeatureA.Client? }
+    }
+    let error = resolutionError { try container.resolveOrThrow(FeatureB.Client.self) }
+    let asked = #line - 1
+    #expect(
+      error?.description == """
+        Shank cannot resolve ShankTests.FeatureB.Client
+          asked for at ShankTests/DiagnosticsTests.swift:\(asked)
+          registered (2):
+            Optional<ShankTests.FeatureA.Client>
+            [ShankTests.FeatureA.Client]
+        """)
+  }
 }
 
 /// Every trap, each in a child process: the message and the line it points at.

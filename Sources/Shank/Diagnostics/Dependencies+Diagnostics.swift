@@ -11,10 +11,10 @@ extension Dependencies {
   /// them all. Where another type has the requested type's short name, as `Client` of two
   /// features, a second pass writes every type of that name in full.
   func notRegistered<T>(_ type: T.Type, name: String?, site: SourceSite) -> ResolutionError {
-    var miss = Miss(T.self, name: name, typeNames: LastTypeName())
+    var miss = Miss(T.self, name: name, writingInFull: false)
     forEachVisibleRegistration { registration, _ in miss.offer(registration) }
     if miss.clashes {
-      miss = Miss(T.self, name: name, typeNames: LastTypeName(writingInFull: miss.wanted.typeName))
+      miss = Miss(T.self, name: name, writingInFull: true)
       forEachVisibleRegistration { registration, _ in miss.offer(registration) }
     }
     // A layer made before `build()` lies over the empty container, which no build replaces.
@@ -88,12 +88,12 @@ private struct Miss {
   var registeredCount = 0
   var clashes = false
 
-  init<T>(_ type: T.Type, name: String?, typeNames: LastTypeName) {
+  init<T>(_ type: T.Type, name: String?, writingInFull: Bool) {
     requested = ObjectIdentifier(T.self)
     optional = ObjectIdentifier(T?.self)
     self.name = name
-    self.typeNames = typeNames
-    wanted = KeyDescription(typeName: self.typeNames.name(of: T.self), name: name)
+    typeNames = LastTypeName(requested: T.self, writingInFull: writingInFull)
+    wanted = KeyDescription(typeName: typeNames.name(of: T.self).name, name: name)
   }
 
   // Inlined into the walk: a call per registration of a hundred thousand was a quarter of
@@ -102,8 +102,8 @@ private struct Miss {
   mutating func offer(_ registration: Registration) {
     registeredCount += 1
     let type = ObjectIdentifier(registration.type)
-    let typeName = typeNames.name(of: registration.type)
-    if type != requested, typeName == wanted.typeName { clashes = true }
+    let (typeName, clash) = typeNames.name(of: registration.type)
+    if clash { clashes = true }
     let key = KeyDescription(typeName: typeName, name: registration.name)
     listed.offer(key, role: registration.role)
     if registration.role == .decorator { return }
@@ -126,24 +126,31 @@ private struct Miss {
 }
 
 /// The last type's name, kept: registrations mostly come in runs of one type, and each name
-/// looked up in ``KeyDescription/typeName(of:)`` takes its lock. Types of the short name
-/// `writingInFull` are written in full (see ``KeyDescription/typeName(of:writingInFull:)``).
+/// looked up in ``KeyDescription/typeName(of:)`` takes its lock. With each, whether it is or is
+/// written with another type of the requested type's short name, which then, `writingInFull`,
+/// are written in full (see ``KeyDescription/typeName(of:writingInFull:)``).
 private struct LastTypeName {
-  private var last: (type: ObjectIdentifier, name: String)?
-  private var writingInFull: String?
+  private var last: (type: ObjectIdentifier, name: String, clashes: Bool)?
+  private let requested: ObjectIdentifier
+  private let requestedName: String
+  private let writingInFull: Bool
 
-  init(writingInFull: String? = nil) {
+  init(requested: Any.Type, writingInFull: Bool) {
+    self.requested = ObjectIdentifier(requested)
+    requestedName = KeyDescription.typeName(of: requested)
     self.writingInFull = writingInFull
   }
 
-  mutating func name(of type: Any.Type) -> String {
+  mutating func name(of type: Any.Type) -> (name: String, clashes: Bool) {
     let id = ObjectIdentifier(type)
-    if let last, last.type == id { return last.name }
+    if let last, last.type == id { return (last.name, last.clashes) }
     let name =
-      writingInFull.map { KeyDescription.typeName(of: type, writingInFull: $0) }
-      ?? KeyDescription.typeName(of: type)
-    last = (id, name)
-    return name
+      writingInFull
+      ? KeyDescription.typeName(of: type, writingInFull: requestedName)
+      : KeyDescription.typeName(of: type)
+    let clashes = KeyDescription.mentions(requestedName, otherThan: requested, in: type)
+    last = (id, name, clashes)
+    return (name, clashes)
   }
 }
 

@@ -82,6 +82,16 @@ extension KeyDescription {
   /// The names ``typeName(of:)`` has written.
   private static let typeNames = Locked<[ObjectIdentifier: String]>([:])
 
+  /// Whether `type` is, or is written with, a type other than `requested` whose short name is
+  /// `name`: a message would name the two alike.
+  static func mentions(_ name: String, otherThan requested: ObjectIdentifier, in type: Any.Type)
+    -> Bool
+  {
+    if ObjectIdentifier(type) != requested, typeName(of: type) == name { return true }
+    let parts = (type as? SugaredType.Type)?.parts ?? []
+    return parts.contains { mentions(name, otherThan: requested, in: $0) }
+  }
+
   /// `type`'s name, for a message that names two types of the short name `clashing`: each of
   /// them written with its module and the types it is nested in, `App.Feature.Client`, also
   /// inside `[P]`, `[K: P]` and `Optional<P>`.

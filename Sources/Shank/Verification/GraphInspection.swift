@@ -9,8 +9,8 @@ struct GraphInspection {
   private(set) var problems: [VerificationError.Problem] = []
   /// Each node's ``DependencyGraph/Node/id``, by its registration.
   private var ids: [ObjectIdentifier: String] = [:]
-  /// The short name of each type registered, for a missing one that shares its name.
-  private var typeNames: [ObjectIdentifier: String] = [:]
+  /// The types registered, for a missing one that shares the short name of one of them.
+  private var types: [Any.Type] = []
   /// The cycles met while making the modules, each once, as first met.
   private var cycles: [[String]] = []
   /// Each of `cycles` from its least key round, so that the same cycle met from another of
@@ -26,7 +26,7 @@ struct GraphInspection {
       let key = registration.keyDescription
       let id = identifiers.identifier(for: key)
       ids[ObjectIdentifier(registration)] = id
-      typeNames[ObjectIdentifier(registration.type)] = key.typeName
+      types.append(registration.type)
       let kind: DependencyGraph.Node.Kind =
         switch registration.role {
         // A collector stands for its list.
@@ -120,9 +120,8 @@ struct GraphInspection {
   private func missingKey(_ requirement: Requirement) -> KeyDescription {
     let key = KeyDescription(requirement.type, name: requirement.name)
     let type = ObjectIdentifier(requirement.type)
-    guard typeNames.contains(where: { $0.key != type && $0.value == key.typeName }) else {
-      return key
-    }
+    guard types.contains(where: { KeyDescription.mentions(key.typeName, otherThan: type, in: $0) })
+    else { return key }
     return KeyDescription(
       typeName: KeyDescription.typeName(of: requirement.type, writingInFull: key.typeName),
       name: requirement.name)
