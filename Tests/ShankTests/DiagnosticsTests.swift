@@ -537,6 +537,40 @@ import Testing
             [ShankTests.FeatureA.Client]
         """)
   }
+
+  /// A type asked for that is written with a type of a registered type's short name, as
+  /// `[Int: FeatureB.Client]` beside `FeatureA.Client`, has that part written in full.
+  @Test func aMissOfACollectionWritesInFullTheClientInsideIt() {
+    let container = Dependencies {
+      Module { FeatureA.ClientImpl() as FeatureA.Client }
+    }
+    let error = resolutionError { try container.resolveOrThrow([Int: FeatureB.Client].self) }
+    let asked = #line - 1
+    #expect(
+      error?.description == """
+        Shank cannot resolve [Int: ShankTests.FeatureB.Client]
+          asked for at ShankTests/DiagnosticsTests.swift:\(asked)
+          registered (1):
+            ShankTests.FeatureA.Client
+        """)
+  }
+
+  /// Of two collections of one short name, only the parts whose short names clash are written
+  /// in full: `Int` stays `Int`.
+  @Test func aMissWritesInFullOnlyTheClashingPartOfADictionary() {
+    let container = Dependencies {
+      Module { [1: FeatureA.ClientImpl()] as [Int: FeatureA.Client] }
+    }
+    let error = resolutionError { try container.resolveOrThrow([Int: FeatureB.Client].self) }
+    let asked = #line - 1
+    #expect(
+      error?.description == """
+        Shank cannot resolve [Int: ShankTests.FeatureB.Client]
+          asked for at ShankTests/DiagnosticsTests.swift:\(asked)
+          registered (1):
+            [Int: ShankTests.FeatureA.Client]
+        """)
+  }
 }
 
 /// Every trap, each in a child process: the message and the line it points at.

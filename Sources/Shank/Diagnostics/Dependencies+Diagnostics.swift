@@ -8,13 +8,14 @@ extension Dependencies {
   ///
   /// A container may hold a hundred thousand keys, so this prints each type once, spells
   /// out only the near misses, and keeps only the first keys in order instead of sorting
-  /// them all. Where another type has the requested type's short name, as `Client` of two
-  /// features, a second pass writes every type of that name in full.
+  /// them all. Where another type has the short name of the requested type, or of one it is
+  /// written with, as `Client` of two features, a second pass writes every type of that name in
+  /// full.
   func notRegistered<T>(_ type: T.Type, name: String?, site: SourceSite) -> ResolutionError {
-    var miss = Miss(T.self, name: name, writingInFull: false)
+    var miss = Miss(T.self, name: name, writingInFull: [])
     forEachVisibleRegistration { registration, _ in miss.offer(registration) }
-    if miss.clashes {
-      miss = Miss(T.self, name: name, writingInFull: true)
+    if !miss.clashing.isEmpty {
+      miss = Miss(T.self, name: name, writingInFull: miss.clashing)
       forEachVisibleRegistration { registration, _ in miss.offer(registration) }
     }
     // A layer made before `build()` lies over the empty container, which no build replaces.
@@ -76,7 +77,7 @@ extension Dependencies {
 }
 
 /// What a miss of `T` and `name` gathers from the registrations offered: near misses, the
-/// first keys, how many there are, and whether another type has `T`'s short name.
+/// first keys, how many there are, and the short names another type shares with `T`'s leaves.
 private struct Miss {
   let requested: ObjectIdentifier
   let optional: ObjectIdentifier
@@ -86,9 +87,9 @@ private struct Miss {
   var nearMisses: [NearMiss] = []
   var listed = FirstKeys()
   var registeredCount = 0
-  var clashes = false
+  var clashing: Set<String> = []
 
-  init<T>(_ type: T.Type, name: String?, writingInFull: Bool) {
+  init<T>(_ type: T.Type, name: String?, writingInFull: Set<String>) {
     requested = ObjectIdentifier(T.self)
     optional = ObjectIdentifier(T?.self)
     self.name = name
@@ -102,8 +103,8 @@ private struct Miss {
   mutating func offer(_ registration: Registration) {
     registeredCount += 1
     let type = ObjectIdentifier(registration.type)
-    let (typeName, clash) = typeNames.name(of: registration.type)
-    if clash { clashes = true }
+    let (typeName, clashes) = typeNames.name(of: registration.type)
+    if !clashes.isEmpty { clashing.formUnion(clashes) }
     let key = KeyDescription(typeName: typeName, name: registration.name)
     listed.offer(key, role: registration.role)
     if registration.role == .decorator { return }
@@ -126,31 +127,26 @@ private struct Miss {
 }
 
 /// The last type's name, kept: registrations mostly come in runs of one type, and each name
-/// looked up in ``KeyDescription/typeName(of:)`` takes its lock. With each, whether it is or is
-/// written with another type of the requested type's short name, which then, `writingInFull`,
-/// are written in full (see ``KeyDescription/typeName(of:writingInFull:)``).
+/// looked up in ``KeyDescription/typeName(of:)`` takes its lock. With each, the short names it
+/// shares with the requested type's leaves; those in `writingInFull` are written in full (see
+/// ``KeyDescription/typeName(of:writingInFull:)``).
 private struct LastTypeName {
-  private var last: (type: ObjectIdentifier, name: String, clashes: Bool)?
-  private let requested: ObjectIdentifier
-  private let requestedName: String
-  private let writingInFull: Bool
+  private var last: (type: ObjectIdentifier, name: String, clashing: [String])?
+  private let requested: [Any.Type]
+  private let writingInFull: Set<String>
 
-  init(requested: Any.Type, writingInFull: Bool) {
-    self.requested = ObjectIdentifier(requested)
-    requestedName = KeyDescription.typeName(of: requested)
+  init(requested: Any.Type, writingInFull: Set<String>) {
+    self.requested = KeyDescription.leaves(of: requested)
     self.writingInFull = writingInFull
   }
 
-  mutating func name(of type: Any.Type) -> (name: String, clashes: Bool) {
+  mutating func name(of type: Any.Type) -> (name: String, clashing: [String]) {
     let id = ObjectIdentifier(type)
-    if let last, last.type == id { return (last.name, last.clashes) }
-    let name =
-      writingInFull
-      ? KeyDescription.typeName(of: type, writingInFull: requestedName)
-      : KeyDescription.typeName(of: type)
-    let clashes = KeyDescription.mentions(requestedName, otherThan: requested, in: type)
-    last = (id, name, clashes)
-    return (name, clashes)
+    if let last, last.type == id { return (last.name, last.clashing) }
+    let name = KeyDescription.typeName(of: type, writingInFull: writingInFull)
+    let clashing = KeyDescription.clashingNames(of: type, with: requested)
+    last = (id, name, clashing)
+    return (name, clashing)
   }
 }
 

@@ -82,27 +82,36 @@ extension KeyDescription {
   /// The names ``typeName(of:)`` has written.
   private static let typeNames = Locked<[ObjectIdentifier: String]>([:])
 
-  /// Whether `type` is, or is written with, a type other than `requested` whose short name is
-  /// `name`: a message would name the two alike.
-  static func mentions(_ name: String, otherThan requested: ObjectIdentifier, in type: Any.Type)
-    -> Bool
-  {
-    if ObjectIdentifier(type) != requested, typeName(of: type) == name { return true }
-    let parts = (type as? SugaredType.Type)?.parts ?? []
-    return parts.contains { mentions(name, otherThan: requested, in: $0) }
+  /// The types `type` is written with: those inside `[P]`, `[K: P]` and `Optional<P>`, else
+  /// itself.
+  static func leaves(of type: Any.Type) -> [Any.Type] {
+    guard let parts = (type as? SugaredType.Type)?.parts, !parts.isEmpty else { return [type] }
+    return parts.flatMap(leaves(of:))
   }
 
-  /// `type`'s name, for a message that names two types of the short name `clashing`: each of
-  /// them written with its module and the types it is nested in, `App.Feature.Client`, also
-  /// inside `[P]`, `[K: P]` and `Optional<P>`.
-  static func typeName(of type: Any.Type, writingInFull clashing: String) -> String {
-    let short = typeName(of: type)
-    let inFull = short == clashing
-    let sugared = (type as? SugaredType.Type)?.sugaredName { part in
-      typeName(of: part, writingInFull: inFull ? typeName(of: part) : clashing)
+  /// The short names that a type `type` is written with shares with another of `requested`,
+  /// the leaves of the type asked for: a message naming both would write the two alike.
+  static func clashingNames(of type: Any.Type, with requested: [Any.Type]) -> [String] {
+    leaves(of: type).compactMap { leaf in
+      let name = typeName(of: leaf)
+      let clashes = requested.contains {
+        ObjectIdentifier($0) != ObjectIdentifier(leaf) && typeName(of: $0) == name
+      }
+      return clashes ? name : nil
+    }
+  }
+
+  /// `type`'s name, each type it is written with whose short name is in `clashing` written with
+  /// its module and the types it is nested in, `App.Feature.Client`, also inside `[P]`,
+  /// `[K: P]` and `Optional<P>`: for a message that names two types of one short name.
+  static func typeName(of type: Any.Type, writingInFull clashing: Set<String>) -> String {
+    if clashing.isEmpty { return typeName(of: type) }
+    let sugared = (type as? SugaredType.Type)?.sugaredName {
+      typeName(of: $0, writingInFull: clashing)
     }
     if let sugared { return sugared }
-    guard inFull else { return short }
+    let short = typeName(of: type)
+    guard clashing.contains(short) else { return short }
     let name = String(reflecting: type)
     return name.hasPrefix("any ") ? String(name.dropFirst(4)) : name
   }

@@ -116,14 +116,13 @@ struct GraphInspection {
     }
   }
 
-  /// A key nothing registers, written in full where a type registered has its short name.
+  /// A key nothing registers, its types written in full where a type registered has the short
+  /// name of one of them.
   private func missingKey(_ requirement: Requirement) -> KeyDescription {
-    let key = KeyDescription(requirement.type, name: requirement.name)
-    let type = ObjectIdentifier(requirement.type)
-    guard types.contains(where: { KeyDescription.mentions(key.typeName, otherThan: type, in: $0) })
-    else { return key }
+    let requested = KeyDescription.leaves(of: requirement.type)
+    let clashing = types.flatMap { KeyDescription.clashingNames(of: $0, with: requested) }
     return KeyDescription(
-      typeName: KeyDescription.typeName(of: requirement.type, writingInFull: key.typeName),
+      typeName: KeyDescription.typeName(of: requirement.type, writingInFull: Set(clashing)),
       name: requirement.name)
   }
 
