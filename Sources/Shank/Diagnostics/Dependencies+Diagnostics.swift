@@ -87,14 +87,15 @@ private struct Miss {
   var nearMisses: [NearMiss] = []
   var listed = FirstKeys()
   var registeredCount = 0
-  var clashing: Set<String> = []
+  /// The short names other types share with `T`'s leaves, which a second pass writes in full.
+  var clashing: Set<String> { typeNames.clashing }
 
   init<T>(_ type: T.Type, name: String?, writingInFull: Set<String>) {
     requested = ObjectIdentifier(T.self)
     optional = ObjectIdentifier(T?.self)
     self.name = name
     typeNames = LastTypeName(requested: T.self, writingInFull: writingInFull)
-    wanted = KeyDescription(typeName: typeNames.name(of: T.self).name, name: name)
+    wanted = KeyDescription(typeName: typeNames.name(of: T.self), name: name)
   }
 
   // Inlined into the walk: a call per registration of a hundred thousand was a quarter of
@@ -103,8 +104,7 @@ private struct Miss {
   mutating func offer(_ registration: Registration) {
     registeredCount += 1
     let type = ObjectIdentifier(registration.type)
-    let (typeName, clashes) = typeNames.name(of: registration.type)
-    if !clashes.isEmpty { clashing.formUnion(clashes) }
+    let typeName = typeNames.name(of: registration.type)
     let key = KeyDescription(typeName: typeName, name: registration.name)
     listed.offer(key, role: registration.role)
     if registration.role == .decorator { return }
@@ -131,22 +131,24 @@ private struct Miss {
 /// shares with the requested type's leaves; those in `writingInFull` are written in full (see
 /// ``KeyDescription/typeName(of:writingInFull:)``).
 private struct LastTypeName {
-  private var last: (type: ObjectIdentifier, name: String, clashing: [String])?
+  private var last: (type: ObjectIdentifier, name: String)?
   private let requested: [Any.Type]
   private let writingInFull: Set<String>
+  /// The short names the types named so far share with the requested type's leaves.
+  private(set) var clashing: Set<String> = []
 
   init(requested: Any.Type, writingInFull: Set<String>) {
     self.requested = KeyDescription.leaves(of: requested)
     self.writingInFull = writingInFull
   }
 
-  mutating func name(of type: Any.Type) -> (name: String, clashing: [String]) {
+  mutating func name(of type: Any.Type) -> String {
     let id = ObjectIdentifier(type)
-    if let last, last.type == id { return (last.name, last.clashing) }
+    if let last, last.type == id { return last.name }
     let name = KeyDescription.typeName(of: type, writingInFull: writingInFull)
-    let clashing = KeyDescription.clashingNames(of: type, with: requested)
-    last = (id, name, clashing)
-    return (name, clashing)
+    clashing.formUnion(KeyDescription.clashingNames(of: type, with: requested))
+    last = (id, name)
+    return name
   }
 }
 
