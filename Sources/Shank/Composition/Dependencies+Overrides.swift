@@ -63,9 +63,11 @@ extension Dependencies {
       Layer(layer(modules())), operation: operation, isolation: isolation)
   }
 
-  /// A container of `modules` whose misses fall through to ``current``.
-  static func layer(_ modules: [Module]) -> Dependencies {
+  /// A container of `modules` whose misses fall through to ``current``: an override layer, or
+  /// the scope of a `withScope` made at `site`.
+  @usableFromInline
+  static func layer(_ modules: [Module], site: SourceSite? = nil) -> Dependencies {
     Switches.noteOverridesInstalled()
-    return Dependencies(modules: modules, over: current, site: nil)
+    return Dependencies(modules: modules, over: current, site: site)
   }
 }

@@ -121,7 +121,7 @@ extension Dependencies {
   ) async rethrows -> Result {
     // Inlined, so that entering a scope adds no async frame of its own between the caller and
     // the task-local's: a task allocation and two executor checks fewer.
-    let scope = openScope(modules(), site: SourceSite(fileID: fileID, line: line))
+    let scope = layer(modules(), site: SourceSite(fileID: fileID, line: line))
     let result: Result
     // Sealed here rather than by `close()`, which, being async, would cost two hops to the
     // generic executor and back even for a scope that kept no handler.
@@ -134,13 +134,6 @@ extension Dependencies {
     }
     await scope.seal()?.close()
     return result
-  }
-
-  /// The container of a scope made at `site`: `modules` over ``current``.
-  @usableFromInline
-  static func openScope(_ modules: [Module], site: SourceSite) -> Dependencies {
-    Switches.noteOverridesInstalled()
-    return Dependencies(modules: modules, over: current, site: site)
   }
 
   /// Whether a resolution on this thread finds this container closed: it was closed, and no

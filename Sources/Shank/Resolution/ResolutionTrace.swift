@@ -53,9 +53,6 @@ final class ResolutionTrace {
   /// How many frames are on the stack.
   @inlinable var depth: Int { frames.count }
 
-  /// The registrations on the stack, outermost first.
-  var stack: [Registration] { (0..<depth).map { frames[$0].registration.takeUnretainedValue() } }
-
   /// Whether a factory running on this thread makes its instance in `container`, or was
   /// resolved from it.
   static func isMaking(in container: Dependencies) -> Bool {
