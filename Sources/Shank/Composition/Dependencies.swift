@@ -78,17 +78,7 @@ public final class Dependencies: Sendable {
       Disposal.runLater(disposals.seal())
       Unretained(disposals).release()
     }
-    if let handle = object(in: .handle, as: ContainerHandle.self) {
-      Unretained(handle).release()
-    }
     table.free()
-  }
-
-  /// Where it was made, as the ``Inject`` properties that its factories declare keep it: made
-  /// at the first such property, since most containers never make one.
-  var handle: ContainerHandle {
-    object(in: .handle, as: ContainerHandle.self)
-      ?? install(ContainerHandle(site: site), in: .handle)!
   }
 
   /// The object that `word` holds, if it holds one.

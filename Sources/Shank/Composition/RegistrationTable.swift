@@ -136,8 +136,6 @@ struct RegistrationTable {
   /// A word ahead of the slots where the container keeps an object it makes only when it
   /// first needs it, so that a scope that never needs one allocates nothing for it.
   enum HeaderWord: Int {
-    /// The container's ``ContainerHandle``.
-    case handle = 0
     /// The container's ``Disposals``, or `Dependencies.sealedWithoutDisposals`.
     case disposals = 1
   }

@@ -11,14 +11,11 @@ struct InjectedProperty {
   let name: String?
   let site: SourceSite
   /// The container whose factory was running when the property was declared, if any. Weak,
-  /// because a shared module holding it would otherwise keep its own container alive; and
-  /// here, not in the container's handle, so that only a container whose factories declare
-  /// properties pays for a weak reference, which moves every retain and release of it to
-  /// the slow path.
+  /// because a shared module holding it would otherwise keep its own container alive.
   weak var maker: Dependencies?
-  /// Where that container was made, which outlives it, for the message of a read after it
-  /// was released; `nil` for a property declared outside any factory.
-  let makerOrigin: ContainerHandle?
+  /// Where that container was made (`nil` for an override layer), for the message of a read
+  /// after it was released; `nil` for a property declared outside any factory.
+  let makerSite: SourceSite??
 
   /// A cell that resolves on its first read, for a property declared now.
   static func cell<Value>(name: String?, site: SourceSite) -> InjectionCell<Value> {
@@ -27,7 +24,7 @@ struct InjectedProperty {
     // and so `resolve()`, reads there, as a synchronous factory's frames say.
     let maker = making?.takeUnretainedValue() ?? Dependencies.asyncMaker.map { _ in .current }
     return InjectionCell.make(
-      InjectedProperty(name: name, site: site, maker: maker, makerOrigin: maker?.handle))
+      InjectedProperty(name: name, site: site, maker: maker, makerSite: maker.map(\.site)))
   }
 
   /// The first read of `value`'s cell: resolves outside any lock, then publishes, or takes the
@@ -57,10 +54,10 @@ struct InjectedProperty {
   /// built since, a test's overrides), whose module it would be handed without a word.
   @inline(never)
   func container<Value>(resolving: Value.Type) -> Dependencies {
-    guard let makerOrigin else { return Dependencies.current }
+    guard let makerSite else { return Dependencies.current }
     if let maker { return maker }
     let error = ResolutionError(
-      .released(container: Dependencies.origin(of: makerOrigin.site)),
+      .released(container: Dependencies.origin(of: makerSite)),
       key: KeyDescription(Value.self, name: name), site: site)
     Dependencies.stop(error, at: site)
   }
