@@ -10,25 +10,22 @@ final class AsyncRecipe<Value>: Recipe {
   /// The synchronous recipe the module would have, made of the plain module with a factory
   /// that takes what the async one made: the module itself, an alias or a contribution.
   private let shape: (ModuleRecipe<Value>) -> Recipe
-  /// The type messages name the module by: an alias's first type, since `Value` is no key.
-  private let keyType: Any.Type
 
   init(
     name: String?, scope: Scope, site: SourceSite, isolation: (any Actor)?, isEager: Bool,
     onClose: ((Value) async -> Void)?, factory: @escaping () async throws -> Value,
-    keyType: Any.Type = Value.self, shape: @escaping (ModuleRecipe<Value>) -> Recipe
+    shape: @escaping (ModuleRecipe<Value>) -> Recipe
   ) {
     self.factory = factory
     self.onClose = onClose
-    self.keyType = keyType
     self.shape = shape
     super.init(name: name, scope: scope, site: site, isolation: isolation, isEager: isEager)
   }
 
   override func register(into registrations: inout RegistrationList) {
     let instance = AsyncInstance(
-      factory: factory, isolation: isolation, onClose: onClose,
-      key: KeyDescription(keyType, name: name), site: site, shares: scope.kind != .unique)
+      factory: factory, isolation: isolation, onClose: onClose, site: site,
+      shares: scope.kind != .unique)
     // Made for this container alone: a `ModuleRecipe` makes its providers, even a unique one,
     // for each container it registers in, and the list keeps them.
     shape(

@@ -81,7 +81,7 @@ extension Module {
     self.init(
       AsyncRecipe(
         name: name, scope: scope, site: SourceSite(fileID: fileID, line: line),
-        isolation: isolation, isEager: eager, onClose: onClose, factory: factory, keyType: type
+        isolation: isolation, isEager: eager, onClose: onClose, factory: factory
       ) { AliasRecipe($0, types: types) })
   }
 

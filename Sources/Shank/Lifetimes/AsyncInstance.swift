@@ -19,7 +19,6 @@ final class AsyncInstance<Value>: Sendable {
   private let factory: Handed<() async throws -> Value>
   private let isolation: (any Actor)?
   private let onClose: Handed<(Value) async -> Void>?
-  private let key: KeyDescription
   private let site: SourceSite
   /// Whether the provider keeps what it takes, so one value serves everyone who waited.
   private let shares: Bool
@@ -37,12 +36,11 @@ final class AsyncInstance<Value>: Sendable {
 
   init(
     factory: @escaping () async throws -> Value, isolation: (any Actor)?,
-    onClose: ((Value) async -> Void)?, key: KeyDescription, site: SourceSite, shares: Bool
+    onClose: ((Value) async -> Void)?, site: SourceSite, shares: Bool
   ) {
     self.factory = Handed(factory)
     self.isolation = isolation
     self.onClose = onClose.map(Handed.init)
-    self.key = key
     self.site = site
     self.shares = shares
   }
@@ -79,8 +77,9 @@ final class AsyncInstance<Value>: Sendable {
     }
     let container = Dependencies.current
     let generation = provider?.cachedGeneration
-    // The keys that led here, as asked for, this module's last: the path of a cycle that making
-    // it would close, and the name of its errors.
+    // The keys that led here, as asked for, this module's last (its provider, running this
+    // factory, is on the trace): the path of a cycle that making it would close, and the name
+    // of its errors.
     let route = trace.askedChain(from: 0).map(\.keyDescription)
     throw AsyncPending(site: site, slot: ObjectIdentifier(self)) { site throws(ResolutionError) in
       try await self.make(
@@ -114,7 +113,7 @@ final class AsyncInstance<Value>: Sendable {
     in container: Dependencies, at site: SourceSite, taken: UInt, generation: UInt?,
     route: [KeyDescription]
   ) async throws(ResolutionError) -> Any? {
-    let key = route.last ?? key
+    let key = route[route.count - 1]
     let via = route.dropLast().map(\.description)
     do {
       guard shares else { return try await runUnique(in: container, at: site, route: route) }
@@ -134,7 +133,7 @@ final class AsyncInstance<Value>: Sendable {
           }
         case .empty where slot.taken != taken: return nil
         case .empty:
-          let attempt = Attempt(key.description, generation: generation)
+          let attempt = Attempt(generation: generation)
           // Recorded before the attempt starts, which waits for nothing yet, so this never
           // throws, and so that the attempt sees it.
           let wait = try? WaitGraph.shared.recordWaitOfThisTask(
@@ -165,7 +164,7 @@ final class AsyncInstance<Value>: Sendable {
     in container: Dependencies, at site: SourceSite, route: [KeyDescription]
   ) async throws -> Value {
     let runs = UniqueRun.ofThisTask
-    let key = route.last ?? key
+    let key = route[route.count - 1]
     let route = route.map(\.description)
     if let first = runs.firstIndex(where: { $0.slot == ObjectIdentifier(self) }) {
       let path = [key.description] + runs[(first + 1)...].flatMap(\.route) + route
@@ -254,14 +253,12 @@ final class AsyncInstance<Value>: Sendable {
 /// One run of a shared async module's factory, as the ``WaitGraph`` knows it: what the run's
 /// task holds, and what those who await it wait for. One per run, so that a wait recorded for a
 /// run that has ended, until its waiter resumes, names nothing that anyone holds.
-final class Attempt: Sendable, CustomStringConvertible {
-  /// The module, as a cycle through the run reads.
-  let description: String
+/// A cycle through it names the module as each of its waiters asked for it (``WaitGraph/Wait``).
+final class Attempt: Sendable {
   /// The resets of a `.cached` module's scope that came before the run began.
   let generation: UInt?
 
-  init(_ description: String, generation: UInt?) {
-    self.description = description
+  init(generation: UInt?) {
     self.generation = generation
   }
 }
