@@ -539,36 +539,27 @@ import Testing
   }
 
   /// A type asked for that is written with a type of a registered type's short name, as
-  /// `[Int: FeatureB.Client]` beside `FeatureA.Client`, has that part written in full.
-  @Test func aMissOfACollectionWritesInFullTheClientInsideIt() {
+  /// `[Int: FeatureB.Client]` beside `FeatureA.Client` or `[Int: FeatureA.Client]`, has that
+  /// part written in full, on both sides; `Int`, which clashes with nothing, stays `Int`.
+  @Test(arguments: [false, true])
+  func aMissOfACollectionWritesInFullOnlyTheClashingPartInsideIt(registeredInADictionary: Bool) {
     let container = Dependencies {
-      Module { FeatureA.ClientImpl() as FeatureA.Client }
+      if registeredInADictionary {
+        Module { [1: FeatureA.ClientImpl()] as [Int: FeatureA.Client] }
+      } else {
+        Module { FeatureA.ClientImpl() as FeatureA.Client }
+      }
     }
     let error = resolutionError { try container.resolveOrThrow([Int: FeatureB.Client].self) }
     let asked = #line - 1
+    let registered =
+      registeredInADictionary ? "[Int: ShankTests.FeatureA.Client]" : "ShankTests.FeatureA.Client"
     #expect(
       error?.description == """
         Shank cannot resolve [Int: ShankTests.FeatureB.Client]
           asked for at ShankTests/DiagnosticsTests.swift:\(asked)
           registered (1):
-            ShankTests.FeatureA.Client
-        """)
-  }
-
-  /// Of two collections of one short name, only the parts whose short names clash are written
-  /// in full: `Int` stays `Int`.
-  @Test func aMissWritesInFullOnlyTheClashingPartOfADictionary() {
-    let container = Dependencies {
-      Module { [1: FeatureA.ClientImpl()] as [Int: FeatureA.Client] }
-    }
-    let error = resolutionError { try container.resolveOrThrow([Int: FeatureB.Client].self) }
-    let asked = #line - 1
-    #expect(
-      error?.description == """
-        Shank cannot resolve [Int: ShankTests.FeatureB.Client]
-          asked for at ShankTests/DiagnosticsTests.swift:\(asked)
-          registered (1):
-            [Int: ShankTests.FeatureA.Client]
+            \(registered)
         """)
   }
 }
