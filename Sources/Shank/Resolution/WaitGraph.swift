@@ -71,8 +71,8 @@ final class WaitGraph: Sendable {
     /// For a task, the factories its holder went through on the way to `awaited`: the unique
     /// async modules it runs, then the synchronous ones that asked.
     var route: [String] = []
-    /// For a task, the key it asked `awaited` for by, which the attempt's first asker may have
-    /// asked for by another of the module's types.
+    /// For a task waiting for an attempt, the key it asked for the attempt's module by: one
+    /// attempt serves askers of each of the module's types.
     var asked: String?
 
     /// What `awaited` is, as a cycle's path names it: as the waiter asked for it.
