@@ -385,25 +385,27 @@ import Testing
   /// event of a resolution that finds it kept afterwards says no factory ran.
   @Test(arguments: [Scope.singleton, .weak])
   func aModuleAnObserverMadeIsFoundKeptByTheResolutionAfter(scope: Scope) {
+    // Each case's own keys: observers see every resolution, and the cases run at once.
+    let (outer, trigger, kept) = ("outer \(scope)", "trigger \(scope)", "kept \(scope)")
     let container = Dependencies {
-      Module("observer's outer") { () -> Observed in
-        _ = Dependencies.resolve(Observed.self, name: "observer's trigger")
-        withExtendedLifetime(Dependencies.resolve(Observed.self, name: "observer's kept")) {}
+      Module(outer) { () -> Observed in
+        _ = Dependencies.resolve(Observed.self, name: trigger)
+        withExtendedLifetime(Dependencies.resolve(Observed.self, name: kept)) {}
         return ObservedImpl()
       }
-      Module("observer's trigger") { ObservedImpl() as Observed }
-      Module("observer's kept", scope: scope) { ObservedImpl() as Observed }
+      Module(trigger) { ObservedImpl() as Observed }
+      Module(kept, scope: scope) { ObservedImpl() as Observed }
     }
     let held = Collector<Observed>()
     let made = Collector<Bool>()
     let observation = Dependencies.observe { event in
-      if event.key == #"Observed named "observer's trigger""# {
-        held.append(container.resolve(Observed.self, name: "observer's kept"))
+      if event.key == "Observed named \"\(trigger)\"" {
+        held.append(container.resolve(Observed.self, name: kept))
       }
-      if event.key == #"Observed named "observer's kept""# { made.append(event.madeInstance) }
+      if event.key == "Observed named \"\(kept)\"" { made.append(event.madeInstance) }
     }
     defer { observation.cancel() }
-    _ = container.resolve(Observed.self, name: "observer's outer")
+    _ = container.resolve(Observed.self, name: outer)
     #expect(held.all.count == 1)
     #expect(made.all == [false])
   }
