@@ -1,4 +1,4 @@
-// The instance an async factory made, waiting for its module's provider; attempts, unique runs.
+// The instance an async factory made, waiting for its module's provider, and its attempts.
 
 import Dispatch
 
@@ -263,47 +263,10 @@ final class Attempt: Sendable {
   }
 }
 
-/// What ``AsyncInstance/take()`` throws when nothing is made: where the module was
-/// registered, and how to make it. The provider turns it into a ``ResolutionError`` for its
-/// key.
-struct AsyncPending: Error, Sendable {
-  let site: SourceSite
-  /// The slot, which a unique module's value is handed to the next attempt for.
-  let slot: ObjectIdentifier
-  /// Runs the factory for a resolution asked for at a site: gives the value for a unique
-  /// module, `nil` for a shared one (see ``AsyncInstance/make(in:at:taken:generation:route:)``).
-  let make: @Sendable (SourceSite) async throws(ResolutionError) -> Any?
-}
-
 extension Dependencies {
   /// The container an async factory running in this task makes its module for, or that a
   /// `resolveAsync` or `start()` resolves from once a factory has run for it: the ``Inject``
   /// properties the module declares read from it, as those of a synchronous factory's module
   /// read from the container on the resolution trace, and its close does not stop either.
   @TaskLocal static var asyncMaker: Dependencies?
-
-  /// The unique async modules whose factories run in this task or the tasks it was started
-  /// from, outermost first (see ``AsyncInstance/runUnique(in:at:route:)``).
-  @TaskLocal static var uniqueAsyncRuns: [UniqueRun] = []
-}
-
-/// A unique async module's factory running in a task, for the chain that tells a factory
-/// asking for its own module of the cycle.
-struct UniqueRun: Sendable {
-  let slot: ObjectIdentifier
-  let task: Int?
-  /// Whether the run goes on. A task is known by its address, which the runtime gives again
-  /// once it ends, maybe to a task that inherited the chain: only a run still going counts.
-  let going: Locked<Bool>
-  /// The factories that led from the run before, or from the start of the task, to this one,
-  /// then its own key.
-  let route: [String]
-
-  static var thisTask: Int? { withUnsafeCurrentTask { $0?.hashValue } }
-
-  /// The runs of this task that still go, outermost first.
-  static var ofThisTask: [UniqueRun] {
-    let task = thisTask
-    return Dependencies.uniqueAsyncRuns.filter { $0.task == task && $0.going.withLock { $0 } }
-  }
 }

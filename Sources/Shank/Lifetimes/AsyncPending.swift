@@ -1,0 +1,13 @@
+// What a synchronous resolution of an async module not made yet throws, and how to make it.
+
+/// What ``AsyncInstance/take()`` throws when nothing is made: where the module was
+/// registered, and how to make it. The provider turns it into a ``ResolutionError`` for its
+/// key.
+struct AsyncPending: Error, Sendable {
+  let site: SourceSite
+  /// The slot, which a unique module's value is handed to the next attempt for.
+  let slot: ObjectIdentifier
+  /// Runs the factory for a resolution asked for at a site: gives the value for a unique
+  /// module, `nil` for a shared one (see ``AsyncInstance/make(in:at:taken:generation:route:)``).
+  let make: @Sendable (SourceSite) async throws(ResolutionError) -> Any?
+}
