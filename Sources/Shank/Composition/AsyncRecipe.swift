@@ -12,14 +12,14 @@ final class AsyncRecipe<Value>: Recipe {
   private let shape: (ModuleRecipe<Value>) -> Recipe
 
   init(
-    name: String?, scope: Scope, site: SourceSite, isolation: (any Actor)?, isEager: Bool,
-    onClose: ((Value) async -> Void)?, factory: @escaping () async throws -> Value,
+    _ terms: Terms, onClose: ((Value) async -> Void)?,
+    factory: @escaping () async throws -> Value,
     shape: @escaping (ModuleRecipe<Value>) -> Recipe
   ) {
     self.factory = factory
     self.onClose = onClose
     self.shape = shape
-    super.init(name: name, scope: scope, site: site, isolation: isolation, isEager: isEager)
+    super.init(terms)
   }
 
   override func register(into registrations: inout RegistrationList) {
@@ -30,8 +30,8 @@ final class AsyncRecipe<Value>: Recipe {
     // for each container it registers in, and the list keeps them.
     shape(
       ModuleRecipe(
-        name: name, scope: scope, site: site, isolation: isolation, isEager: isEager,
-        onClose: onClose, factory: { try instance.take() }, keeper: Recipe.keeper(for: scope))
+        terms, onClose: onClose, factory: { try instance.take() }, keeper: Recipe.keeper(for: scope)
+      )
     ).register(into: &registrations)
   }
 }

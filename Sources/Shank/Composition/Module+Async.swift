@@ -41,11 +41,10 @@ extension Module {
     onClose: ((Value) async -> Void)? = nil,
     _ factory: @escaping () async throws -> Value
   ) {
-    self.init(
-      AsyncRecipe(
-        name: name, scope: scope, site: SourceSite(fileID: fileID, line: line),
-        isolation: isolation, isEager: eager, onClose: onClose, factory: factory
-      ) { $0 })
+    let terms = Recipe.Terms(
+      name: name, scope: scope, site: SourceSite(fileID: fileID, line: line),
+      isolation: isolation, isEager: eager)
+    self.init(AsyncRecipe(terms, onClose: onClose, factory: factory) { $0 })
   }
 
   /// Registers one `async` factory under several types, sharing the instance when the scope
@@ -78,11 +77,11 @@ extension Module {
     _ factory: @escaping () async throws -> Value
   ) {
     let types = [type] + more
+    let terms = Recipe.Terms(
+      name: name, scope: scope, site: SourceSite(fileID: fileID, line: line),
+      isolation: isolation, isEager: eager)
     self.init(
-      AsyncRecipe(
-        name: name, scope: scope, site: SourceSite(fileID: fileID, line: line),
-        isolation: isolation, isEager: eager, onClose: onClose, factory: factory
-      ) { AliasRecipe($0, types: types) })
+      AsyncRecipe(terms, onClose: onClose, factory: factory) { AliasRecipe($0, types: types) })
   }
 
   /// Registers one element of the collection `[Value]` made by an `async` factory.
@@ -113,10 +112,10 @@ extension Module {
     onClose: ((Value) async -> Void)? = nil,
     _ factory: @escaping () async throws -> Value
   ) -> Module {
-    Module(
-      AsyncRecipe(
-        name: name, scope: scope, site: SourceSite(fileID: fileID, line: line),
-        isolation: isolation, isEager: eager, onClose: onClose, factory: factory
-      ) { ContributionRecipe<Value>($0) })
+    let terms = Recipe.Terms(
+      name: name, scope: scope, site: SourceSite(fileID: fileID, line: line),
+      isolation: isolation, isEager: eager)
+    return Module(
+      AsyncRecipe(terms, onClose: onClose, factory: factory) { ContributionRecipe<Value>($0) })
   }
 }

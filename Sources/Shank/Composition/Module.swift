@@ -69,11 +69,10 @@ public struct Module: Sendable {
   ) {
     // Inlined, so that the provider's generic type is looked up once per call site, not once
     // per module.
-    let site = SourceSite(fileID: fileID, line: line)
-    handed = Handed(
-      Recipe.module(
-        name: name, scope: scope, site: site, isolation: isolation, isEager: eager,
-        onClose: onClose, factory: factory))
+    let terms = Recipe.Terms(
+      name: name, scope: scope, site: SourceSite(fileID: fileID, line: line),
+      isolation: isolation, isEager: eager)
+    handed = Handed(Recipe.module(terms, onClose: onClose, factory: factory))
   }
 
   /// Registers one factory under several types, sharing the instance when the scope shares.
@@ -112,10 +111,11 @@ public struct Module: Sendable {
     onClose: ((Value) async -> Void)? = nil,
     _ factory: @escaping () throws -> Value
   ) {
-    let site = SourceSite(fileID: fileID, line: line)
+    let terms = Recipe.Terms(
+      name: name, scope: scope, site: SourceSite(fileID: fileID, line: line),
+      isolation: isolation, isEager: eager)
     let module = ModuleRecipe(
-      name: name, scope: scope, site: site, isolation: isolation, isEager: eager,
-      onClose: onClose, factory: factory, keeper: Recipe.keeper(for: scope))
+      terms, onClose: onClose, factory: factory, keeper: Recipe.keeper(for: scope))
     self.init(AliasRecipe(module, types: [type] + more))
   }
 

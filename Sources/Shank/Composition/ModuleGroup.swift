@@ -11,9 +11,8 @@ final class ModuleGroup: Recipe {
 
   init(_ members: [Module]) {
     self.members = members
-    super.init(
-      name: nil, scope: .unique, site: SourceSite(fileID: #fileID, line: #line), isolation: nil,
-      isEager: false)
+    let site = SourceSite(fileID: #fileID, line: #line)
+    super.init(Terms(name: nil, scope: .unique, site: site, isolation: nil, isEager: false))
   }
 
   /// The group of `modules`.

@@ -10,7 +10,7 @@ final class CollectorProvider<Value>: Provider<Value> {
   init(contributing element: Any.Type, site: SourceSite, collect: @escaping Conversion) {
     self.collect = collect
     contributed = ObjectIdentifier(element)
-    super.init(name: nil, scope: .unique, site: site, isolation: nil, isEager: false)
+    super.init(Terms(name: nil, scope: .unique, site: site, isolation: nil, isEager: false))
     role = .collector
   }
 

@@ -7,9 +7,7 @@ final class ContributionRecipe<Value>: Recipe {
   init(_ module: Recipe) {
     module.role = .contribution
     self.module = module
-    super.init(
-      name: module.name, scope: module.scope, site: module.site, isolation: module.isolation,
-      isEager: module.isEager)
+    super.init(module.terms)
   }
 
   override func register(into registrations: inout RegistrationList) {

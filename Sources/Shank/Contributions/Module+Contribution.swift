@@ -41,9 +41,10 @@ extension Module {
     onClose: ((Value) async -> Void)? = nil,
     _ factory: @escaping () throws -> Value
   ) -> Module {
-    let recipe = Recipe.module(
+    let terms = Recipe.Terms(
       name: name, scope: scope, site: SourceSite(fileID: fileID, line: line),
-      isolation: isolation, isEager: eager, onClose: onClose, factory: factory)
+      isolation: isolation, isEager: eager)
+    let recipe = Recipe.module(terms, onClose: onClose, factory: factory)
     return Module(ContributionRecipe<Value>(recipe))
   }
 }

@@ -5,9 +5,8 @@ final class Decoration<Value>: Registration {
 
   init(site: SourceSite, isolation: (any Actor)?, transform: @escaping (Value) throws -> Value) {
     self.transform = transform
-    super.init(
-      type: Value.self, name: nil, scope: .unique, site: site, isolation: isolation,
-      isEager: false)
+    let terms = Terms(name: nil, scope: .unique, site: site, isolation: isolation, isEager: false)
+    super.init(type: Value.self, terms)
     role = .decorator
   }
 

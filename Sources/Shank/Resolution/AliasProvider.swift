@@ -10,9 +10,7 @@ final class AliasProvider<Value>: Provider<Value> {
   init(readingThrough upstream: Registration, conversion: @escaping Conversion) {
     self.upstream = upstream
     self.conversion = conversion
-    super.init(
-      name: upstream.name, scope: upstream.scope, site: upstream.site,
-      isolation: upstream.isolation, isEager: upstream.isEager)
+    super.init(upstream.terms)
   }
 
   override func resolve(at site: SourceSite, from container: Dependencies)

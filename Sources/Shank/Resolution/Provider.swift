@@ -22,15 +22,10 @@ class Provider<Value>: Registration {
   /// read without a lock after one atomic load. `nil` for every other kind.
   @usableFromInline let made: OnceBox?
 
-  init(
-    name: String?, scope: Scope, site: SourceSite, isolation: (any Actor)?, isEager: Bool,
-    plainFactory: (() throws -> Value)? = nil, made: OnceBox? = nil
-  ) {
+  init(_ terms: Terms, plainFactory: (() throws -> Value)? = nil, made: OnceBox? = nil) {
     self.plainFactory = plainFactory
     self.made = made
-    super.init(
-      type: Value.self, name: name, scope: scope, site: site, isolation: isolation,
-      isEager: isEager)
+    super.init(type: Value.self, terms)
   }
 
   /// The instance for a resolution asked for at `site` and started in `container`.

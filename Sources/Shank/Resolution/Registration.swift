@@ -20,15 +20,12 @@ class Registration: Recipe, CustomStringConvertible {
   /// Whether it was registered from any actor, so that a nonisolated one is checked inline.
   @usableFromInline let isBound: Bool
 
-  init(
-    type: Any.Type, name: String?, scope: Scope, site: SourceSite, isolation: (any Actor)?,
-    isEager: Bool
-  ) {
+  init(type: Any.Type, _ terms: Terms) {
     self.type = type
     keyType = type
-    isMainActorOnly = isolation != nil && isolation === MainActor.shared
-    isBound = isolation != nil
-    super.init(name: name, scope: scope, site: site, isolation: isolation, isEager: isEager)
+    isMainActorOnly = terms.isolation != nil && terms.isolation === MainActor.shared
+    isBound = terms.isolation != nil
+    super.init(terms)
   }
 
   var keyDescription: KeyDescription { KeyDescription(keyType, name: name) }

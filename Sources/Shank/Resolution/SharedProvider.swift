@@ -19,9 +19,7 @@ class SharedProvider<Value>: Provider<Value> {
     lock = made?.lock ?? CreationLock()
     factory = recipe.factory
     onClose = recipe.onClose
-    super.init(
-      name: recipe.name, scope: recipe.scope, site: recipe.site, isolation: recipe.isolation,
-      isEager: recipe.isEager, made: made)
+    super.init(recipe.terms, made: made)
   }
 
   /// The kept instance, read under the creation lock; for a `.cached` one, sets `generation`

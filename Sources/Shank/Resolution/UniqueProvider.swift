@@ -11,14 +11,9 @@ final class UniqueProvider<Value>: Provider<Value> {
   private let hasIgnoredOnClose: Bool
 
   @usableFromInline
-  init(
-    name: String?, site: SourceSite, isolation: (any Actor)?, isEager: Bool,
-    hasOnClose: Bool, factory: @escaping () throws -> Value
-  ) {
+  init(_ terms: Terms, hasOnClose: Bool, factory: @escaping () throws -> Value) {
     hasIgnoredOnClose = hasOnClose
-    super.init(
-      name: name, scope: .unique, site: site, isolation: isolation, isEager: isEager,
-      plainFactory: factory)
+    super.init(terms, plainFactory: factory)
   }
 
   override func resolve(at site: SourceSite, from container: Dependencies)
