@@ -85,7 +85,7 @@ extension KeyDescription {
   /// The types `type` is written with: those inside `[P]`, `[K: P]` and `Optional<P>`, else
   /// itself.
   static func leaves(of type: Any.Type) -> [Any.Type] {
-    guard let parts = (type as? SugaredType.Type)?.parts, !parts.isEmpty else { return [type] }
+    guard let parts = (type as? SugaredType.Type)?.parts else { return [type] }
     return parts.flatMap(leaves(of:))
   }
 

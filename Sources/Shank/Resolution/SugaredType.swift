@@ -11,9 +11,8 @@ protocol SugaredType {
   static var wrappedType: Any.Type? { get }
   /// What this collection resolves to where nothing answers it unnamed: no contributions.
   static var empty: Any? { get }
-  /// `[P]`, `[K: P]` or `Optional<P>`, with `naming` writing each type inside; `nil` for the
-  /// plain name.
-  static func sugaredName(naming: (Any.Type) -> String) -> String?
+  /// `[P]`, `[K: P]` or `Optional<P>`, with `naming` writing each type inside.
+  static func sugaredName(naming: (Any.Type) -> String) -> String
   /// The types ``sugaredName(naming:)`` writes inside.
   static var parts: [Any.Type] { get }
   /// What resolving this type under `name` gives where nothing registers it, if anything.
@@ -25,8 +24,6 @@ protocol SugaredType {
 extension SugaredType {
   static var wrappedType: Any.Type? { nil }
   static var empty: Any? { nil }
-  static func sugaredName(naming: (Any.Type) -> String) -> String? { nil }
-  static var parts: [Any.Type] { [] }
 
   static func answerMiss(
     in dependencies: Dependencies, name: String?, site: SourceSite
@@ -38,7 +35,7 @@ extension SugaredType {
 extension Optional: SugaredType {
   static var wrappedType: Any.Type? { Wrapped.self }
   static var parts: [Any.Type] { [Wrapped.self] }
-  static func sugaredName(naming: (Any.Type) -> String) -> String? {
+  static func sugaredName(naming: (Any.Type) -> String) -> String {
     "Optional<\(naming(Wrapped.self))>"
   }
 
@@ -56,14 +53,14 @@ extension Optional: SugaredType {
 extension Array: SugaredType {
   static var empty: Any? { Self() }
   static var parts: [Any.Type] { [Element.self] }
-  static func sugaredName(naming: (Any.Type) -> String) -> String? { "[\(naming(Element.self))]" }
+  static func sugaredName(naming: (Any.Type) -> String) -> String { "[\(naming(Element.self))]" }
 }
 
 extension Dictionary: SugaredType {
   /// Only a `[String: P]` collects named contributions.
   static var empty: Any? { Key.self == String.self ? Self() : nil }
   static var parts: [Any.Type] { [Key.self, Value.self] }
-  static func sugaredName(naming: (Any.Type) -> String) -> String? {
+  static func sugaredName(naming: (Any.Type) -> String) -> String {
     "[\(naming(Key.self)): \(naming(Value.self))]"
   }
 }
