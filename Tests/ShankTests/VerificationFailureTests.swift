@@ -212,6 +212,30 @@ import Testing
     #expect(again?.problems.count == 2, "released, the factory returns, and only two remain")
   }
 
+  /// A factory that never returns after others that did on the same thread is the one
+  /// reported, not the first module its thread made, and the modules after it are still made.
+  @Test func aFactoryThatNeverReturnsAfterOthersIsTheOneReported() async throws {
+    let release = DispatchSemaphore(value: 0)
+    let dependencies = Dependencies {
+      Module { LeafModule() }
+      Module { () -> Service in
+        _ = release.wait(timeout: .now() + 60)
+        release.signal()  // so that any later call goes straight on
+        return ServiceImpl()
+      }
+      Module { CartModule() as CartModuleType }  // its ShopAppModuleType is missing
+    }
+    let problems = try #require(
+      await verificationProblemsOnAThread(dependencies, patience: .seconds(2)),
+      "verify() did not return")
+    release.signal()
+    #expect(
+      problems == [
+        "Service could not be made: its factory did not return within 2.0 seconds; it may wait for something verify() holds, such as the main queue when verify() runs on the main actor",
+        #"CartModuleType needs ShopAppModuleType in property "app" (ShankTests/ShopFixtures.swift:22), and nothing registers it"#,
+      ])
+  }
+
   /// The patience is for each factory: modules that each return in time are all made, however
   /// long the whole run takes on one thread.
   @Test func slowFactoriesThatEachReturnInTimeAreAllMade() async throws {
