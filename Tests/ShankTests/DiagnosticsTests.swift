@@ -562,6 +562,31 @@ import Testing
             \(registered)
         """)
   }
+
+  /// A type asked for that is written with two types of one short name, as
+  /// `[Catalog.Tag: Basket.Tag]`, has both written in full, though nothing registered clashes.
+  @Test func aMissOfACollectionWhosePartsShareAShortNameWritesThemInFull() {
+    let container = Dependencies { Module { ServiceImpl() as Service } }
+    let error = resolutionError { try container.resolveOrThrow([Catalog.Tag: Basket.Tag].self) }
+    let asked = #line - 1
+    #expect(
+      error?.description == """
+        Shank cannot resolve [ShankTests.Catalog.Tag: ShankTests.Basket.Tag]
+          asked for at ShankTests/DiagnosticsTests.swift:\(asked)
+          registered (1):
+            Service
+        """)
+  }
+}
+
+/// Two types of one short name, for a key written with both.
+enum Catalog {
+  struct Tag: Hashable {}
+}
+
+/// The other `Tag`.
+enum Basket {
+  struct Tag {}
 }
 
 /// Every trap, each in a child process: the message and the line it points at.

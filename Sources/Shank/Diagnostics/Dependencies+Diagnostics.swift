@@ -83,19 +83,29 @@ private struct Miss {
   let optional: ObjectIdentifier
   let name: String?
   let wanted: KeyDescription
-  var typeNames: LastTypeName
+  /// The types `T` is written with (see ``KeyDescription/leaves(of:)``).
+  let leaves: [Any.Type]
+  /// The short names written in full (see ``KeyDescription/typeName(of:writingInFull:)``).
+  let writingInFull: Set<String>
+  /// The last type's name, kept: registrations mostly come in runs of one type, and each name
+  /// looked up in ``KeyDescription/typeName(of:)`` takes its lock.
+  var last: (type: ObjectIdentifier, name: String)?
+  /// The short names other types, or `T`'s leaves among themselves, share with `T`'s leaves,
+  /// which a second pass writes in full.
+  var clashing: Set<String>
   var nearMisses: [NearMiss] = []
   var listed = FirstKeys()
   var registeredCount = 0
-  /// The short names other types share with `T`'s leaves, which a second pass writes in full.
-  var clashing: Set<String> { typeNames.clashing }
 
   init<T>(_ type: T.Type, name: String?, writingInFull: Set<String>) {
     requested = ObjectIdentifier(T.self)
     optional = ObjectIdentifier(T?.self)
     self.name = name
-    typeNames = LastTypeName(requested: T.self, writingInFull: writingInFull)
-    wanted = KeyDescription(typeName: typeNames.name(of: T.self), name: name)
+    leaves = KeyDescription.leaves(of: T.self)
+    self.writingInFull = writingInFull
+    clashing = Set(KeyDescription.clashingNames(of: T.self, with: leaves))
+    let typeName = KeyDescription.typeName(of: T.self, writingInFull: writingInFull)
+    wanted = KeyDescription(typeName: typeName, name: name)
   }
 
   // Inlined into the walk: a call per registration of a hundred thousand was a quarter of
@@ -104,7 +114,7 @@ private struct Miss {
   mutating func offer(_ registration: Registration) {
     registeredCount += 1
     let type = ObjectIdentifier(registration.type)
-    let typeName = typeNames.name(of: registration.type)
+    let typeName = writtenName(of: registration.type)
     let key = KeyDescription(typeName: typeName, name: registration.name)
     listed.offer(key, role: registration.role)
     if registration.role == .decorator { return }
@@ -124,29 +134,13 @@ private struct Miss {
     }
     nearMisses.append(NearMiss(key: key, closeness: closeness))
   }
-}
 
-/// The last type's name, kept: registrations mostly come in runs of one type, and each name
-/// looked up in ``KeyDescription/typeName(of:)`` takes its lock. With each, the short names it
-/// shares with the requested type's leaves; those in `writingInFull` are written in full (see
-/// ``KeyDescription/typeName(of:writingInFull:)``).
-private struct LastTypeName {
-  private var last: (type: ObjectIdentifier, name: String)?
-  private let requested: [Any.Type]
-  private let writingInFull: Set<String>
-  /// The short names the types named so far share with the requested type's leaves.
-  private(set) var clashing: Set<String> = []
-
-  init(requested: Any.Type, writingInFull: Set<String>) {
-    self.requested = KeyDescription.leaves(of: requested)
-    self.writingInFull = writingInFull
-  }
-
-  mutating func name(of type: Any.Type) -> String {
+  /// `type`'s name, noting the short names it shares with `T`'s leaves.
+  private mutating func writtenName(of type: Any.Type) -> String {
     let id = ObjectIdentifier(type)
     if let last, last.type == id { return last.name }
     let name = KeyDescription.typeName(of: type, writingInFull: writingInFull)
-    clashing.formUnion(KeyDescription.clashingNames(of: type, with: requested))
+    clashing.formUnion(KeyDescription.clashingNames(of: type, with: leaves))
     last = (id, name)
     return name
   }
