@@ -68,13 +68,9 @@ extension KeyDescription {
     let id = ObjectIdentifier(type)
     if let known = typeNames.withLock({ $0[id] }) { return known }
     // Written outside the lock: a collection's name asks for its element's.
-    let written: String
-    if let sugared = (type as? SugaredType.Type)?.sugaredName(naming: typeName(of:)) {
-      written = sugared
-    } else {
-      let name = String(describing: type)
-      written = name.hasPrefix("any ") ? String(name.dropFirst(4)) : name
-    }
+    let written =
+      (type as? SugaredType.Type)?.sugaredName(naming: typeName(of:))
+      ?? withoutAny(String(describing: type))
     typeNames.withLock { $0[id] = written }
     return written
   }
@@ -112,7 +108,11 @@ extension KeyDescription {
     if let sugared { return sugared }
     let short = typeName(of: type)
     guard clashing.contains(short) else { return short }
-    let name = String(reflecting: type)
-    return name.hasPrefix("any ") ? String(name.dropFirst(4)) : name
+    return withoutAny(String(reflecting: type))
+  }
+
+  /// `name` without the `any ` that Swift writes before an existential type.
+  private static func withoutAny(_ name: String) -> String {
+    name.hasPrefix("any ") ? String(name.dropFirst(4)) : name
   }
 }
