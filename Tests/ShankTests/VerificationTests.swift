@@ -48,6 +48,32 @@ import Testing
         """)
   }
 
+  /// A factory that resolves an alias its value does not conform to cannot be made: that is
+  /// its problem, as unresolvable, and the alias's own is that it does not conform.
+  @Test func aFactoryResolvingAnAliasNotConformedToIsUnresolvable() throws {
+    let line = #line + 2
+    let dependencies = Dependencies {
+      Module(as: LedgerModuleType.self) { StrayModule() }
+      Module { () throws -> Service in
+        _ = try Dependencies.resolveOrThrow(LedgerModuleType.self)
+        return ServiceImpl()
+      }
+    }
+    let error = try #require(throws: VerificationError.self) { try dependencies.verify() }
+    #expect(error.problems.count == 2)
+    #expect(
+      error.problems.first
+        == .notConforming(
+          module: "LedgerModuleType", valueType: "StrayModule",
+          registeredAt: "ShankTests/VerificationTests.swift:\(line)"))
+    guard case .unresolvable(let module, let message) = error.problems.last else {
+      Issue.record("expected the factory as an unresolvable module, got \(error.problems)")
+      return
+    }
+    #expect(module == "Service")
+    #expect(message.contains("does not conform to LedgerModuleType"))
+  }
+
   @Test func namedRequirementIsMissingWhenOnlyTheUnnamedOneExists() throws {
     let dependencies = Dependencies {
       shopModules().filter { $0.name == nil }

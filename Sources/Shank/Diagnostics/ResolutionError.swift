@@ -73,6 +73,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
   public var registered: [String] { storage.fields.registered }
   /// How many keys are registered in all.
   public var registeredCount: Int { storage.fields.registeredCount }
+  /// The requested type and name.
+  var key: KeyDescription { storage.fields.key }
   /// The async module whose instance is not made yet, for `start()` and `resolveAsync` to
   /// make before they resolve again.
   var pending: AsyncPending? { storage.fields.pending }
@@ -141,7 +143,6 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
 
   /// The message's first line, and those after where it was asked for.
   private var explanation: (String, [String]) {
-    let key = storage.fields.key
     switch reason {
     case .notRegistered:
       return ("Shank cannot resolve \(key)", listing)

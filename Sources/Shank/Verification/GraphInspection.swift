@@ -66,9 +66,7 @@ struct GraphInspection {
       // meets, never a loop of `@Inject` edges.
       case .cycle(let path): record(cycle: path)
       // This registration's own alias, rather than one of something it depends on.
-      case .notConforming(let valueType)
-      where error.typeName == key.typeName
-        && error.name == key.name:
+      case .notConforming(let valueType) where error.key == key:
         problems.append(.notConforming(module: module, valueType: valueType, registeredAt: site))
       default: problems.append(.unresolvable(module: module, message: error.description))
       }
