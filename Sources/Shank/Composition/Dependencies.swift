@@ -74,31 +74,28 @@ public final class Dependencies: Sendable {
   /// A container dropped without ``close()`` still disposes of its instances: on a task of
   /// its own, since nothing can wait here.
   deinit {
-    if let disposals = object(in: .disposals, as: Disposals.self) {
+    if let disposals = installedDisposals {
       Disposal.runLater(disposals.seal())
       Unretained(disposals).release()
     }
     table.free()
   }
 
-  /// The object that `word` holds, if it holds one.
-  func object<Object: AnyObject>(in word: RegistrationTable.HeaderWord, as: Object.Type)
-    -> Object?
-  {
-    let bits = table.load(word)
+  /// The ``Disposals`` the table's word holds, if it holds them.
+  var installedDisposals: Disposals? {
+    let bits = table.disposalsWord
     guard bits > Self.sealedWithoutDisposals else { return nil }
-    return Unretained<Object>(address: bits)?.takeUnretainedValue()
+    return Unretained<Disposals>(address: bits)?.takeUnretainedValue()
   }
 
-  /// Stores `object` in `word`, which then keeps it alive, unless another thread stored
-  /// something first; returns the object stored, or `nil` when `word` holds no object.
-  func install<Object: AnyObject>(_ object: Object, in word: RegistrationTable.HeaderWord)
-    -> Object?
-  {
-    let address = Unretained.retainedAddress(of: object)
-    if table.replace(word, expected: 0, with: address) { return object }
-    Unretained(object).release()
-    return self.object(in: word, as: Object.self)
+  /// Stores `disposals` in the table's word, which then keeps them alive, unless another
+  /// thread stored something first; returns what the word holds, or `nil` when it holds no
+  /// ``Disposals``.
+  func install(_ disposals: Disposals) -> Disposals? {
+    let address = Unretained.retainedAddress(of: disposals)
+    if table.replaceDisposalsWord(expected: 0, with: address) { return disposals }
+    Unretained(disposals).release()
+    return installedDisposals
   }
 
   /// The registrations that won their key, in registration order, retained: for the paths

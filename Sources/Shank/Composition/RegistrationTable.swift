@@ -22,7 +22,7 @@ struct RegistrationTable {
     @usableFromInline var registration: Unretained<Registration>?
   }
 
-  /// Behind the container's state word (see `state`) and its `HeaderWord`s; freed by
+  /// Behind the container's two header words (see `disposalsWord` and `state`); freed by
   /// ``free()``.
   @usableFromInline let slots: TableSlots<Slot>
   @usableFromInline let mask: Int
@@ -126,28 +126,22 @@ struct RegistrationTable {
   }
 
   /// The header word of ``state``: the last, right before the slots.
-  @usableFromInline static var stateWord: Int { 3 }
+  @usableFromInline static var stateWord: Int { 1 }
 
   /// Sets `bits` in ``state``.
   func setState(_ bits: UInt) {
     slots.setBits(bits, in: Self.stateWord)
   }
 
-  /// A word ahead of the slots where the container keeps an object it makes only when it
-  /// first needs it, so that a scope that never needs one allocates nothing for it.
-  enum HeaderWord: Int {
-    /// The container's ``Disposals``, or `Dependencies.sealedWithoutDisposals`.
-    case disposals = 1
-  }
+  /// The address of the container's ``Disposals``, 0 until it makes them, or
+  /// `Dependencies.sealedWithoutDisposals`: a header word, so that a scope that never keeps
+  /// a handler allocates nothing for them.
+  var disposalsWord: UInt { slots.loadAcquiring(0) }
 
-  /// What `word` holds: 0 until the container stores something there.
-  func load(_ word: HeaderWord) -> UInt {
-    slots.loadAcquiring(word.rawValue)
-  }
-
-  /// Stores `desired` in `word` if it still holds `expected`; returns whether it did.
-  func replace(_ word: HeaderWord, expected: UInt, with desired: UInt) -> Bool {
-    slots.compareExchange(word.rawValue, expected: expected, desired: desired)
+  /// Stores `desired` in ``disposalsWord`` if it still holds `expected`; returns whether it
+  /// did.
+  func replaceDisposalsWord(expected: UInt, with desired: UInt) -> Bool {
+    slots.compareExchange(0, expected: expected, desired: desired)
   }
 
   /// Set by ``Dependencies/close()``.

@@ -66,17 +66,17 @@ extension Dependencies {
     table.setState(RegistrationTable.closedBit)
     keptDecorations?.removeAll()
     // A mark seals the list that was never made.
-    if table.replace(.disposals, expected: 0, with: Self.sealedWithoutDisposals) { return nil }
-    return object(in: .disposals, as: Disposals.self)
+    if table.replaceDisposalsWord(expected: 0, with: Self.sealedWithoutDisposals) { return nil }
+    return installedDisposals
   }
 
   /// The `onClose` handlers of the instances this container keeps: made when the first is
   /// added, since most scopes keep none. Once the container closed without one, a list that
   /// is sealed and empty.
   var disposals: Disposals {
-    if let disposals = object(in: .disposals, as: Disposals.self) { return disposals }
-    if table.load(.disposals) == Self.sealedWithoutDisposals { return .sealed }
-    return install(Disposals(), in: .disposals) ?? .sealed
+    if let disposals = installedDisposals { return disposals }
+    if table.disposalsWord == Self.sealedWithoutDisposals { return .sealed }
+    return install(Disposals()) ?? .sealed
   }
 
   /// What the ``Disposals`` word holds once the container closed before it kept a handler.

@@ -12,7 +12,7 @@
 
 import _ShankAtomics
 
-/// A table's slots in one allocation, behind four words that threads read and write
+/// A table's slots in one allocation, behind two words that threads read and write
 /// atomically: the table frees it in `deinit`.
 @usableFromInline
 struct TableSlots<Slot> {
@@ -21,7 +21,7 @@ struct TableSlots<Slot> {
   /// The header words, in front of the slots, so that reading one brings in the first slots'
   /// line too.
   @usableFromInline static var headerBytes: Int {
-    let bytes = 4 * MemoryLayout<UInt>.stride
+    let bytes = 2 * MemoryLayout<UInt>.stride
     let alignment = MemoryLayout<Slot>.alignment
     return (bytes + alignment - 1) / alignment * alignment
   }
@@ -31,7 +31,7 @@ struct TableSlots<Slot> {
     let raw = UnsafeMutableRawPointer.allocate(
       byteCount: Self.headerBytes + count * MemoryLayout<Slot>.stride,
       alignment: Swift.max(MemoryLayout<UInt>.alignment, MemoryLayout<Slot>.alignment))
-    raw.initializeMemory(as: UInt.self, repeating: 0, count: 4)
+    raw.initializeMemory(as: UInt.self, repeating: 0, count: 2)
     base = (raw + Self.headerBytes).initializeMemory(as: Slot.self, repeating: empty, count: count)
   }
 
