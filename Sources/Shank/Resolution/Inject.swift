@@ -53,8 +53,9 @@ public struct Inject<Value> {
     }
     // This copy of the wrapper gets a cell of its own that already holds `newValue`.
     set {
-      owner = InjectionCell.make(owner.value.context, publishing: newValue)
+      owner = InjectionCell.make(owner.value.context)
       kept = owner.value
+      _ = kept.publish(newValue)
     }
   }
 }

@@ -174,13 +174,6 @@ final class OnceCell<Context, Value>: ManagedBuffer<Void, OnceSlot<Context, Valu
     return cell
   }
 
-  /// A cell whose value is `value`, already published.
-  static func make(_ context: Context, publishing value: Value) -> OnceCell {
-    let cell = make(context)
-    _ = cell.value.publish(value)
-    return cell
-  }
-
   deinit {
     let value = self.value
     value.contextAddress.deinitialize(count: 1)
