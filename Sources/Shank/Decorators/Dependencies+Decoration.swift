@@ -41,16 +41,6 @@ extension Dependencies {
     return composed.map { DecoratedType(type: $0.key, links: Handed($0.value)) }
   }
 
-  /// The composed decorators of `type` here, if any.
-  private func decorators(of type: ObjectIdentifier) -> [DecoratorLink]? {
-    index(ofDecorated: type).map { decorators[$0].links.value }
-  }
-
-  /// Where `type` is in ``decorators``, if it is decorated here.
-  private func index(ofDecorated type: ObjectIdentifier) -> Int? {
-    decorators.firstIndex { $0.type == type }
-  }
-
   /// The actor a resolution of `type` from here must run on: the module's (for `[P]`, its
   /// contributions'), else that of a decorator of the type here or underneath, which runs only
   /// there.
@@ -58,7 +48,7 @@ extension Dependencies {
     -> (any Actor)?
   {
     if let isolation = registration?.isolation(resolvedFrom: self) { return isolation }
-    return decorators(of: ObjectIdentifier(type))?.lazy
+    return decorators.first { $0.type == ObjectIdentifier(type) }?.links.value.lazy
       .compactMap { $0.decoration.takeUnretainedValue().isolation }.first
   }
 
@@ -67,7 +57,8 @@ extension Dependencies {
   func decorated<Value>(_ value: Value, at site: SourceSite) throws(ResolutionError)
     -> Value
   {
-    guard let index = index(ofDecorated: ObjectIdentifier(Value.self)) else { return value }
+    let type = ObjectIdentifier(Value.self)
+    guard let index = decorators.firstIndex(where: { $0.type == type }) else { return value }
     return try apply(decoratorsAt: index, from: 0, to: value, at: site)
   }
 
@@ -81,9 +72,9 @@ extension Dependencies {
     in owner: Dependencies, at site: SourceSite
   ) throws(ResolutionError) -> Value {
     let type = ObjectIdentifier(Value.self)
-    guard let index = index(ofDecorated: type) else { return value }
+    guard let index = decorators.firstIndex(where: { $0.type == type }) else { return value }
     // `owner` is underneath, so its list is the start of this one.
-    let start = owner.decorators(of: type)?.count ?? 0
+    let start = owner.decorators.first { $0.type == type }?.links.value.count ?? 0
     let links = decorators[index].links.value[start...]
     guard let link = links.last(where: { !isClosed($0.layer) }),
       let keeping = (link.layer?.takeUnretainedValue() ?? self).keptDecorations
