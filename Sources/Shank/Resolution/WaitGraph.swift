@@ -34,7 +34,7 @@ final class WaitGraph: Sendable {
   /// for it in the attempt's own task alone: a task it starts and does not await must not be
   /// refused for what the attempt waits for.
   private static var holding: (any AnyObject & Sendable)? {
-    guard let held = $held.get() else { return nil }
+    guard let held else { return nil }
     guard let task = held.task else { return held.holder }
     return withUnsafeCurrentTask { $0?.hashValue } == task ? held.holder : nil
   }
@@ -45,16 +45,11 @@ final class WaitGraph: Sendable {
     _ body: () async throws -> Value
   ) async rethrows -> Value {
     let task = inherited ? nil : withUnsafeCurrentTask { $0?.hashValue }
-    return try await $held.withValue(Held(holder: holder, task: task), operation: body)
+    return try await $held.withValue((holder, task), operation: body)
   }
 
   /// What ``holding`` reads, with the task that set it where its tasks do not inherit it.
-  private struct Held: Sendable {
-    let holder: any AnyObject & Sendable
-    let task: Int?
-  }
-
-  @TaskLocal private static var held: Held?
+  @TaskLocal private static var held: (holder: any AnyObject & Sendable, task: Int?)?
 
   /// One wait: `waiter` waits for `awaited` until whoever holds it lets go.
   struct Wait {
