@@ -32,14 +32,9 @@ final class KeptDecorations: Sendable {
     }
   }
 
-  private struct State {
-    var entries: [ObjectIdentifier: Handed<Entry>] = [:]
-    /// Set by ``removeAll()``: a decoration that finishes after its container closed is not
-    /// kept.
-    var isClosed = false
-  }
-
-  private let state = Locked(State())
+  /// The entry of each registration underneath, and whether ``removeAll()`` closed the
+  /// container: a decoration that finishes after that is not kept.
+  private let state = Locked((entries: [ObjectIdentifier: Handed<Entry>](), isClosed: false))
 
   /// The decoration kept for `underlying`, which `registration` made underneath, when it was
   /// wrapped by as many `decorators` as are open now; else what `decorate` makes, kept unless
