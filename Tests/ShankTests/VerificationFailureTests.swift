@@ -625,6 +625,39 @@ import Testing
     weak let gone = container
     return (container.resolve(OrphanedReader.self), line, { gone == nil })
   }
+
+  /// An instance of the private copy whose deinit fails as the copy is freed, after every
+  /// module has its outcome, is still reported, and `verify()` returns.
+  @Test func aFailureInADeinitAfterTheLastModuleIsReportedAndVerifyReturns() async {
+    await #expect(processExitsWith: .success) {
+      exitIfStillRunning(after: 60)
+      let dependencies = Dependencies {
+        Module { LeafModule() }
+        Module(scope: .singleton) { ResolvesUnregisteredWhenFreed() }
+      }
+      let error = verificationError { try dependencies.verify() }
+      precondition(error?.description.contains("UnregisteredWhenFreed") == true)
+    }
+  }
+
+  /// A patience as long as a `Duration` of nanoseconds can say is waited for, not a trap.
+  @Test func aPatienceOfIntMaxNanosecondsIsWaitedFor() async {
+    await #expect(processExitsWith: .success) {
+      exitIfStillRunning(after: 60)
+      let dependencies = Dependencies { Module { LeafModule() } }
+      try Dependencies.$verificationPatience.withValue(.nanoseconds(Int.max)) {
+        try dependencies.verify()
+      }
+    }
+  }
+}
+
+/// Registered nowhere, so resolving it always fails.
+protocol UnregisteredWhenFreed {}
+
+/// A kept instance whose deinit resolves what is registered nowhere.
+final class ResolvesUnregisteredWhenFreed {
+  deinit { _ = Dependencies.resolve(UnregisteredWhenFreed.self) }
 }
 
 protocol FailingModuleType {}

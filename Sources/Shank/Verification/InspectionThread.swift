@@ -30,6 +30,8 @@ enum InspectedModule {
 final class InspectionThread: Sendable {
   private struct State {
     var outcomes: [InspectedModule?]
+    /// The index of the module being made.
+    var making = 0
     /// The thread verification waits for while it makes modules, named by the first module it
     /// makes (each thread starts after every module its predecessors were given), or `nil`
     /// once it is parked, gone or given up on. A thread not named here records nothing.
@@ -37,10 +39,6 @@ final class InspectionThread: Sendable {
     /// The container inspected, until verification returns: kept here rather than by a
     /// thread's closure, which is released only some time after the thread ends.
     var original: Dependencies?
-
-    /// The index of the module being made, or to be made next: modules are made in order, and
-    /// each thread starts at the first without an outcome.
-    var making: Int? { outcomes.firstIndex { $0 == nil } }
   }
 
   private let state: Locked<State>
@@ -59,9 +57,12 @@ final class InspectionThread: Sendable {
   static func inspect(_ dependencies: Dependencies, count: Int) -> [InspectedModule] {
     let run = InspectionThread(dependencies, count: count)
     let patience = Dependencies.verificationPatience
-    let nanoseconds = Int(patience / .nanoseconds(1))
+    let (seconds, attoseconds) = patience.components
+    let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
     while true {
-      let (next, isMaking) = run.state.withLock { ($0.making ?? count, $0.waitedFor != nil) }
+      let (next, isMaking) = run.state.withLock {
+        ($0.outcomes.firstIndex { $0 == nil } ?? count, $0.waitedFor != nil)
+      }
       // Done once every module has an outcome and the thread has dropped its copy.
       if next == count && !isMaking { break }
       if !isMaking { run.start(at: next) }
@@ -84,8 +85,8 @@ final class InspectionThread: Sendable {
       // it will find itself no longer waited for, and will not.
       guard progress.wait(timeout: .now()) == .timedOut else { return }
       $0.waitedFor = nil
-      guard let making = $0.making else { return }
-      $0.outcomes[making] = .stopped(
+      guard $0.outcomes[$0.making] == nil else { return }
+      $0.outcomes[$0.making] = .stopped(
         "its factory did not return within \(patience); it may wait for something "
           + "verify() holds, such as the main queue when verify() runs on the main actor")
     }
@@ -102,7 +103,12 @@ final class InspectionThread: Sendable {
 
   /// Makes the modules from `first` on, on a new thread.
   private func start(at first: Int) {
-    state.withLock { $0.waitedFor = first }
+    // `making` is set here too, so that a thread that has not even started when patience
+    // runs out is reported on the module it was started for.
+    state.withLock {
+      $0.making = first
+      $0.waitedFor = first
+    }
     let started = Thread { [self] in
       let trace = ResolutionTrace.current
       trace.inspection = self
@@ -128,8 +134,7 @@ final class InspectionThread: Sendable {
     guard let copy = state.withLock({ $0.original })?.privateCopy() else { return }
     let registrations = copy.visibleRegistrations()
     for index in first..<registrations.count {
-      // A thread given up on makes nothing more.
-      guard ifStillWaitedFor(first, { _ in }) else { return }
+      guard ifStillWaitedFor(first, { $0.making = index }) else { return }
       let outcome = Self.make(registrations[index].registration, in: copy)
       let recorded = ifStillWaitedFor(first) {
         $0.outcomes[index] = outcome
@@ -151,7 +156,7 @@ final class InspectionThread: Sendable {
   /// Records `outcome` for the module being made, and parks this thread for good.
   func abandon(_ outcome: InspectedModule) -> Never {
     _ = ifStillWaitedFor(ResolutionTrace.current.inspectionThread) {
-      $0.outcomes[$0.making!] = outcome
+      $0.outcomes[$0.making] = outcome
       $0.waitedFor = nil
       progress.signal()
     }
