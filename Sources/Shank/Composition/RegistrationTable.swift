@@ -122,26 +122,28 @@ struct RegistrationTable {
   /// resolves plainly. It sits just before the slots, which every lookup reads, so checking it
   /// costs one load from a line that is already there.
   @inlinable @inline(__always) var state: UInt {
-    slots.loadRelaxed(Self.stateWord)
+    slots.loadRelaxed(Self.stateIndex)
   }
 
-  /// The header word of ``state``: the last, right before the slots.
-  @usableFromInline static var stateWord: Int { 1 }
+  /// The header words' indices: ``disposalsWord`` first, then ``state``, right before the
+  /// slots.
+  static var disposalsIndex: Int { 0 }
+  @usableFromInline static var stateIndex: Int { 1 }
 
   /// Sets `bits` in ``state``.
   func setState(_ bits: UInt) {
-    slots.setBits(bits, in: Self.stateWord)
+    slots.setBits(bits, in: Self.stateIndex)
   }
 
   /// The address of the container's ``Disposals``, 0 until it makes them, or
   /// `Dependencies.sealedWithoutDisposals`: a header word, so that a scope that never keeps
   /// a handler allocates nothing for them.
-  var disposalsWord: UInt { slots.loadAcquiring(0) }
+  var disposalsWord: UInt { slots.loadAcquiring(Self.disposalsIndex) }
 
   /// Stores `desired` in ``disposalsWord`` if it still holds `expected`; returns whether it
   /// did.
   func replaceDisposalsWord(expected: UInt, with desired: UInt) -> Bool {
-    slots.compareExchange(0, expected: expected, desired: desired)
+    slots.compareExchange(Self.disposalsIndex, expected: expected, desired: desired)
   }
 
   /// Set by ``Dependencies/close()``.
