@@ -14,5 +14,5 @@ struct SourceSite: Sendable, CustomStringConvertible {
   }
 
   /// `file:line`, as messages and observers' events show it.
-  @usableFromInline var description: String { String(file: fileID, line: line) }
+  @usableFromInline var description: String { "\(fileID):\(line)" }
 }

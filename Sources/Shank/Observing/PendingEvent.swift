@@ -55,6 +55,6 @@ struct PendingEvent {
         key: resolved.description, scope: resolved.scope,
         madeInstance: Self.wasMade(resolved, on: trace),
         durationNanoseconds: duration, onMainThread: trace.isMainThread, depth: depth,
-        site: site.description))
+        askedAt: .source(site)))
   }
 }

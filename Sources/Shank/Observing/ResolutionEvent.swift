@@ -25,29 +25,19 @@ public struct ResolutionEvent: Sendable, CustomStringConvertible {
   /// factory asked for.
   public let depth: Int
   /// Where it was asked for: `file:line`.
-  public let site: String
+  public var site: String {
+    switch askedAt {
+    case .source(let site): site.description
+    case .text(let text): text
+    }
+  }
 
-  /// Makes an event, as Shank does for each resolution; for testing an observer's handler.
-  ///
-  /// - Parameters:
-  ///   - key: The key resolved, as messages write it.
-  ///   - scope: The module's scope.
-  ///   - madeInstance: Whether this resolution's factory ran.
-  ///   - durationNanoseconds: How long the resolution took, in nanoseconds.
-  ///   - onMainThread: Whether it ran on the main thread.
-  ///   - depth: How many factories were running around it on its thread.
-  ///   - site: Where it was asked for, `file:line`.
-  public init(
-    key: String, scope: Scope, madeInstance: Bool, durationNanoseconds: UInt64,
-    onMainThread: Bool, depth: Int, site: String
-  ) {
-    self.key = key
-    self.scope = scope
-    self.madeInstance = madeInstance
-    self.durationNanoseconds = durationNanoseconds
-    self.onMainThread = onMainThread
-    self.depth = depth
-    self.site = site
+  /// Where it was asked for, written out only when ``site`` is read: an observer that never
+  /// reads it costs no string at each resolution.
+  let askedAt: AskedAt
+  enum AskedAt: Sendable {
+    case source(SourceSite)
+    case text(String)
   }
 
   /// How long the resolution took, factory included.
@@ -68,5 +58,27 @@ public struct ResolutionEvent: Sendable, CustomStringConvertible {
     let fraction = String(microseconds % 1_000)
     return
       "\(microseconds / 1_000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction) ms"
+  }
+}
+
+extension ResolutionEvent {
+  /// Makes an event, as Shank does for each resolution; for testing an observer's handler.
+  ///
+  /// - Parameters:
+  ///   - key: The key resolved, as messages write it.
+  ///   - scope: The module's scope.
+  ///   - madeInstance: Whether this resolution's factory ran.
+  ///   - durationNanoseconds: How long the resolution took, in nanoseconds.
+  ///   - onMainThread: Whether it ran on the main thread.
+  ///   - depth: How many factories were running around it on its thread.
+  ///   - site: Where it was asked for, `file:line`.
+  public init(
+    key: String, scope: Scope, madeInstance: Bool, durationNanoseconds: UInt64,
+    onMainThread: Bool, depth: Int, site: String
+  ) {
+    self.init(
+      key: key, scope: scope, madeInstance: madeInstance,
+      durationNanoseconds: durationNanoseconds, onMainThread: onMainThread, depth: depth,
+      askedAt: .text(site))
   }
 }

@@ -1,5 +1,5 @@
 // Raw storage with one owner: a table's slots behind its atomic header words, a thread's stack
-// of plain frames, a list's values gathered unspecialized, and a source site's text.
+// of plain frames, and a list's values gathered unspecialized.
 //
 // Sound because each buffer is allocated, initialized, read and freed by one owner, which
 // states when it frees it: `TableSlots` is filled before its table is shared and only read
@@ -7,8 +7,7 @@
 // calls; `ThreadStack` is touched by its own thread alone, holds `BitwiseCopyable` frames, and
 // reads only below its count, which stays within its capacity; `Gathering` initializes each
 // value, within its capacity, before its count covers it, and moves or deinitializes exactly
-// that many; a site's text writes exactly the bytes it counted into a temporary allocation of
-// that size.
+// that many.
 
 import _ShankAtomics
 
@@ -185,36 +184,5 @@ struct Gathering {
 
   private func elements<Element>(_ element: Element.Type) -> UnsafeMutablePointer<Element> {
     start.assumingMemoryBound(to: Element.self)
-  }
-}
-
-extension String {
-  /// `file`, a colon and `line` in decimal, as `"\(file):\(line)"` writes them.
-  ///
-  /// Written byte by byte: an observer's event carries a site at every resolution, where
-  /// interpolation, or appending the parts, costs ten times as much.
-  init(file: StaticString, line: UInt) {
-    guard file.hasPointerRepresentation else {
-      self = "\(file):\(line)"
-      return
-    }
-    let name = UnsafeBufferPointer(start: file.utf8Start, count: file.utf8CodeUnitCount)
-    var digits = 1
-    var rest = line / 10
-    while rest > 0 {
-      digits += 1
-      rest /= 10
-    }
-    let count = name.count + 1 + digits
-    self = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { text in
-      _ = text.initialize(fromContentsOf: name)
-      text[name.count] = UInt8(ascii: ":")
-      var value = line
-      for index in (name.count + 1..<count).reversed() {
-        text[index] = UInt8(ascii: "0") + UInt8(value % 10)
-        value /= 10
-      }
-      return String(decoding: UnsafeBufferPointer(rebasing: text[..<count]), as: UTF8.self)
-    }
   }
 }
