@@ -52,9 +52,8 @@ struct PendingEvent {
     defer { trace.isDelivering = false }
     ResolutionObservation.deliver(
       ResolutionEvent(
-        key: resolved.description, scope: resolved.scope,
-        madeInstance: Self.wasMade(resolved, on: trace),
+        scope: resolved.scope, madeInstance: Self.wasMade(resolved, on: trace),
         durationNanoseconds: duration, onMainThread: trace.isMainThread, depth: depth,
-        askedAt: .source(site)))
+        resolved: .key(resolved.keyType, name: resolved.name), askedAt: .site(site)))
   }
 }

@@ -9,7 +9,7 @@
 /// ```
 public struct ResolutionEvent: Sendable, CustomStringConvertible {
   /// The key resolved, as messages write it: `WidgetModuleType`, `SampleModuleType named "abc"`.
-  public let key: String
+  public var key: String { resolved.description }
   /// The scope of the module resolved.
   public let scope: Scope
   /// Whether this resolution's factory ran: `false` when it returned a kept instance, made
@@ -25,19 +25,26 @@ public struct ResolutionEvent: Sendable, CustomStringConvertible {
   /// factory asked for.
   public let depth: Int
   /// Where it was asked for: `file:line`.
-  public var site: String {
-    switch askedAt {
-    case .source(let site): site.description
-    case .text(let text): text
-    }
-  }
+  public var site: String { askedAt.description }
 
-  /// Where it was asked for, written out only when ``site`` is read: an observer that never
-  /// reads it costs no string at each resolution.
-  let askedAt: AskedAt
-  enum AskedAt: Sendable {
-    case source(SourceSite)
-    case text(String)
+  /// The key and the site, written out only when ``key`` and ``site`` are read: an observer
+  /// that reads neither costs no string at each resolution.
+  let resolved: Text
+  let askedAt: Text
+
+  /// Text written when it is read.
+  enum Text: Sendable, CustomStringConvertible {
+    case key(Any.Type, name: String?)
+    case site(SourceSite)
+    case written(String)
+
+    var description: String {
+      switch self {
+      case .key(let type, let name): KeyDescription(type, name: name).description
+      case .site(let site): site.description
+      case .written(let text): text
+      }
+    }
   }
 
   /// How long the resolution took, factory included.
@@ -77,8 +84,7 @@ extension ResolutionEvent {
     onMainThread: Bool, depth: Int, site: String
   ) {
     self.init(
-      key: key, scope: scope, madeInstance: madeInstance,
-      durationNanoseconds: durationNanoseconds, onMainThread: onMainThread, depth: depth,
-      askedAt: .text(site))
+      scope: scope, madeInstance: madeInstance, durationNanoseconds: durationNanoseconds,
+      onMainThread: onMainThread, depth: depth, resolved: .written(key), askedAt: .written(site))
   }
 }
