@@ -30,6 +30,28 @@ import Testing
     #expect(graph.mermaid.contains("  subgraph Layer1[\""))
   }
 
+  /// A shared module is made in the container that registers it, so its injections lead to
+  /// what that container resolves; a unique one's, to what the container asked resolves.
+  @Test func aSharedModulesInjectionsLeadToWhatItsOwnContainerResolves() {
+    let root = Dependencies {
+      Module("kept", scope: .singleton) { ServiceReader() }
+      Module("made") { ServiceReader() }
+      Module { ServiceImpl() as Service }
+    }
+    let child = Dependencies(over: root) { Module { ServiceImpl() as Service } }
+    let graph = child.graph()
+    // The root's `Service`, which the child hides, is what the kept reader injects.
+    #expect(
+      graph.nodes.map { "\($0.id) in layer \($0.layer)" } == [
+        "Service in layer 0", "ServiceReader_kept in layer 1", "ServiceReader_made in layer 1",
+        "Service_2 in layer 1",
+      ])
+    #expect(
+      graph.edges.map { "\($0.from) -\($0.property)-> \($0.to)" } == [
+        "ServiceReader_kept -service-> Service_2", "ServiceReader_made -service-> Service",
+      ])
+  }
+
   @Test func mermaidTextIsExact() {
     #expect(
       graph.mermaid == """
@@ -260,3 +282,10 @@ func hostileModules() -> [Module] {
 /// A module type whose name is what the Mermaid text calls the first layer underneath.
 protocol Layer1 {}
 struct Layer1Module: Layer1 {}
+
+/// Injects a `Service`, for graphs of layers: a shared one reads from the container that
+/// registers it, a unique one from the container it is resolved from.
+final class ServiceReader {
+  static let line = #line + 1
+  @Inject var service: Service
+}

@@ -497,3 +497,23 @@ final class PongModule: PongModuleType {
 
   func name() -> String { "pong" }
 }
+
+/// A layer's `verify()` checks a shared module underneath against the container that makes it,
+/// which a key registered only in the layer does not reach.
+@Suite struct LayeredVerificationTests {
+  @Test func aSharedModuleUnderneathNeedsItsInjectionsWhereItIsMade() throws {
+    let root = Dependencies { Module(scope: .singleton) { ServiceReader() } }
+    let child = Dependencies(over: root) { Module { ServiceImpl() as Service } }
+    let error = try #require(throws: VerificationError.self) { try child.verify() }
+    #expect(
+      error.problems == [
+        .missing(
+          module: "ServiceReader", property: "service", requirement: "Service",
+          declaredAt: "ShankTests/GraphTests.swift:\(ServiceReader.line)")
+      ])
+    let unique = Dependencies(over: Dependencies { Module { ServiceReader() } }) {
+      Module { ServiceImpl() as Service }
+    }
+    #expect(throws: Never.self) { try unique.verify() }
+  }
+}

@@ -16,28 +16,17 @@ struct GraphInspection {
   /// Each of `cycles` from its least key round, so that the same cycle met from another of
   /// its modules is not reported again.
   private var seenCycles: Set<[String]> = []
+  private var identifiers: NodeIdentifiers
+  /// The container inspected, then each one underneath.
+  private let layers: [Dependencies]
 
   init(_ dependencies: Dependencies) {
     let registrations = dependencies.visibleRegistrations()
+    layers = Array(sequence(first: dependencies, next: \.parent))
     // The Mermaid text names each layer's subgraph `LayerN`, which no node may take.
-    var identifiers = NodeIdentifiers(
-      reserving: Set(registrations.map(\.layer)).filter { $0 > 0 }.map { "Layer\($0)" })
+    identifiers = NodeIdentifiers(reserving: (1..<layers.count).map { "Layer\($0)" })
     for (registration, layer) in registrations {
-      let key = registration.keyDescription
-      let id = identifiers.identifier(for: key)
-      ids[ObjectIdentifier(registration)] = id
-      types.append(registration.type)
-      let kind: DependencyGraph.Node.Kind =
-        switch registration.role {
-        // A collector stands for its list.
-        case .module, .collector: .module
-        case .contribution: .contribution
-        case .decorator: .decorator
-        }
-      nodes.append(
-        DependencyGraph.Node(
-          id: id, typeName: key.typeName, name: key.name, scope: registration.scope, kind: kind,
-          layer: layer))
+      _ = addNode(for: registration, layer: layer)
     }
     // The copy that modules are made in is open: a closed container's own modules, which
     // no longer resolve, are told here.
@@ -87,7 +76,9 @@ struct GraphInspection {
             module: module, valueType: KeyDescription.typeName(of: valueType),
             registeredAt: site))
       }
-      check(injections, of: module, madeBy: registration, in: dependencies)
+      // A shared instance is made in the container that registers it, and resolves from there.
+      check(
+        injections, of: module, madeBy: registration, in: registration.keeper.owner ?? dependencies)
     }
   }
 
@@ -98,11 +89,12 @@ struct GraphInspection {
     madeBy registration: Registration?, in dependencies: Dependencies
   ) {
     for (property, requirement) in injections {
-      if let target = dependencies.registration(for: requirement.type, name: requirement.name) {
+      let type = ObjectIdentifier(requirement.type)
+      if let (owner, target) = dependencies.layer(registering: type, name: requirement.name) {
         guard let registration else { continue }
         edges.append(
           DependencyGraph.Edge(
-            from: ids[ObjectIdentifier(registration)]!, to: ids[ObjectIdentifier(target)]!,
+            from: ids[ObjectIdentifier(registration)]!, to: node(of: target, in: owner),
             property: property))
       } else if !requirement.resolvesUnregistered {
         problems.append(
@@ -112,6 +104,34 @@ struct GraphInspection {
             declaredAt: requirement.site.description))
       }
     }
+  }
+
+  /// Adds the node of `registration`, registered `layer` containers down, and returns its id.
+  private mutating func addNode(for registration: Registration, layer: Int) -> String {
+    let key = registration.keyDescription
+    let id = identifiers.identifier(for: key)
+    ids[ObjectIdentifier(registration)] = id
+    types.append(registration.type)
+    let kind: DependencyGraph.Node.Kind =
+      switch registration.role {
+      // A collector stands for its list.
+      case .module, .collector: .module
+      case .contribution: .contribution
+      case .decorator: .decorator
+      }
+    nodes.append(
+      DependencyGraph.Node(
+        id: id, typeName: key.typeName, name: key.name, scope: registration.scope, kind: kind,
+        layer: layer))
+    return id
+  }
+
+  /// The id of `target`'s node, which `owner` registers. A module that a container over
+  /// `owner` hides with its own key has no node of its own until a shared module of `owner` or
+  /// underneath injects it; it is not made, since the container inspected never resolves it.
+  private mutating func node(of target: Registration, in owner: Dependencies) -> String {
+    if let id = ids[ObjectIdentifier(target)] { return id }
+    return addNode(for: target, layer: layers.firstIndex { $0 === owner }!)
   }
 
   /// A key nothing registers, its types written in full where a type registered has the short
