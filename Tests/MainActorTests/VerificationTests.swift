@@ -21,16 +21,17 @@ import Testing
       ) == true)
   }
 
-  @Test func onTheMainActorAMainActorAsyncModuleIsReportedNotMade() throws {
+  @Test func onTheMainActorAMainActorAsyncModuleIsReportedNotMadeAndWhy() throws {
+    let line = #line + 2
     let dependencies = Dependencies {
       Module(scope: .singleton) { () async -> SessionModuleType in SessionModule() }
     }
     let error = try #require(throws: VerificationError.self) { try dependencies.verify() }
-    #expect(error.problems.count == 1)
+    let site = "MainActorTests/VerificationTests.swift:\(line)"
     #expect(
-      error.problems.first?.description.hasPrefix(
-        "SessionModuleType could not be made: Shank cannot resolve SessionModuleType synchronously: its factory is async, and nothing has made it in this container yet"
-      ) == true, "\(error)")
+      error.problems.map(\.description) == [
+        "SessionModuleType could not be made: Shank cannot resolve SessionModuleType synchronously: its factory is async and bound to the main actor, which verify() holds, so it cannot await it; asked for at \(site); it was registered at \(site) with an async factory; check it in an async test instead, with try await dependencies.start() or await Dependencies.resolveAsync(SessionModuleType.self)"
+      ])
   }
 
   @Test func offTheMainActorMainActorModulesAreReportedNotMade() async throws {

@@ -223,6 +223,31 @@ import Testing
         """)
   }
 
+  /// A `.weak` instance released, or a `.cached` one reset, is gone: the message says so, and
+  /// how to make it again, rather than that nothing has made it.
+  @Test(arguments: [Scope.weak, .cached("gone")])
+  func aSynchronousResolutionOnceTheInstanceIsGoneSaysToMakeItAgain(scope: Scope) async throws {
+    let container = Dependencies {
+      Module(scope: scope) { () async -> DatabaseType in Database() }
+    }
+    let registered = #line - 2
+    var held: DatabaseType? = try await container.resolveAsyncOrThrow(DatabaseType.self)
+    #expect(try container.resolveOrThrow(DatabaseType.self) === held)
+    held = nil
+    if scope != .weak { await container.reset(scope) }
+    let error = try #require(resolutionError { try container.resolveOrThrow(DatabaseType.self) })
+    let asked = #line - 1
+    #expect(
+      error.reason == .notMadeYet(registeredAt: "ShankTests/AsyncFactoryTests.swift:\(registered)"))
+    #expect(
+      error.description == """
+        Shank cannot resolve DatabaseType synchronously: its factory is async, and what it made in this container is no longer kept
+          asked for at ShankTests/AsyncFactoryTests.swift:\(asked)
+          it was registered at ShankTests/AsyncFactoryTests.swift:\(registered) with an async factory
+          make it again from async code with await Dependencies.resolveAsync(DatabaseType.self)
+        """)
+  }
+
   /// How an async module not made yet is registered and asked for, for the advice its error
   /// gives.
   enum UnmadeAsyncModule: CaseIterable, Sendable {
@@ -1191,6 +1216,78 @@ import Testing
     let serial = try await asked.value
     await eventually { disposed.all.count == 1 }
     #expect(disposed.all == [serial])
+  }
+
+  /// A child's resolution that makes its parent's async singleton, when the parent closes
+  /// while the factory runs, still gets what the factory made, which is disposed of at once,
+  /// as when the parent itself was asked.
+  @Test(arguments: [false, true])
+  func aParentClosingWhileAChildMakesItsAsyncSingletonHandsItOverAndDisposesOfIt(
+    askingTheChild: Bool
+  ) async throws {
+    let started = Counter()
+    let closed = Counter()
+    let disposed = Collector<Int>()
+    let parent = Dependencies {
+      Module(scope: .singleton, onClose: { disposed.append($0.serial) }) {
+        () async -> DatabaseType in
+        started.increment()
+        await eventually { closed.value == 1 }
+        return Database()
+      }
+    }
+    let child = Dependencies(over: parent) {}
+    let asked = Task {
+      try await (askingTheChild ? child : parent).resolveAsyncOrThrow(DatabaseType.self).serial
+    }
+    await eventually { started.value == 1 }
+    await parent.close()
+    closed.increment()
+    let serial = try await asked.value
+    await eventually(timeout: 30) { disposed.all.count == 1 }
+    #expect(disposed.all == [serial])
+    let afterwards = resolutionError { try child.resolveOrThrow(DatabaseType.self) }
+    #expect(afterwards.map { if case .closed = $0.reason { true } else { false } } == true)
+  }
+
+  /// A task that an async factory starts outlives it: once the factory has returned, it finds
+  /// the container closed, as any other resolution does, and makes nothing there.
+  @Test(arguments: [false, true])
+  func aTaskAnAsyncFactoryStartedFindsTheContainerClosedOnceTheFactoryReturned(
+    asynchronously: Bool
+  ) async throws {
+    let closed = Counter()
+    let made = Counter()
+    let outcome = Collector<String>()
+    let container = Dependencies {
+      Module("late", scope: .cached("late")) { () -> DatabaseType in
+        made.increment()
+        return Database()
+      }
+      Module(scope: .singleton) { () async -> DatabaseType in
+        Task {
+          await eventually { closed.value == 1 }
+          do throws(ResolutionError) {
+            if asynchronously {
+              _ = try await Dependencies.resolveAsyncOrThrow(DatabaseType.self, name: "late")
+            } else {
+              _ = try Dependencies.resolveOrThrow(DatabaseType.self, name: "late")
+            }
+            outcome.append("made")
+          } catch {
+            guard case .closed = error.reason else { return outcome.append(error.description) }
+            outcome.append("closed")
+          }
+        }
+        return Database()
+      }
+    }
+    _ = try await container.resolveAsyncOrThrow(DatabaseType.self)
+    await container.close()
+    closed.increment()
+    await eventually { outcome.all.count == 1 }
+    #expect(outcome.all == ["closed"])
+    #expect(made.value == 0)
   }
 
   @Test func aSynchronousResolveStopsWithTheMessage() async {

@@ -136,6 +136,57 @@ import Testing
     )
   }
 
+  /// An eager async factory that starts its own container, or another whose eager module
+  /// awaits the first one's, would wait for itself: the `start()` inside is told of the cycle,
+  /// and the outer one goes on.
+  @Test(arguments: [true, false])
+  func anEagerAsyncFactoryStartingWhatAwaitsItIsToldOfTheCycle(itsOwnContainer: Bool) async {
+    let containers = Collector<Dependencies>()
+    let inner = Collector<String>()
+    let first = Dependencies {
+      Module(scope: .singleton, eager: true) { () async -> DatabaseType in
+        do throws(ResolutionError) {
+          _ = try await containers.all[itsOwnContainer ? 0 : 1].start()
+          inner.append("started")
+        } catch {
+          inner.append(error.description)
+        }
+        return Database()
+      }
+    }
+    let starting = #line - 8
+    let second = Dependencies {
+      Module(scope: .singleton, eager: true) { () async throws -> StoreType in
+        try await containers.all[0].resolveAsyncOrThrow(DatabaseType.self) as! StoreType
+      }
+    }
+    containers.append(first)
+    containers.append(second)
+    let outer = Collector<String>()
+    // Watched rather than awaited: a cycle missed would hang the suite.
+    Task {
+      do throws(ResolutionError) {
+        _ = try await first.start()
+        outer.append("started")
+      } catch {
+        outer.append(error.description)
+      }
+    }
+    await eventually { outer.all.count == 1 }
+    #expect(outer.all == ["started"])
+    let asked = itsOwnContainer ? starting : starting + 11
+    let path =
+      itsOwnContainer ? "DatabaseType → DatabaseType" : "DatabaseType → StoreType → DatabaseType"
+    #expect(
+      inner.all == [
+        """
+        Shank found a dependency cycle resolving DatabaseType
+          asked for at ShankTests/StartTests.swift:\(asked)
+          cycle: \(path)
+        """
+      ])
+  }
+
   @Test func anEmptyStartSaysSo() async throws {
     let report = try await Dependencies {}.start()
     #expect(report.entries.isEmpty)

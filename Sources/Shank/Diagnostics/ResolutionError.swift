@@ -45,11 +45,14 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     /// that container was made.
     case released(container: String)
     /// The module's factory is `async`, and nothing has made its instance in this container
-    /// yet: a synchronous resolution cannot await it. ``Dependencies/start(fileID:line:)``
-    /// makes an eager one, and ``Dependencies/resolveAsync(_:name:fileID:line:)-swift.type.method``
-    /// any one; a ``Scope/unique`` module with an async factory resolves only from
-    /// `resolveAsync`, since nothing keeps what it made. `registeredAt` says where the module
-    /// was registered.
+    /// yet, or what it made is no longer kept (a ``Scope/weak`` instance released, a
+    /// ``Scope/cached(_:)`` one reset): a synchronous resolution cannot await it.
+    /// ``Dependencies/start(fileID:line:)`` makes an eager one, and
+    /// ``Dependencies/resolveAsync(_:name:fileID:line:)-swift.type.method`` any one; a
+    /// ``Scope/unique`` module with an async factory resolves only from `resolveAsync`, since
+    /// nothing keeps what it made. ``Dependencies/verify()`` called on the main actor reports a
+    /// main-actor one this way: it holds the main actor, so it cannot await the factory.
+    /// `registeredAt` says where the module was registered.
     case notMadeYet(registeredAt: String)
   }
 
@@ -192,13 +195,30 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         ]
       )
     case .notMadeYet(let registeredAt):
-      return (
-        "Shank cannot resolve \(key) synchronously: its factory is async, and nothing has made it in this container yet",
-        [
-          "  it was registered at \(registeredAt) with an async factory",
-          "  make it first: register it eager: true and call try await dependencies.start() at launch, or resolve it from async code with await \(resolvingAsync); a .unique one resolves only that way",
-        ]
-      )
+      let registered = "  it was registered at \(registeredAt) with an async factory"
+      switch storage.fields.pending?.absence {
+      case .noLongerKept:
+        return (
+          "Shank cannot resolve \(key) synchronously: its factory is async, and what it made in this container is no longer kept",
+          [registered, "  make it again from async code with await \(resolvingAsync)"]
+        )
+      case .mainActorHeld:
+        return (
+          "Shank cannot resolve \(key) synchronously: its factory is async and bound to the main actor, which verify() holds, so it cannot await it",
+          [
+            registered,
+            "  check it in an async test instead, with try await dependencies.start() or await \(resolvingAsync)",
+          ]
+        )
+      default:
+        return (
+          "Shank cannot resolve \(key) synchronously: its factory is async, and nothing has made it in this container yet",
+          [
+            registered,
+            "  make it first: register it eager: true and call try await dependencies.start() at launch, or resolve it from async code with await \(resolvingAsync); a .unique one resolves only that way",
+          ]
+        )
+      }
     case .tooDeep(let depth, let chain):
       let more = depth > chain.count ? " → …" : ""
       return (
@@ -264,24 +284,5 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
       text.insert(",", at: text.index(text.startIndex, offsetBy: end))
     }
     return text
-  }
-}
-
-extension Registration {
-  /// What this registration's factory or decorator threw, as the error of a resolution asked
-  /// for at `site`, named by the key it was asked for (see ``askedKey(for:)``).
-  @usableFromInline
-  func failure(_ error: any Error, at site: SourceSite) -> ResolutionError {
-    ResolutionError(error, thrownFor: askedKey(for: error), at: site)
-  }
-
-  /// The key that this thread's innermost resolution of this registration was asked for by:
-  /// that of an alias reading through to it; for a contribution not made yet, that of the list,
-  /// which `resolveAsync` makes it for, since a contribution resolves nothing alone.
-  func askedKey(for error: (any Error)? = nil) -> KeyDescription {
-    guard let reader = ResolutionTrace.current.reader(of: self),
-      reader.role != .collector || error is AsyncPending
-    else { return keyDescription }
-    return reader.keyDescription
   }
 }

@@ -72,7 +72,8 @@ final class AsyncInstance<Value>: Sendable {
     }
     // `verify()` blocks its own thread, never one of the cooperative pool; but a main-actor
     // factory cannot run while `verify()` holds the main thread.
-    if trace.inspection != nil, !(isolation === MainActor.shared && trace.actsAsMainActor) {
+    let mainActorHeld = isolation === MainActor.shared && trace.actsAsMainActor
+    if trace.inspection != nil, !mainActorHeld {
       return try makeWaiting(in: Dependencies.current)
     }
     let container = Dependencies.current
@@ -81,7 +82,11 @@ final class AsyncInstance<Value>: Sendable {
     // factory, is on the trace): the path of a cycle that making it would close, and the name
     // of its errors.
     let route = trace.askedChain(from: 0).map(\.keyDescription)
-    throw AsyncPending(site: site, slot: ObjectIdentifier(self)) { site throws(ResolutionError) in
+    let absence: AsyncPending.Absence =
+      trace.inspection != nil ? .mainActorHeld : taken > 0 ? .noLongerKept : .notMadeYet
+    throw AsyncPending(
+      site: site, slot: ObjectIdentifier(self), container: container, absence: absence
+    ) { site throws(ResolutionError) in
       try await self.make(
         in: container, at: site, taken: taken, generation: generation, route: route)
     }
@@ -231,9 +236,7 @@ final class AsyncInstance<Value>: Sendable {
     // No handoffs reach the factory: an attempt sets them only while it runs, and it
     // is synchronous.
     return try await Dependencies.overrides.withValue(Dependencies.Layer(container)) {
-      try await Dependencies.$asyncMaker.withValue(container) {
-        Handed(try await factory.value())
-      }
+      try await AsyncMaking.run(in: [container]) { Handed(try await factory.value()) }
     }
   }
 
@@ -261,12 +264,4 @@ final class Attempt: Sendable {
   init(generation: UInt?) {
     self.generation = generation
   }
-}
-
-extension Dependencies {
-  /// The container an async factory running in this task makes its module for, or that a
-  /// `resolveAsync` or `start()` resolves from once a factory has run for it: the ``Inject``
-  /// properties the module declares read from it, as those of a synchronous factory's module
-  /// read from the container on the resolution trace, and its close does not stop either.
-  @TaskLocal static var asyncMaker: Dependencies?
 }

@@ -7,6 +7,20 @@ struct AsyncPending: Error, Sendable {
   let site: SourceSite
   /// The slot, which a unique module's value is handed to the next attempt for.
   let slot: ObjectIdentifier
+  /// The container the factory makes the module in.
+  let container: Dependencies
+  /// Why the container has no instance to give.
+  let absence: Absence
+
+  enum Absence: Sendable {
+    /// Nothing has made one in the container yet.
+    case notMadeYet
+    /// What the factory made is no longer kept: a `.weak` instance released, a `.cached` one
+    /// reset.
+    case noLongerKept
+    /// The factory is bound to the main actor, which `verify()` holds, so it cannot await it.
+    case mainActorHeld
+  }
   /// Runs the factory for a resolution asked for at a site: gives the value for a unique
   /// module, `nil` for a shared one (see ``AsyncInstance/make(in:at:taken:generation:route:)``).
   let make: @Sendable (SourceSite) async throws(ResolutionError) -> Any?

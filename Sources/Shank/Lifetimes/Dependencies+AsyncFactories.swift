@@ -23,11 +23,14 @@ extension Dependencies {
     _ resolve: @escaping @Sendable () throws(ResolutionError) -> Value
   ) async throws(ResolutionError) -> Value {
     var made: [(slot: ObjectIdentifier, value: Handed<Any>)] = []
-    // Once a factory has run for it, the resolution goes on as one begun before a close since.
-    var maker = Self.asyncMaker
+    // Once a factory has run for it, the resolution goes on as one begun before a close since,
+    // in the container it resolves from and in the one the factory made its module in.
+    var making = AsyncMaking.current
+    let going = Locked(true)
+    defer { going.withLock { $0 = false } }
     while true {
-      let attempt = { @Sendable [made, maker] () -> Result<Value, ResolutionError> in
-        Self.$asyncMaker.withValue(maker) {
+      let attempt = { @Sendable [made, making] () -> Result<Value, ResolutionError> in
+        Self.$asyncMaking.withValue(making) {
           Self.$asyncHandoffs.withValue(Locked(made)) { Result(catching: resolve) }
         }
       }
@@ -36,7 +39,8 @@ extension Dependencies {
         return try outcome.get()
       }
       if let value = try await pending.make(site) { made.append((pending.slot, Handed(value))) }
-      maker = self
+      let containers = (making?.containers ?? []) + [self, pending.container]
+      making = AsyncMaking(containers: containers, going: going)
     }
   }
 }

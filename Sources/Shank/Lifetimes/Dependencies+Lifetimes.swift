@@ -138,7 +138,7 @@ extension Dependencies {
 
   /// Whether a resolution on this thread finds this container closed: it was closed, and no
   /// factory it started before the close is still running here, nor an async factory it
-  /// started in this task (``asyncMaker``). Such a factory runs to its end, resolving what it
+  /// started for this task (``AsyncMaking``). Such a factory runs to its end, resolving what it
   /// needs as before, so that a close never stops it halfway.
   var isClosedToThisThread: Bool {
     isClosed && !isMakingHere
@@ -147,7 +147,8 @@ extension Dependencies {
   /// Out of line, so that an open container's check stays one load on every resolution.
   @inline(never)
   private var isMakingHere: Bool {
-    ResolutionTrace.isMaking(in: self) || Self.asyncMaker === self
+    ResolutionTrace.isMaking(in: self)
+      || AsyncMaking.current?.containers.contains { $0 === self } == true
   }
 
   /// A resolution from a closed container: a key it registers answers "closed", and so does a

@@ -44,11 +44,16 @@ extension Dependencies {
       throw ResolutionError(.closed(container: origin), key: key, site: site)
     }
     let began = Platform.monotonicNanoseconds
+    // The caller awaits every module's task, so it waits for what they wait for: a factory
+    // that starts the container it is made in is told of the cycle.
+    let holder = WaitGraph.holding
     let outcomes = await withTaskGroup(of: (Int, Result<StartReport.Entry, ResolutionError>).self) {
       group in
       for (index, registration) in eager.enumerated() {
         let module = Handed(registration)
-        group.addTask { (index, await self.make(module, at: site)) }
+        group.addTask {
+          await WaitGraph.run(awaitedBy: holder) { (index, await self.make(module, at: site)) }
+        }
       }
       var outcomes = [Result<StartReport.Entry, ResolutionError>?](
         repeating: nil, count: eager.count)

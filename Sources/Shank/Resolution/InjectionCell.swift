@@ -22,7 +22,7 @@ struct InjectedProperty {
     let making = ThreadTrace.current?.read { $0.makingContainer }
     // In an async factory, its container or a layer it opened over it since: what `current`,
     // and so `resolve()`, reads there, as a synchronous factory's frames say.
-    let maker = making?.takeUnretainedValue() ?? Dependencies.asyncMaker.map { _ in .current }
+    let maker = making?.takeUnretainedValue() ?? AsyncMaking.current.map { _ in .current }
     return InjectionCell.make(
       InjectedProperty(name: name, site: site, maker: maker, makerSite: maker.map(\.site)))
   }

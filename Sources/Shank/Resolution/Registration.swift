@@ -76,3 +76,22 @@ class Registration: Recipe, CustomStringConvertible {
   /// place in that list. Asked of the ``keeper``, since an alias keeps nothing.
   func reset() -> (order: UInt, disposal: Disposal)? { nil }
 }
+
+extension Registration {
+  /// What this registration's factory or decorator threw, as the error of a resolution asked
+  /// for at `site`, named by the key it was asked for (see ``askedKey(for:)``).
+  @usableFromInline
+  func failure(_ error: any Error, at site: SourceSite) -> ResolutionError {
+    ResolutionError(error, thrownFor: askedKey(for: error), at: site)
+  }
+
+  /// The key that this thread's innermost resolution of this registration was asked for by:
+  /// that of an alias reading through to it; for a contribution not made yet, that of the list,
+  /// which `resolveAsync` makes it for, since a contribution resolves nothing alone.
+  func askedKey(for error: (any Error)? = nil) -> KeyDescription {
+    guard let reader = ResolutionTrace.current.reader(of: self),
+      reader.role != .collector || error is AsyncPending
+    else { return keyDescription }
+    return reader.keyDescription
+  }
+}

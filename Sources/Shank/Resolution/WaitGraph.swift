@@ -33,7 +33,7 @@ final class WaitGraph: Sendable {
   /// A run's handlers and every task they start work for the run. An attempt's factory works
   /// for it in the attempt's own task alone: a task it starts and does not await must not be
   /// refused for what the attempt waits for.
-  private static var holding: (any AnyObject & Sendable)? {
+  static var holding: (any AnyObject & Sendable)? {
     guard let held else { return nil }
     guard let task = held.task else { return held.holder }
     return withUnsafeCurrentTask { $0?.hashValue } == task ? held.holder : nil
@@ -46,6 +46,16 @@ final class WaitGraph: Sendable {
   ) async rethrows -> Value {
     let task = inherited ? nil : withUnsafeCurrentTask { $0?.hashValue }
     return try await $held.withValue((holder, task), operation: body)
+  }
+
+  /// Runs `body`, the work of a child task that the task which started it awaits, working for
+  /// `holder`, what that task works for (its ``holding``), in this task alone: a wait that
+  /// `start()` records in the task of an eager module is then its caller's.
+  static func run<Value: Sendable>(
+    awaitedBy holder: (any AnyObject & Sendable)?, _ body: () async -> Value
+  ) async -> Value {
+    guard let holder else { return await body() }
+    return await run(holding: holder, inherited: false, body)
   }
 
   /// What ``holding`` reads, with the task that set it where its tasks do not inherit it.

@@ -1,0 +1,37 @@
+// The containers async factories make modules in for a task, which a close does not stop.
+
+/// The containers that async factories make modules in for this task, which a close since does
+/// not stop here (see ``Dependencies/isClosedToThisThread``): while a factory runs, the one it
+/// makes its module in; while a `resolveAsync` or `start()` goes on once a factory has run for
+/// it, the container it resolves from and those its factories made their modules in.
+///
+/// Task-local, so a task that a factory starts inherits it; but it counts only while the
+/// factory or the resolution goes on, so such a task that outlives it finds a closed container
+/// closed, as a thread that a synchronous factory starts does.
+struct AsyncMaking: Sendable {
+  let containers: [Dependencies]
+  /// Whether the factory or the resolution goes on.
+  let going: Locked<Bool>
+
+  /// This task's, while it goes on.
+  static var current: AsyncMaking? {
+    guard let making = Dependencies.asyncMaking, making.going.withLock({ $0 }) else { return nil }
+    return making
+  }
+
+  /// Runs `body` making in `containers` for this task, until it returns.
+  static func run<Value>(
+    in containers: [Dependencies], _ body: () async throws -> Value
+  ) async rethrows -> Value {
+    let making = AsyncMaking(containers: containers, going: Locked(true))
+    defer { making.going.withLock { $0 = false } }
+    return try await Dependencies.$asyncMaking.withValue(making, operation: body)
+  }
+}
+
+extension Dependencies {
+  /// What ``AsyncMaking/current`` reads: the ``Inject`` properties a module declares while its
+  /// async factory runs read from the container it is made in, as those of a synchronous
+  /// factory's module read from the container on the resolution trace.
+  @TaskLocal static var asyncMaking: AsyncMaking?
+}
