@@ -47,10 +47,6 @@ import Testing
     #expect(container.resolve([SinkType].self).isEmpty)
     #expect(container.resolve([String: SinkType].self).isEmpty)
     #expect(container.resolve(SinkType?.self) == nil)
-    // A list always resolves, so an optional one is never absent; a named one is a miss.
-    #expect(container.resolve([SinkType]?.self)?.isEmpty == true)
-    #expect(container.resolve([String: SinkType]?.self)?.isEmpty == true)
-    #expect(container.resolve([SinkType]?.self, name: "audit") == nil)
   }
 
   @Test func aContributionIsNeverResolvedAlone() {

@@ -39,16 +39,12 @@ extension Optional: SugaredType {
     "Optional<\(naming(Wrapped.self))>"
   }
 
-  /// The wrapped type's value if something registers it, else what the wrapped type answers
-  /// itself (the list of no contributions for a `[P]?`, as for a `[P]`), else `nil`.
+  /// The wrapped type's value if something registers it, else `nil`.
   static func answerMiss(
     in dependencies: Dependencies, name: String?, site: SourceSite
   ) throws(ResolutionError) -> Any? {
     guard dependencies.registration(for: Wrapped.self, name: name) != nil else {
-      let sugared = Wrapped.self as? SugaredType.Type
-      let answer = try sugared?.answerMiss(in: dependencies, name: name, site: site)
-      let wrapped: Self = answer as? Wrapped
-      return wrapped as Any
+      return Self.none as Any
     }
     return Self.some(try dependencies.value(Wrapped.self, name: name, site: site)) as Any
   }
