@@ -223,25 +223,42 @@ import Testing
         """)
   }
 
-  /// A `.weak` instance released, or a `.cached` one reset, is gone: the message says so, and
-  /// how to make it again, rather than that nothing has made it.
-  @Test(arguments: [Scope.weak, .cached("gone")])
-  func aSynchronousResolutionOnceTheInstanceIsGoneSaysToMakeItAgain(scope: Scope) async throws {
+  /// How an async instance made in a container came not to be kept there.
+  enum GoneInstance: CaseIterable, Sendable {
+    case released, reset, refusedByADecorator
+  }
+
+  /// A `.weak` instance released, a `.cached` one reset, or one a decorator failed on, is not
+  /// kept: the message says so, and how to make it again, rather than that nothing made it.
+  @Test(arguments: GoneInstance.allCases)
+  func aSynchronousResolutionOnceTheInstanceIsGoneSaysToMakeItAgain(gone: GoneInstance) async throws
+  {
+    let scope: Scope =
+      switch gone {
+      case .released: .weak
+      case .reset: .cached("gone")
+      case .refusedByADecorator: .singleton
+      }
+    let decorations = Counter()
+    let registered = #line + 2
     let container = Dependencies {
       Module(scope: scope) { () async -> DatabaseType in Database() }
+      Module.decorating(DatabaseType.self) { database throws in
+        guard gone == .refusedByADecorator, decorations.increment() == 1 else { return database }
+        throw ConnectionRefused()
+      }
     }
-    let registered = #line - 2
-    var held: DatabaseType? = try await container.resolveAsyncOrThrow(DatabaseType.self)
-    #expect(try container.resolveOrThrow(DatabaseType.self) === held)
+    var held = try? await container.resolveAsyncOrThrow(DatabaseType.self)
+    #expect((held == nil) == (gone == .refusedByADecorator))
     held = nil
-    if scope != .weak { await container.reset(scope) }
+    if gone == .reset { await container.reset(scope) }
     let error = try #require(resolutionError { try container.resolveOrThrow(DatabaseType.self) })
     let asked = #line - 1
     #expect(
       error.reason == .notMadeYet(registeredAt: "ShankTests/AsyncFactoryTests.swift:\(registered)"))
     #expect(
       error.description == """
-        Shank cannot resolve DatabaseType synchronously: its factory is async, and what it made in this container is no longer kept
+        Shank cannot resolve DatabaseType synchronously: its factory is async, and this container does not keep what it made before
           asked for at ShankTests/AsyncFactoryTests.swift:\(asked)
           it was registered at ShankTests/AsyncFactoryTests.swift:\(registered) with an async factory
           make it again from async code with await Dependencies.resolveAsync(DatabaseType.self)

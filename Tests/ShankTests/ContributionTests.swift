@@ -47,6 +47,11 @@ import Testing
     #expect(container.resolve([SinkType].self).isEmpty)
     #expect(container.resolve([String: SinkType].self).isEmpty)
     #expect(container.resolve(SinkType?.self) == nil)
+    // An optional is `nil` where nothing registers its type, a list with no contributions too.
+    #expect(container.resolve([SinkType]?.self) == nil)
+    #expect(container.resolve([String: SinkType]?.self) == nil)
+    let contributed = Dependencies { Module.contribution { Sink("console") as SinkType } }
+    #expect(contributed.resolve([SinkType]?.self)?.count == 1)
   }
 
   @Test func aContributionIsNeverResolvedAlone() {

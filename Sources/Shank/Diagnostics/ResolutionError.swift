@@ -45,8 +45,9 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     /// that container was made.
     case released(container: String)
     /// The module's factory is `async`, and nothing has made its instance in this container
-    /// yet, or what it made is no longer kept (a ``Scope/weak`` instance released, a
-    /// ``Scope/cached(_:)`` one reset): a synchronous resolution cannot await it.
+    /// yet, or does not keep what it made before (a ``Scope/weak`` instance released, a
+    /// ``Scope/cached(_:)`` one reset, one a decorator failed on): a synchronous resolution
+    /// cannot await it.
     /// ``Dependencies/start(fileID:line:)`` makes an eager one, and
     /// ``Dependencies/resolveAsync(_:name:fileID:line:)-swift.type.method`` any one; a
     /// ``Scope/unique`` module with an async factory resolves only from `resolveAsync`, since
@@ -197,9 +198,9 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     case .notMadeYet(let registeredAt):
       let registered = "  it was registered at \(registeredAt) with an async factory"
       switch storage.fields.pending?.absence {
-      case .noLongerKept:
+      case .notKept:
         return (
-          "Shank cannot resolve \(key) synchronously: its factory is async, and what it made in this container is no longer kept",
+          "Shank cannot resolve \(key) synchronously: its factory is async, and this container does not keep what it made before",
           [registered, "  make it again from async code with await \(resolvingAsync)"]
         )
       case .mainActorHeld:

@@ -83,7 +83,7 @@ final class AsyncInstance<Value>: Sendable {
     // of its errors.
     let route = trace.askedChain(from: 0).map(\.keyDescription)
     let absence: AsyncPending.Absence =
-      trace.inspection != nil ? .mainActorHeld : taken > 0 ? .noLongerKept : .notMadeYet
+      trace.inspection != nil ? .mainActorHeld : taken > 0 ? .notKept : .notMadeYet
     throw AsyncPending(
       site: site, slot: ObjectIdentifier(self), container: container, absence: absence
     ) { site throws(ResolutionError) in

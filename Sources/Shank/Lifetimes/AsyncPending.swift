@@ -15,9 +15,9 @@ struct AsyncPending: Error, Sendable {
   enum Absence: Sendable {
     /// Nothing has made one in the container yet.
     case notMadeYet
-    /// What the factory made is no longer kept: a `.weak` instance released, a `.cached` one
-    /// reset.
-    case noLongerKept
+    /// The container does not keep what the factory made before: a `.weak` instance
+    /// released, a `.cached` one reset, one a decorator failed on.
+    case notKept
     /// The factory is bound to the main actor, which `verify()` holds, so it cannot await it.
     case mainActorHeld
   }
