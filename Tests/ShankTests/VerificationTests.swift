@@ -516,4 +516,18 @@ final class PongModule: PongModuleType {
     }
     #expect(throws: Never.self) { try unique.verify() }
   }
+
+  /// The module a layer replaces is what the shared one underneath injects, but it is no
+  /// module of the layer: `verify()` does not make it, though `graph()` draws it.
+  @Test func aModuleALayerReplacesIsNotMadeThoughASharedOneUnderneathInjectsIt() throws {
+    let made = Counter()
+    let root = Dependencies {
+      Module(scope: .singleton) { ServiceReader() }
+      countedService(by: made)
+    }
+    let child = Dependencies(over: root) { Module { ServiceImpl() as Service } }
+    try child.verify()
+    #expect(made.value == 0)
+    #expect(child.graph().edges.map(\.to) == ["Service_2"])
+  }
 }
