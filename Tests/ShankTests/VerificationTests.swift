@@ -517,9 +517,9 @@ final class PongModule: PongModuleType {
     #expect(throws: Never.self) { try unique.verify() }
   }
 
-  /// The module a layer replaces is what the shared one underneath injects, but it is no
-  /// module of the layer: `verify()` does not make it, though `graph()` draws it.
-  @Test func aModuleALayerReplacesIsNotMadeThoughASharedOneUnderneathInjectsIt() throws {
+  /// The module a layer replaces is what the shared one underneath injects: `verify()` makes
+  /// it too, and reports what it cannot make, as `graph()` draws it.
+  @Test func aModuleALayerReplacesIsMadeWhereASharedOneUnderneathInjectsIt() throws {
     let made = Counter()
     let root = Dependencies {
       Module(scope: .singleton) { ServiceReader() }
@@ -527,7 +527,19 @@ final class PongModule: PongModuleType {
     }
     let child = Dependencies(over: root) { Module { ServiceImpl() as Service } }
     try child.verify()
-    #expect(made.value == 0)
+    #expect(made.value == 1)
     #expect(child.graph().edges.map(\.to) == ["Service_2"])
+    let registered = #line + 4
+    let failing = Dependencies(
+      over: Dependencies {
+        Module(scope: .singleton) { ServiceReader() }
+        Module { () throws -> Service in throw StubFailure() }
+      }
+    ) { Module { ServiceImpl() as Service } }
+    let error = try #require(throws: VerificationError.self) { try failing.verify() }
+    #expect(
+      error.problems.map(\.description) == [
+        "Service could not be made: Shank cannot resolve Service: its factory threw StubFailure(); asked for at ShankTests/VerificationTests.swift:\(registered)"
+      ])
   }
 }

@@ -13,10 +13,10 @@ extension Dependencies {
   /// full.
   func notRegistered<T>(_ type: T.Type, name: String?, site: SourceSite) -> ResolutionError {
     var miss = Miss(T.self, name: name, writingInFull: [])
-    forEachVisibleRegistration { registration, _ in miss.offer(registration) }
+    forEachVisibleRegistration { registration, _, _ in miss.offer(registration) }
     if !miss.clashing.isEmpty {
       miss = Miss(T.self, name: name, writingInFull: miss.clashing)
-      forEachVisibleRegistration { registration, _ in miss.offer(registration) }
+      forEachVisibleRegistration { registration, _, _ in miss.offer(registration) }
     }
     // A layer made before `build()` lies over the empty container, which no build replaces.
     let overUnbuilt = sequence(first: self, next: \.parent).contains { $0.isUnbuilt }
@@ -41,11 +41,12 @@ extension Dependencies {
     }
   }
 
-  /// Every registration resolution can reach from here, with how far down it is registered:
-  /// 0 here, 1 in the parent. The layer's own win over its parent's.
-  func visibleRegistrations() -> [(registration: Registration, layer: Int)] {
-    var visible: [(Registration, Int)] = []
-    forEachVisibleRegistration { visible.append(($0, $1)) }
+  /// Every registration resolution can reach from here, with how far down it is registered
+  /// (0 here, 1 in the parent) and its position in that container's order. The layer's own win
+  /// over its parent's.
+  func visibleRegistrations() -> [(registration: Registration, layer: Int, position: Int)] {
+    var visible: [(Registration, Int, Int)] = []
+    forEachVisibleRegistration { visible.append(($0, $1, $2)) }
     return visible
   }
 
@@ -57,10 +58,12 @@ extension Dependencies {
   /// Inlined so that each caller's `body` is too: through a closure context, a miss among
   /// 100,000 keys took a fifth longer.
   @inline(__always)
-  private func forEachVisibleRegistration(_ body: (Registration, _ layer: Int) -> Void) {
+  private func forEachVisibleRegistration(
+    _ body: (Registration, _ layer: Int, _ position: Int) -> Void
+  ) {
     var closer: [Dependencies] = []
     for current in sequence(first: self, next: \.parent) {
-      for entry in current.table.order {
+      for (position, entry) in current.table.order.enumerated() {
         let registration = entry.takeUnretainedValue()
         let type = ObjectIdentifier(registration.type)
         // A contribution has no key of its own to hide it: every one is part of the list.
@@ -69,7 +72,7 @@ extension Dependencies {
           && closer.contains {
             $0.table.unretainedRegistration(for: type, name: registration.name) != nil
           }
-        if !isHidden { body(registration, closer.count) }
+        if !isHidden { body(registration, closer.count, position) }
       }
       closer.append(current)
     }

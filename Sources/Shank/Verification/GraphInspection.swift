@@ -19,30 +19,39 @@ struct GraphInspection {
   private var identifiers: NodeIdentifiers
   /// The container inspected, then each one underneath.
   private let layers: [Dependencies]
+  /// The modules that a layer replaced and that a shared module underneath injects, found since
+  /// the last pass, for the next to make.
+  private var replaced: [(registration: Registration, target: InspectionTarget)] = []
 
   init(_ dependencies: Dependencies) {
-    let registrations = dependencies.visibleRegistrations()
     layers = Array(sequence(first: dependencies, next: \.parent))
     // The Mermaid text names each layer's subgraph `LayerN`, which no node may take.
     identifiers = NodeIdentifiers(reserving: (1..<layers.count).map { "Layer\($0)" })
-    for (registration, layer) in registrations {
+    var making: [(registration: Registration, target: InspectionTarget)] = []
+    for (registration, layer, position) in dependencies.visibleRegistrations() {
       _ = addNode(for: registration, layer: layer)
+      making.append(
+        (registration, InspectionTarget(layer: layer, position: position, resolvedFrom: 0)))
     }
     // The copy that modules are made in is open: a closed container's own modules, which
     // no longer resolve, are told here.
-    for layer in sequence(first: dependencies, next: \.parent)
-    where layer.isClosed && !layer.table.order.isEmpty {
+    for layer in layers where layer.isClosed && !layer.table.order.isEmpty {
       problems.append(.closed(container: layer.origin))
     }
-    let outcomes = InspectionThread.inspect(dependencies, count: registrations.count)
-    for ((registration, _), outcome) in zip(registrations, outcomes) {
-      inspect(registration, outcome, in: dependencies)
+    // Each pass makes what the one before found injected from underneath a layer that
+    // replaced it.
+    while !making.isEmpty {
+      let outcomes = InspectionThread.inspect(dependencies, making: making.map(\.target))
+      for ((registration, target), outcome) in zip(making, outcomes) {
+        inspect(registration, outcome, resolvedFrom: layers[target.resolvedFrom])
+      }
+      (making, replaced) = (replaced, [])
     }
     problems += cycles.map { .cycle(path: $0) }
   }
 
   private mutating func inspect(
-    _ registration: Registration, _ outcome: InspectedModule, in dependencies: Dependencies
+    _ registration: Registration, _ outcome: InspectedModule, resolvedFrom container: Dependencies
   ) {
     let key = registration.keyDescription
     let module = key.description
@@ -78,7 +87,7 @@ struct GraphInspection {
       }
       // A shared instance is made in the container that registers it, and resolves from there.
       check(
-        injections, of: module, madeBy: registration, in: registration.keeper.owner ?? dependencies)
+        injections, of: module, madeBy: registration, in: registration.keeper.owner ?? container)
     }
   }
 
@@ -94,8 +103,8 @@ struct GraphInspection {
         guard let registration else { continue }
         edges.append(
           DependencyGraph.Edge(
-            from: ids[ObjectIdentifier(registration)]!, to: node(of: target, in: owner),
-            property: property))
+            from: ids[ObjectIdentifier(registration)]!,
+            to: node(of: target, in: owner, resolvedFrom: dependencies), property: property))
       } else if !requirement.resolvesUnregistered {
         problems.append(
           .missing(
@@ -126,12 +135,19 @@ struct GraphInspection {
     return id
   }
 
-  /// The id of `target`'s node, which `owner` registers. A module that a container over
-  /// `owner` hides with its own key has no node of its own until a shared module of `owner` or
-  /// underneath injects it; it is not made, since the container inspected never resolves it.
-  private mutating func node(of target: Registration, in owner: Dependencies) -> String {
+  /// The id of `target`'s node, which `owner` registers and `container` resolves. A module
+  /// that a container over `owner` hides with its own key has no node until a shared module of
+  /// `owner` or underneath injects it; the next pass makes it then, from `container`.
+  private mutating func node(
+    of target: Registration, in owner: Dependencies, resolvedFrom container: Dependencies
+  ) -> String {
     if let id = ids[ObjectIdentifier(target)] { return id }
-    return addNode(for: target, layer: layers.firstIndex { $0 === owner }!)
+    let layer = layers.firstIndex { $0 === owner }!
+    let position = owner.table.order.firstIndex { $0.takeUnretainedValue() === target }!
+    let from = layers.firstIndex { $0 === container }!
+    replaced.append(
+      (target, InspectionTarget(layer: layer, position: position, resolvedFrom: from)))
+    return addNode(for: target, layer: layer)
   }
 
   /// A key nothing registers, its types written in full where a type registered has the short

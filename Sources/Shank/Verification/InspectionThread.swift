@@ -14,6 +14,14 @@ enum InspectedModule {
   case stopped(String)
 }
 
+/// A module that ``InspectionThread`` makes: the registration at `position` in the order of the
+/// container `layer` containers down, resolved from the one `resolvedFrom` down.
+struct InspectionTarget {
+  let layer: Int
+  let position: Int
+  let resolvedFrom: Int
+}
+
 /// Makes every module of a container once, on a thread of its own, for inspection.
 ///
 /// A factory that calls `resolve()` or reads an `@Inject` that cannot resolve would stop the
@@ -29,6 +37,7 @@ enum InspectedModule {
 /// without a word if it ever goes on.
 final class InspectionThread: Sendable {
   private struct State {
+    let targets: [InspectionTarget]
     var outcomes: [InspectedModule?]
     /// The index of the module being made.
     var making = 0
@@ -45,17 +54,22 @@ final class InspectionThread: Sendable {
   private let progress = DispatchSemaphore(value: 0)
   private let actsAsMainActor = MainActorCheck.isOnMainActor
 
-  private init(_ original: Dependencies, count: Int) {
-    state = Locked(State(outcomes: Array(repeating: nil, count: count), original: original))
+  private init(_ original: Dependencies, targets: [InspectionTarget]) {
+    state = Locked(
+      State(
+        targets: targets, outcomes: Array(repeating: nil, count: targets.count),
+        original: original))
   }
 
-  /// The outcome of making each of `dependencies`' `count` visible registrations, in their
-  /// order.
+  /// The outcome of making each of `targets` in `dependencies`, in their order.
   ///
   /// Called on the main actor, main-actor factories run on the inspection thread while the
   /// caller waits for it, so that no other main-actor code runs meanwhile.
-  static func inspect(_ dependencies: Dependencies, count: Int) -> [InspectedModule] {
-    let run = InspectionThread(dependencies, count: count)
+  static func inspect(
+    _ dependencies: Dependencies, making targets: [InspectionTarget]
+  ) -> [InspectedModule] {
+    let count = targets.count
+    let run = InspectionThread(dependencies, targets: targets)
     let patience = Dependencies.verificationPatience
     let (seconds, attoseconds) = patience.components
     let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
@@ -131,11 +145,14 @@ final class InspectionThread: Sendable {
   /// of it left alive.
   private func makeEach(from first: Int) {
     // A thread that starts only after verification returned is no longer waited for.
-    guard let copy = state.withLock({ $0.original })?.privateCopy() else { return }
-    let registrations = copy.visibleRegistrations()
-    for index in first..<registrations.count {
+    let inspected = state.withLock { state in state.original.map { ($0, state.targets) } }
+    guard let (original, targets) = inspected else { return }
+    let layers = Array(sequence(first: original.privateCopy(), next: \.parent))
+    for index in first..<targets.count {
       guard ifStillWaitedFor(first, { $0.making = index }) else { return }
-      let outcome = Self.make(registrations[index].registration, in: copy)
+      let target = targets[index]
+      let registration = layers[target.layer].table.order[target.position].takeUnretainedValue()
+      let outcome = Self.make(registration, in: layers[target.resolvedFrom])
       let recorded = ifStillWaitedFor(first) {
         $0.outcomes[index] = outcome
         progress.signal()
