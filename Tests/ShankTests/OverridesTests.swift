@@ -160,6 +160,39 @@ import Testing
     // The first read kept the value it read.
     #expect(reader.app.currency() == "SEK")
   }
+
+  /// An object made in the operation of an override that a factory opens reads the override
+  /// while the operation runs, and afterwards, the override gone, the container that ran the
+  /// factory, as an object made in any other operation reads what is underneath it then.
+  @Test(arguments: [false, true])
+  func anObjectMadeInAFactorysOverrideReadsItOnlyWhileTheOperationRuns(readingInside: Bool) {
+    let container = Dependencies {
+      Module { MockShopAppModule(code: "DKK") as ShopAppModuleType }
+      Module { () -> ShopAppReaderHolder in
+        let (reader, readInside) = Dependencies.withOverrides {
+          Module { MockShopAppModule(code: "SEK") as ShopAppModuleType }
+        } operation: { () -> (ShopAppReader, String?) in
+          let reader = ShopAppReader()
+          return (reader, readingInside ? reader.app.currency() : nil)
+        }
+        return ShopAppReaderHolder(reader: reader, readInside: readInside)
+      }
+    }
+    let holder = container.resolve(ShopAppReaderHolder.self)
+    #expect(holder.readInside == (readingInside ? "SEK" : nil))
+    #expect(holder.reader.app.currency() == (readingInside ? "SEK" : "DKK"))
+  }
+}
+
+/// Reads the shop's app module when first asked.
+final class ShopAppReader {
+  @Inject var app: ShopAppModuleType
+}
+
+/// Keeps a reader its factory made in an override, and what the reader read there, if it did.
+struct ShopAppReaderHolder {
+  let reader: ShopAppReader
+  let readInside: String?
 }
 
 @Suite(

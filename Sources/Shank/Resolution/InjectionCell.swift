@@ -16,15 +16,21 @@ struct InjectedProperty {
   /// Where that container was made (`nil` for an override layer), for the message of a read
   /// after it was released; `nil` for a property declared outside any factory.
   let makerSite: SourceSite??
+  /// The override layer that the factory opened with `withOverrides`, if the property was
+  /// declared in its operation: read while the operation still runs, as `resolve()` there
+  /// reads it, and not after, as a property declared in any other operation.
+  weak var override: Dependencies?
 
   /// A cell that resolves on its first read, for a property declared now.
   static func cell<Value>(name: String?, site: SourceSite) -> InjectionCell<Value> {
-    let making = ThreadTrace.current?.read { $0.makingContainer }
+    let making = ThreadTrace.current?.read { $0.makingContainerAndOverride }
     // In an async factory, its container or a layer it opened over it since: what `current`,
     // and so `resolve()`, reads there, as a synchronous factory's frames say.
-    let maker = making?.takeUnretainedValue() ?? AsyncMaking.current.map { _ in .current }
+    let maker = making?.container.takeUnretainedValue() ?? AsyncMaking.current.map { _ in .current }
     return InjectionCell.make(
-      InjectedProperty(name: name, site: site, maker: maker, makerSite: maker.map(\.site)))
+      InjectedProperty(
+        name: name, site: site, maker: maker, makerSite: maker.map(\.site),
+        override: making?.override?.takeUnretainedValue()))
   }
 
   /// The first read of `value`'s cell: resolves outside any lock, then publishes, or takes the
@@ -55,6 +61,7 @@ struct InjectedProperty {
   @inline(never)
   func container<Value>(resolving: Value.Type) -> Dependencies {
     guard let makerSite else { return Dependencies.current }
+    if let override, ResolutionTrace.isMaking(in: override) { return override }
     if let maker { return maker }
     let error = ResolutionError(
       .released(container: Dependencies.origin(of: makerSite)),

@@ -74,6 +74,18 @@ final class ResolutionTrace {
     depth > 0 ? frames[depth - 1].container : nil
   }
 
+  /// The container the innermost running factory makes its instance in, beneath the override
+  /// layers it opened since (``enterOverride(_:)``, whose frames repeat its registration), and
+  /// the innermost of those layers, if any.
+  var makingContainerAndOverride:
+    (container: Unretained<Dependencies>, override: Unretained<Dependencies>?)?
+  {
+    guard depth > 0 else { return nil }
+    var index = depth - 1
+    while index > 0, frames[index - 1].registration === frames[index].registration { index -= 1 }
+    return (frames[index].container, index < depth - 1 ? frames[depth - 1].container : nil)
+  }
+
   /// The registration whose factory runs innermost on this thread, if a factory is running.
   var innermost: Registration? {
     depth > 0 ? frames[depth - 1].registration.takeUnretainedValue() : nil
