@@ -55,6 +55,27 @@ import Testing
         == .wrongIsolation(actor: "MainActor", registeredAt: "MainActorTests/Fixtures.swift:86"))
   }
 
+  /// A list of contributions registered from main-actor code, resolved off it: the message
+  /// names the list, whose `resolveAsync` is the way out, not the contribution.
+  @Test func aMainActorContributionsListOffTheMainActorIsNamedByTheList() async throws {
+    let line = #line + 1
+    let dependencies = Dependencies { Module.contribution { SessionModule() as SessionModuleType } }
+    let (error, asked) = try #require(await errorResolvingSessionsOffTheMainActor(dependencies))
+    #expect(
+      error.reason
+        == .wrongIsolation(
+          actor: "MainActor", registeredAt: "MainActorTests/MainActorTests.swift:\(line)"))
+    #expect(error.typeName == "[SessionModuleType]")
+    #expect(
+      error.description == """
+        Shank cannot resolve [SessionModuleType] off the main actor
+          asked for at MainActorTests/MainActorTests.swift:\(asked)
+          it was registered at MainActorTests/MainActorTests.swift:\(line) from code isolated to MainActor, so its factory runs only there
+          resolve it on the main actor, or from async code with Dependencies.resolveAsync([SessionModuleType].self)
+          or, if its factory needs no main actor, register it from nonisolated code, such as a `nonisolated static func make() -> Dependencies` of an enum of yours
+        """)
+  }
+
   @Test func asyncResolutionOfANonisolatedModuleDoesNotHop() async {
     let now = await Dependencies.withOverrides {
       clockModules()
@@ -100,6 +121,21 @@ import Testing
       message.contains(
         "  resolve it on the main actor, or from async code with Dependencies.resolveAsync(AppModuleType.self)"
       ))
+  }
+}
+
+/// What resolving `[SessionModuleType]` from `dependencies` throws off the main actor, and the
+/// line that asks.
+@concurrent
+nonisolated func errorResolvingSessionsOffTheMainActor(
+  _ dependencies: Dependencies
+) async -> (error: ResolutionError, line: Int)? {
+  let line = #line + 2
+  do {
+    _ = try dependencies.resolveOrThrow([SessionModuleType].self)
+    return nil
+  } catch {
+    return (error, line)
   }
 }
 

@@ -223,6 +223,24 @@ import Testing
         """)
   }
 
+  /// An eager one, which `start()` makes: the advice is to wait for `start()`, not to make it
+  /// eager.
+  @Test func aSynchronousResolutionOfAnEagerOneBeforeStartSaysToWaitForIt() throws {
+    let container = Dependencies {
+      Module(scope: .singleton, eager: true) { try await Self.connectedDatabase(Counter()) }
+    }
+    let registered = #line - 2
+    let error = try #require(resolutionError { try container.resolveOrThrow(DatabaseType.self) })
+    let asked = #line - 1
+    #expect(
+      error.description == """
+        Shank cannot resolve DatabaseType synchronously: its factory is async, and nothing has made it in this container yet
+          asked for at ShankTests/AsyncFactoryTests.swift:\(asked)
+          it was registered at ShankTests/AsyncFactoryTests.swift:\(registered) with an async factory
+          it is eager: resolve it once try await dependencies.start() has returned, or from async code with await Dependencies.resolveAsync(DatabaseType.self)
+        """)
+  }
+
   /// How an async instance made in a container came not to be kept there.
   enum GoneInstance: CaseIterable, Sendable {
     case released, reset, refusedByADecorator

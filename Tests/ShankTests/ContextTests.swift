@@ -88,6 +88,22 @@ import Testing
     }
   }
 
+  /// A name that no environment variable can have stops the program, with the name and the
+  /// line, rather than reading the variable its first part names.
+  @Test(arguments: [("", #""""#), ("STUB=1", #""STUB=1""#), ("STUB\u{0}API", #""STUB\0API""#)])
+  func aNameNoVariableCanHaveStopsWithAMessage(name: String, quoted: String) async throws {
+    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
+    { [name] in
+      _ = Module.Context.environmentVariable(name)
+    }
+    // An exit test's body reports the line of the macro that runs it.
+    let line = #line - 5
+    #expect(
+      standardError(of: result).contains(
+        "ShankTests/ContextTests.swift:\(line): Fatal error: Shank: \(quoted) names no environment variable: a name is not empty and has no = or NUL in it"
+      ))
+  }
+
   @Test func aModuleIsRegisteredWhenAnyOfItsContextsHolds() {
     let dependencies = Dependencies {
       Module { ServiceImpl() as Service }.when(.previews, .testing)

@@ -687,7 +687,9 @@ enum Basket {
     }
   }
 
-  @Test func neverBuiltIsReportedUnderOverrides() async {
+  /// A test's overrides that leave out a key, with no root built: the message points at them,
+  /// not at `build()`, which a test should not call.
+  @Test func aMissUnderATestsOverridesPointsAtThem() async {
     await #expect(processExitsWith: .success) {
       Dependencies.withOverrides {
         Module { OtherServiceImpl() as OtherService }
@@ -700,7 +702,7 @@ enum Basket {
           error.description == """
             Shank cannot resolve Service
               asked for at ShankTests/DiagnosticsTests.swift:\(resolveOrThrowServiceLine)
-              no container was built: did you call build() on your Dependencies at launch?
+              no container was built, and the overrides that apply do not register it: add it to this test's .dependencies { } trait or withOverrides modules
               registered (1):
                 OtherService
             """, error.description)

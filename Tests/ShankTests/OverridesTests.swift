@@ -161,6 +161,24 @@ import Testing
     #expect(reader.app.currency() == "SEK")
   }
 
+  /// The layer lies over the root that was current when the operation began: a root built
+  /// inside it is the root outside, not under the layer.
+  @Test func aRootBuiltDuringTheOperationIsNotUnderTheLayer() async {
+    await #expect(processExitsWith: .success) {
+      Dependencies { Module { MockShopAppModule(code: "DKK") as ShopAppModuleType } }.build()
+      let (inside, outsideTask) = Dependencies.withOverrides {
+        Module { ServiceImpl() as Service }
+      } operation: {
+        Dependencies { Module { MockShopAppModule(code: "SEK") as ShopAppModuleType } }.build()
+        let outside = Task.detached { Dependencies.resolve(ShopAppModuleType.self).currency() }
+        return (Dependencies.resolve(ShopAppModuleType.self).currency(), outside)
+      }
+      precondition(inside == "DKK", inside)
+      let outside = await outsideTask.value
+      precondition(outside == "SEK", outside)
+    }
+  }
+
   /// An object made in the operation of an override that a factory opens reads the override
   /// while the operation runs, and afterwards, the override gone, the container that ran the
   /// factory, as an object made in any other operation reads what is underneath it then.

@@ -87,10 +87,24 @@ extension Module {
     /// The environment variable `name` is set, and to something other than `0` or `false`
     /// (in any case) or nothing at all.
     ///
-    /// - Parameter name: The variable's name, such as `"STUB_API"`.
+    /// A name that is empty, or has `=` or a NUL character in it, names no variable: it stops
+    /// the program with a message saying so, rather than reading another variable.
+    ///
+    /// - Parameters:
+    ///   - name: The variable's name, such as `"STUB_API"`.
+    ///   - fileID: The file that asks, for diagnostics; leave it to its default.
+    ///   - line: The line that asks, for diagnostics; leave it to its default.
     /// - Returns: A context that holds when the variable is set, and not to an off value.
-    public static func environmentVariable(_ name: String) -> Context {
-      Context(kind: .environmentVariable(name))
+    public static func environmentVariable(
+      _ name: String, fileID: StaticString = #fileID, line: UInt = #line
+    ) -> Context {
+      if name.isEmpty || name.contains("=") || name.contains("\0") {
+        Dependencies.stop(
+          "Shank: \(KeyDescription.quoted(name)) names no environment variable: a name is not empty and has no = or NUL in it",
+          as: .stopped("an environment variable's name is not valid"),
+          at: SourceSite(fileID: fileID, line: line))
+      }
+      return Context(kind: .environmentVariable(name))
     }
 
     /// Whether the context holds now, for use in an `if` of a ``ModuleBuilder`` block or

@@ -26,6 +26,7 @@ extension Dependencies {
         reason: .notRegistered, key: miss.wanted, site: site,
         noContainerBuilt: overUnbuilt && !builtSince, builtSince: builtSince,
         inBareTest: isUnbuilt && !builtSince && TestRun.isRunning,
+        inOverriddenTest: !isUnbuilt && overUnbuilt && !builtSince && TestRun.isRunning,
         nearMisses: miss.nearMisses,
         registered: miss.listed.keys.map { Self.line(of: $0.key, as: $0.role) },
         registeredCount: miss.registeredCount))

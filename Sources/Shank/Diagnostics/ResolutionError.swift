@@ -125,6 +125,9 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     /// where the message of a miss points at the test's ways to give modules rather than at
     /// ``Dependencies/build()``.
     var inBareTest = false
+    /// The resolution ran in a test run, with no container built, under overrides that do not
+    /// register the key: the message points at them rather than at ``Dependencies/build()``.
+    var inOverriddenTest = false
     /// Written only when shown: a miss among 100,000 keys would spend most of its time writing
     /// near misses its message leaves out.
     var nearMisses: [NearMiss] = []
@@ -212,11 +215,14 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
           ]
         )
       default:
+        let eager = storage.fields.pending?.isEager == true
         return (
           "Shank cannot resolve \(key) synchronously: its factory is async, and nothing has made it in this container yet",
           [
             registered,
-            "  make it first: register it eager: true and call try await dependencies.start() at launch, or resolve it from async code with await \(resolvingAsync); a .unique one resolves only that way",
+            eager
+              ? "  it is eager: resolve it once try await dependencies.start() has returned, or from async code with await \(resolvingAsync)"
+              : "  make it first: register it eager: true and call try await dependencies.start() at launch, or resolve it from async code with await \(resolvingAsync); a .unique one resolves only that way",
           ]
         )
       }
@@ -246,6 +252,10 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     if fields.inBareTest {
       lines.append(
         "  no container was built and no override applies: give this test its modules with the .dependencies { } trait of ShankTesting, or run it inside Dependencies.withOverrides { } operation: { }"
+      )
+    } else if fields.inOverriddenTest {
+      lines.append(
+        "  no container was built, and the overrides that apply do not register it: add it to this test's .dependencies { } trait or withOverrides modules"
       )
     } else if noContainerBuilt {
       lines.append(

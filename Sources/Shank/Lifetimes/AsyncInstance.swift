@@ -85,7 +85,8 @@ final class AsyncInstance<Value>: Sendable {
     let absence: AsyncPending.Absence =
       trace.inspection != nil ? .mainActorHeld : taken > 0 ? .notKept : .notMadeYet
     throw AsyncPending(
-      site: site, slot: ObjectIdentifier(self), container: container, absence: absence
+      site: site, slot: ObjectIdentifier(self), container: container, absence: absence,
+      isEager: provider?.isEager == true
     ) { site throws(ResolutionError) in
       try await self.make(
         in: container, at: site, taken: taken, generation: generation, route: route)

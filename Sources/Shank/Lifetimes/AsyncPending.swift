@@ -11,6 +11,8 @@ struct AsyncPending: Error, Sendable {
   let container: Dependencies
   /// Why the container has no instance to give.
   let absence: Absence
+  /// Whether the module is eager, so that `start()` makes it.
+  let isEager: Bool
 
   enum Absence: Sendable {
     /// Nothing has made one in the container yet.

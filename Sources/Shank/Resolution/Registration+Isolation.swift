@@ -28,10 +28,12 @@ extension Registration {
       file: site.fileID, line: site.line)
   }
 
-  /// The error of a resolution asked for at `site` off the registration's `actor`.
+  /// The error of a resolution asked for at `site` off the registration's `actor`, named by
+  /// the key it was asked for: an alias's, or the list's for a contribution, whose advice to
+  /// resolve it from async code then holds.
   final func isolationError(actor: String, at site: SourceSite) -> ResolutionError {
-    ResolutionError(
-      .wrongIsolation(actor: actor, registeredAt: self.site.description), key: keyDescription,
-      site: site)
+    let key = ResolutionTrace.current.reader(of: self)?.keyDescription ?? keyDescription
+    return ResolutionError(
+      .wrongIsolation(actor: actor, registeredAt: self.site.description), key: key, site: site)
   }
 }
