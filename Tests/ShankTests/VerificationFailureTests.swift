@@ -650,6 +650,23 @@ import Testing
       }
     }
   }
+
+  /// A thread parked for good on a factory that failed keeps its private copy, never the
+  /// container verified, which is freed once nothing else holds it.
+  @Test func aThreadParkedOnAFailureKeepsNothingOfTheContainerVerified() {
+    weak var verified: Dependencies?
+    do {
+      let container = Dependencies {
+        Module { () -> Service in
+          _ = Dependencies.resolve(UnregisteredWhenFreed.self)
+          return ServiceImpl()
+        }
+      }
+      verified = container
+      #expect(throws: VerificationError.self) { try container.verify() }
+    }
+    #expect(verified == nil)
+  }
 }
 
 /// Registered nowhere, so resolving it always fails.

@@ -145,9 +145,10 @@ final class InspectionThread: Sendable {
   /// of it left alive.
   private func makeEach(from first: Int) {
     // A thread that starts only after verification returned is no longer waited for.
-    let inspected = state.withLock { state in state.original.map { ($0, state.targets) } }
-    guard let (original, targets) = inspected else { return }
-    let layers = Array(sequence(first: original.privateCopy(), next: \.parent))
+    // The original is not kept past the copy: a thread parked on a failure keeps its copy.
+    let targets = state.withLock { $0.targets }
+    guard let copy = state.withLock({ $0.original })?.privateCopy() else { return }
+    let layers = Array(sequence(first: copy, next: \.parent))
     for index in first..<targets.count {
       guard ifStillWaitedFor(first, { $0.making = index }) else { return }
       let target = targets[index]
