@@ -18,7 +18,7 @@ extension Module {
   ///
   /// > Note: The contexts are read when `when` is called: inside a `Dependencies { … }` block,
   /// > when the container is made; in a `[Module]` list kept in a `static let`, when that
-  /// > list is first read. Read them once, at launch: ``Context/environmentVariable(_:)``
+  /// > list is first read. Read them once, at launch: ``Context/environmentVariable(_:fileID:line:)``
   /// > reads the environment as it is at that moment.
   ///
   /// - Parameter contexts: The contexts in which to register the module; none of them holding,
