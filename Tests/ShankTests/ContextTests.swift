@@ -104,6 +104,21 @@ import Testing
       ))
   }
 
+  /// `verify()` reports a factory that names no variable as its module's problem, and returns.
+  @Test func verifyReportsAFactoryThatNamesNoVariable() throws {
+    let container = Dependencies {
+      Module { () -> Service in
+        _ = Module.Context.environmentVariable("STUB=1").isActive
+        return ServiceImpl()
+      }
+    }
+    let error = try #require(throws: VerificationError.self) { try container.verify() }
+    #expect(
+      error.problems.map(\.description) == [
+        #"Service could not be made: Shank: "STUB=1" names no environment variable: a name is not empty and has no = or NUL in it"#
+      ])
+  }
+
   @Test func aModuleIsRegisteredWhenAnyOfItsContextsHolds() {
     let dependencies = Dependencies {
       Module { ServiceImpl() as Service }.when(.previews, .testing)

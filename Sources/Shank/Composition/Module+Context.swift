@@ -99,10 +99,10 @@ extension Module {
       _ name: String, fileID: StaticString = #fileID, line: UInt = #line
     ) -> Context {
       if name.isEmpty || name.contains("=") || name.contains("\0") {
+        let message =
+          "Shank: \(KeyDescription.quoted(name)) names no environment variable: a name is not empty and has no = or NUL in it"
         Dependencies.stop(
-          "Shank: \(KeyDescription.quoted(name)) names no environment variable: a name is not empty and has no = or NUL in it",
-          as: .stopped("an environment variable's name is not valid"),
-          at: SourceSite(fileID: fileID, line: line))
+          message, as: .stopped(message), at: SourceSite(fileID: fileID, line: line))
       }
       return Context(kind: .environmentVariable(name))
     }
