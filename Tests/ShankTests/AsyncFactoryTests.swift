@@ -1229,8 +1229,10 @@ import Testing
 
   /// An async factory running when its container closes runs to its end, as a synchronous one
   /// does: what it resolves from its container resolves as before the close, and the instance
-  /// it makes is handed to whoever asked and disposed of at once.
-  @Test func anAsyncFactoryRunningWhenItsContainerClosesRunsToItsEnd() async throws {
+  /// it makes is handed to whoever asked and disposed of at once, through a child container
+  /// over it too, which then finds the container closed.
+  @Test(arguments: [false, true])
+  func anAsyncFactoryRunningWhenItsContainerClosesRunsToItsEnd(askingAChild: Bool) async throws {
     let started = Counter()
     let closed = Counter()
     let disposed = Collector<Int>()
@@ -1244,42 +1246,15 @@ import Testing
         return Database()
       }
     }
-    let asked = Task { try await container.resolveAsyncOrThrow(DatabaseType.self).serial }
+    let child = Dependencies(over: container) {}
+    let asked = Task {
+      try await (askingAChild ? child : container).resolveAsyncOrThrow(DatabaseType.self).serial
+    }
     await eventually { started.value == 1 }
     await container.close()
     closed.increment()
     let serial = try await asked.value
     await eventually { disposed.all.count == 1 }
-    #expect(disposed.all == [serial])
-  }
-
-  /// A child's resolution that makes its parent's async singleton, when the parent closes
-  /// while the factory runs, still gets what the factory made, which is disposed of at once,
-  /// as when the parent itself was asked.
-  @Test(arguments: [false, true])
-  func aParentClosingWhileAChildMakesItsAsyncSingletonHandsItOverAndDisposesOfIt(
-    askingTheChild: Bool
-  ) async throws {
-    let started = Counter()
-    let closed = Counter()
-    let disposed = Collector<Int>()
-    let parent = Dependencies {
-      Module(scope: .singleton, onClose: { disposed.append($0.serial) }) {
-        () async -> DatabaseType in
-        started.increment()
-        await eventually { closed.value == 1 }
-        return Database()
-      }
-    }
-    let child = Dependencies(over: parent) {}
-    let asked = Task {
-      try await (askingTheChild ? child : parent).resolveAsyncOrThrow(DatabaseType.self).serial
-    }
-    await eventually { started.value == 1 }
-    await parent.close()
-    closed.increment()
-    let serial = try await asked.value
-    await eventually(timeout: 30) { disposed.all.count == 1 }
     #expect(disposed.all == [serial])
     let afterwards = resolutionError { try child.resolveOrThrow(DatabaseType.self) }
     #expect(afterwards.map { if case .closed = $0.reason { true } else { false } } == true)
