@@ -21,12 +21,12 @@ extension Dependencies {
     // A layer made before `build()` lies over the empty container, which no build replaces.
     let overUnbuilt = sequence(first: self, next: \.parent).contains { $0.isUnbuilt }
     let builtSince = overUnbuilt && Root.shared.isBuilt
-    let inTestUnbuilt = overUnbuilt && !builtSince && TestRun.isRunning
     return ResolutionError(
       ResolutionError.Fields(
         reason: .notRegistered, key: miss.wanted, site: site,
         noContainerBuilt: overUnbuilt && !builtSince, builtSince: builtSince,
-        inBareTest: isUnbuilt && inTestUnbuilt, inOverriddenTest: !isUnbuilt && inTestUnbuilt,
+        inBareTest: isUnbuilt && !builtSince && TestRun.isRunning,
+        inOverriddenTest: !isUnbuilt && overUnbuilt && !builtSince && TestRun.isRunning,
         nearMisses: miss.nearMisses,
         registered: miss.listed.keys.map { Self.line(of: $0.key, as: $0.role) },
         registeredCount: miss.registeredCount))

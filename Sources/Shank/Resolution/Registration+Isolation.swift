@@ -32,8 +32,8 @@ extension Registration {
   /// the key it was asked for: an alias's, or the list's for a contribution, whose advice to
   /// resolve it from async code then holds.
   final func isolationError(actor: String, at site: SourceSite) -> ResolutionError {
-    ResolutionError(
-      .wrongIsolation(actor: actor, registeredAt: self.site.description),
-      key: askedKey(namingTheList: true), site: site)
+    let key = ResolutionTrace.current.reader(of: self)?.keyDescription ?? keyDescription
+    return ResolutionError(
+      .wrongIsolation(actor: actor, registeredAt: self.site.description), key: key, site: site)
   }
 }

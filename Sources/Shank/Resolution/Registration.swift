@@ -79,20 +79,18 @@ class Registration: Recipe, CustomStringConvertible {
 
 extension Registration {
   /// What this registration's factory or decorator threw, as the error of a resolution asked
-  /// for at `site`, named by the key it was asked for (see ``askedKey(namingTheList:)``): for a
-  /// contribution not made yet, the list's, which `resolveAsync` makes it for, since a
-  /// contribution resolves nothing alone.
+  /// for at `site`, named by the key it was asked for (see ``askedKey(for:)``).
   @usableFromInline
   func failure(_ error: any Error, at site: SourceSite) -> ResolutionError {
-    ResolutionError(error, thrownFor: askedKey(namingTheList: error is AsyncPending), at: site)
+    ResolutionError(error, thrownFor: askedKey(for: error), at: site)
   }
 
   /// The key that this thread's innermost resolution of this registration was asked for by:
-  /// that of an alias reading through to it, and, where `namingTheList`, that of the list that
-  /// gathers it as a contribution.
-  func askedKey(namingTheList: Bool = false) -> KeyDescription {
+  /// that of an alias reading through to it; for a contribution not made yet, that of the list,
+  /// which `resolveAsync` makes it for, since a contribution resolves nothing alone.
+  func askedKey(for error: (any Error)? = nil) -> KeyDescription {
     guard let reader = ResolutionTrace.current.reader(of: self),
-      reader.role != .collector || namingTheList
+      reader.role != .collector || error is AsyncPending
     else { return keyDescription }
     return reader.keyDescription
   }
