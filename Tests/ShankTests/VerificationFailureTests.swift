@@ -542,6 +542,36 @@ import Testing
     }.verify(consumers: CheckoutViewController())
   }
 
+  /// A `.unique` async module is made only by `resolveAsync`, so an `@Inject` read of it, or
+  /// of a list it contributes to, by a module or a consumer, always stops; a shared one is made
+  /// once by `start()` or `resolveAsync`, and read after that.
+  @Test(arguments: [Scope.unique, .singleton])
+  func anInjectionThatRunsAUniqueAsyncFactoryIsAProblem(scope: Scope) throws {
+    let dependencies = Dependencies {
+      Module(scope: scope) { () async -> Service in ServiceImpl() }
+      Module.contribution(scope: scope) { () async -> Service in ServiceImpl() }
+      Module { ServiceConsumer() }
+    }
+    var problems: [VerificationError.Problem] = []
+    do {
+      try dependencies.verify(consumers: ServiceConsumer(), ServiceListConsumer())
+    } catch {
+      problems = error.problems
+    }
+    let site = "ShankTests/VerificationFailureTests.swift"
+    let service = VerificationError.Problem.asyncOnly(
+      module: "ServiceConsumer", property: "service", requirement: "Service",
+      declaredAt: "\(site):\(serviceConsumerInjectLine)")
+    let list = VerificationError.Problem.asyncOnly(
+      module: "ServiceListConsumer", property: "services", requirement: "[Service]",
+      declaredAt: "\(site):\(serviceListConsumerInjectLine)")
+    #expect(problems == (scope == .unique ? [service, service, list] : []))
+    #expect(
+      list.description
+        == "ServiceListConsumer needs [Service] in property \"services\" (\(site):\(serviceListConsumerInjectLine)), which only resolveAsync can make: it runs the async factory of a .unique module, which no container keeps, so reading the property always stops; resolve it with try await Dependencies.resolveAsync instead, or register the module .singleton and eager: true so that start() makes it once"
+    )
+  }
+
   // MARK: Calls that would stop the program
 
   @Test func aResetOfAScopeThatKeepsNothingToDropInsideAFactoryIsAProblem() throws {
@@ -780,3 +810,10 @@ func threadCount() -> Int? {
 final class ServiceConsumer {
   @Inject var service: Service
 }
+let serviceConsumerInjectLine = #line - 2
+
+/// A consumer of every contribution to `Service`.
+final class ServiceListConsumer {
+  @Inject var services: [Service]
+}
+let serviceListConsumerInjectLine = #line - 2

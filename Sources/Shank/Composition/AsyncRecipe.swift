@@ -19,6 +19,8 @@ final class AsyncRecipe<Value>: Recipe {
     self.factory = factory
     self.onClose = onClose
     self.shape = shape
+    var terms = terms
+    terms.isAsync = true
     super.init(terms)
   }
 

@@ -15,6 +15,8 @@ class Recipe {
     @usableFromInline let isolation: (any Actor)?
     /// Whether ``Dependencies/start(fileID:line:)`` makes the module.
     @usableFromInline let isEager: Bool
+    /// Whether the factory is `async`: an ``AsyncRecipe`` sets it, for `verify()`.
+    var isAsync = false
 
     @usableFromInline
     init(name: String?, scope: Scope, site: SourceSite, isolation: (any Actor)?, isEager: Bool) {

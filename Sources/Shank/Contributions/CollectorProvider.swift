@@ -14,17 +14,12 @@ final class CollectorProvider<Value>: Provider<Value> {
     role = .collector
   }
 
-  /// The actor of the first contribution bound to one, from `container` down, so that
-  /// `resolveAsync([P].self)` runs where the contributions' factories may run.
-  override func isolation(resolvedFrom container: Dependencies) -> (any Actor)? {
-    var next: Dependencies? = container
-    while let layer = next {
-      let bound = layer.table.contributions[contributed]?.lazy
-        .compactMap { $0.read { $0.isolation } }.first
-      if let bound { return bound }
-      next = layer.parent
+  /// The contributions gathered from `container` down: `resolveAsync([P].self)` runs where
+  /// the first bound to an actor may run.
+  override func factories(resolvedFrom container: Dependencies) -> [Registration] {
+    sequence(first: container, next: \.parent).flatMap { layer in
+      (layer.table.contributions[contributed] ?? []).map { $0.takeUnretainedValue() }
     }
-    return nil
   }
 
   override func resolve(at site: SourceSite, from container: Dependencies)

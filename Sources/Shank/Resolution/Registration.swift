@@ -55,9 +55,21 @@ class Registration: Recipe, CustomStringConvertible {
     self !== registration && keeper === registration
   }
 
-  /// The actor a resolution of this registration from `container` runs on: its own, or for a
-  /// collection, that of the contributions it gathers there.
-  func isolation(resolvedFrom container: Dependencies) -> (any Actor)? { isolation }
+  /// The registrations whose factories a resolution of this one from `container` runs: its
+  /// keeper, or for a collection, the contributions it gathers there, top layer first.
+  func factories(resolvedFrom container: Dependencies) -> [Registration] { [keeper] }
+
+  /// The actor a resolution of this registration from `container` runs on: that of the first
+  /// of its ``factories(resolvedFrom:)`` bound to one.
+  final func isolation(resolvedFrom container: Dependencies) -> (any Actor)? {
+    factories(resolvedFrom: container).lazy.compactMap(\.isolation).first
+  }
+
+  /// Whether only `resolveAsync` can resolve this registration from `container`: one of its
+  /// factories is a ``Scope/unique`` module's `async` one, which nothing keeps made.
+  final func resolvesOnlyAsync(from container: Dependencies) -> Bool {
+    factories(resolvedFrom: container).contains { $0.terms.isAsync && $0.scope.kind == .unique }
+  }
 
   /// How many resets of its `.cached` scope came before the instance it keeps now; `nil` for
   /// any other scope, whose kept instance never changes or has an identity of its own.

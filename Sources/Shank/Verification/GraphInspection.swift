@@ -100,6 +100,13 @@ struct GraphInspection {
     for (property, requirement) in injections {
       let type = ObjectIdentifier(requirement.type)
       if let (owner, target) = dependencies.layer(registering: type, name: requirement.name) {
+        if target.resolvesOnlyAsync(from: dependencies) {
+          problems.append(
+            .asyncOnly(
+              module: module, property: property,
+              requirement: KeyDescription(requirement.type, name: requirement.name).description,
+              declaredAt: requirement.site.description))
+        }
         guard let registration else { continue }
         edges.append(
           DependencyGraph.Edge(

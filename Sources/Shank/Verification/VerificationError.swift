@@ -14,6 +14,12 @@ public struct VerificationError: Error, CustomStringConvertible, Sendable {
     /// `module`'s `@Inject` property `property`, declared at `declaredAt`, asks for
     /// `requirement` (a type and name), which nothing registers.
     case missing(module: String, property: String, requirement: String, declaredAt: String)
+    /// `module`'s `@Inject` property `property`, declared at `declaredAt`, asks for
+    /// `requirement`, whose making runs the `async` factory of a ``Scope/unique`` module (it
+    /// or, for a list, one of its contributions): only
+    /// ``Dependencies/resolveAsync(_:name:fileID:line:)-swift.type.method`` makes it, so
+    /// reading the property always stops.
+    case asyncOnly(module: String, property: String, requirement: String, declaredAt: String)
     /// Making a module needs the module being made, through factories or `@Inject`
     /// properties read while modules are made; the path starts and ends with the same one.
     case cycle(path: [String])
@@ -41,6 +47,8 @@ public struct VerificationError: Error, CustomStringConvertible, Sendable {
       switch self {
       case .missing(let module, let property, let requirement, let site):
         "\(module) needs \(requirement) in property \"\(property)\" (\(site)), and nothing registers it"
+      case .asyncOnly(let module, let property, let requirement, let site):
+        "\(module) needs \(requirement) in property \"\(property)\" (\(site)), which only resolveAsync can make: it runs the async factory of a .unique module, which no container keeps, so reading the property always stops; resolve it with try await Dependencies.resolveAsync instead, or register the module .singleton and eager: true so that start() makes it once"
       case .cycle(let path):
         "cycle: \(path.joined(separator: " → "))"
       case .notConforming(let module, let valueType, let site):
