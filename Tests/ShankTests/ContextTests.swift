@@ -70,7 +70,7 @@ import Testing
 
   @Test(
     arguments: [
-      (nil, false), ("", false), ("0", false), ("false", false), ("FALSE", false),
+      (nil, false), ("", true), ("0", false), ("false", false), ("FALSE", false),
       ("False", false), ("1", true), ("true", true), ("YES", true), ("00", true),
     ] as [(String?, Bool)])
   func anEnvironmentVariableIsOnWhenSetAndNotOff(value: String?, isOn: Bool) {
@@ -84,6 +84,8 @@ import Testing
       setenv("SHANK_CONTEXT_TESTS_STUB", "false", 1)
       precondition(!context.isActive)
       setenv("SHANK_CONTEXT_TESTS_STUB", "yes", 1)
+      precondition(context.isActive)
+      setenv("SHANK_CONTEXT_TESTS_STUB", "", 1)
       precondition(context.isActive)
     }
   }

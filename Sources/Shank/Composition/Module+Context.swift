@@ -85,7 +85,7 @@ extension Module {
     }
 
     /// The environment variable `name` is set, and to something other than `0` or `false`
-    /// (in any case) or nothing at all.
+    /// (in any case); set to nothing, it holds.
     ///
     /// A name that is empty, or has `=` or a NUL character in it, names no variable: it stops
     /// the program with a message saying so, rather than reading another variable.
@@ -127,10 +127,10 @@ extension Module {
       private static let isDebugBuild = false
     #endif
 
-    /// Whether an environment variable's `value` switches something on: set, and not empty,
-    /// `0` or `false`.
+    /// Whether an environment variable's `value` switches something on: set (even to nothing,
+    /// as `STUB_API= app` sets it), and not to `0` or `false`.
     static func isOn(_ value: String?) -> Bool {
-      guard let value, !value.isEmpty else { return false }
+      guard let value else { return false }
       return value != "0" && value.lowercased() != "false"
     }
   }
