@@ -652,6 +652,7 @@ enum Basket {
         Shank cannot resolve Service
           asked for at \(fileID):\(resolveServiceWithNoRootLine)
           no container was built and no override applies: give this test its modules with the .dependencies { } trait of ShankTesting, or run it inside Dependencies.withOverrides { } operation: { }
+          a detached task, a thread or a queue does not inherit the overrides of the test that starts it: resolve in the test's own task or in a child task of it
         """), "\(stderr)")
   }
 
@@ -667,6 +668,7 @@ enum Basket {
         Shank cannot resolve NeverRegistered named "nowhere"
           asked for at \(fileID):\(missingInjectLine)
           no container was built and no override applies: give this test its modules with the .dependencies { } trait of ShankTesting, or run it inside Dependencies.withOverrides { } operation: { }
+          a detached task, a thread or a queue does not inherit the overrides of the test that starts it: resolve in the test's own task or in a child task of it
         """), "\(stderr)")
   }
 
@@ -683,6 +685,7 @@ enum Basket {
           Shank cannot resolve Service
             asked for at ShankTests/DiagnosticsTests.swift:\(resolveOrThrowServiceLine)
             no container was built and no override applies: give this test its modules with the .dependencies { } trait of ShankTesting, or run it inside Dependencies.withOverrides { } operation: { }
+            a detached task, a thread or a queue does not inherit the overrides of the test that starts it: resolve in the test's own task or in a child task of it
           """, error.description)
     }
   }

@@ -250,9 +250,10 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     let fields = storage.fields
     var lines: [String] = []
     if fields.inBareTest {
-      lines.append(
-        "  no container was built and no override applies: give this test its modules with the .dependencies { } trait of ShankTesting, or run it inside Dependencies.withOverrides { } operation: { }"
-      )
+      lines += [
+        "  no container was built and no override applies: give this test its modules with the .dependencies { } trait of ShankTesting, or run it inside Dependencies.withOverrides { } operation: { }",
+        "  a detached task, a thread or a queue does not inherit the overrides of the test that starts it: resolve in the test's own task or in a child task of it",
+      ]
     } else if fields.inOverriddenTest {
       lines.append(
         "  no container was built, and the overrides that apply do not register it: add it to this test's .dependencies { } trait or withOverrides modules"
