@@ -9,16 +9,15 @@ enum ContributedCollection {
       site, container throws(ResolutionError) in
       let layers = try contributingLayers(
         to: Element.self, replacedBy: collection, from: container, at: site)
-      if let replacing = layers.replacing {
-        // A list registered whole, as a test swaps one: the rare case, in plain array code.
-        var list = try value([Element].self, of: replacing, from: container, at: site)
-        try collect(Element.self, layers.contributions, in: container, at: site) { list.append($1) }
-        return list
+      let replaced = try layers.replacing.map { list throws(ResolutionError) in
+        // A list registered whole, as a test swaps one.
+        try value([Element].self, of: list, from: container, at: site)
       }
-      var list = Gathering(of: Element.self, capacity: layers.contributions.count)
-      defer { list.free(Element.self) }
-      try collect(Element.self, layers.contributions, in: container, at: site) { list.append($1) }
-      return list.array(of: Element.self)
+      return try .filled(count: (replaced?.count ?? 0) + layers.contributions.count) {
+        add throws(ResolutionError) in
+        replaced?.forEach(add)
+        try collect(Element.self, layers.contributions, in: container, at: site) { add($1) }
+      }
     }
   }
 

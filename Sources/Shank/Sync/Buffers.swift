@@ -1,13 +1,13 @@
 // Raw storage with one owner: a table's slots behind its atomic header words, a thread's stack
-// of plain frames, and a list's values gathered unspecialized.
+// of plain frames, and a list's elements written into its array's storage.
 //
 // Sound because each buffer is allocated, initialized, read and freed by one owner, which
 // states when it frees it: `TableSlots` is filled before its table is shared and only read
 // after, but for its header words, which are touched only through `_ShankAtomics`' atomic
 // calls; `ThreadStack` is touched by its own thread alone, holds `BitwiseCopyable` frames, and
-// reads only below its count, which stays within its capacity; `Gathering` initializes each
-// value, within its capacity, before its count covers it, and moves or deinitializes exactly
-// that many.
+// reads only below its count, which stays within its capacity; `Array.filled` initializes each
+// element, within the array's capacity, before its count covers it, and the array
+// deinitializes exactly that many if `fill` throws.
 
 import _ShankAtomics
 
@@ -139,50 +139,26 @@ struct ThreadStack<Element: BitwiseCopyable> {
   }
 }
 
-/// The values of a `[P]` resolution, gathered before they become one array.
-///
-/// The collector runs unspecialized, where every `Array.append` looks up the array's generic
-/// metadata, hundreds of instructions each. This buffer is not generic, so it has no metadata
-/// to look up: only its methods are, and they need nothing but the element's size and
-/// witnesses. The array is made once, at the end, by moving the values in.
-struct Gathering {
-  private var start: UnsafeMutableRawPointer
-  private let capacity: Int
-  private var count = 0
-
-  /// An empty buffer with room for `capacity` values of `Element`, as many as it may hold.
-  init<Element>(of element: Element.Type, capacity: Int) {
-    self.capacity = capacity
-    start = .allocate(
-      byteCount: capacity * MemoryLayout<Element>.stride,
-      alignment: MemoryLayout<Element>.alignment)
-  }
-
-  /// Adds `value` at the end, within the capacity.
-  mutating func append<Element>(_ value: Element) {
-    precondition(count < capacity, "more values gathered than the capacity given")
-    elements(Element.self).advanced(by: count).initialize(to: value)
-    count += 1
-  }
-
-  /// The values gathered, moved into an array; the buffer is left empty.
-  mutating func array<Element>(of element: Element.Type) -> [Element] {
-    let moved = count
-    count = 0
-    let values = elements(Element.self)
-    return [Element](unsafeUninitializedCapacity: moved) { buffer, initialized in
-      buffer.baseAddress.unsafelyUnwrapped.moveInitialize(from: values, count: moved)
-      initialized = moved
+extension Array {
+  /// The `count` elements that `fill` adds, in turn, through the function it is given.
+  ///
+  /// The collector of a `[P]` runs unspecialized, where every `Array.append` looks up the
+  /// array's generic metadata, hundreds of instructions each: the elements go straight into
+  /// the array's own storage instead, which needs nothing but the element's size and witnesses.
+  static func filled(
+    count: Int, _ fill: (_ add: (Element) -> Void) throws(ResolutionError) -> Void
+  ) throws(ResolutionError) -> [Element] {
+    do {
+      return try [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
+        try fill { element in
+          precondition(initialized < count, "more elements added than the count given")
+          buffer.initializeElement(at: initialized, to: element)
+          initialized += 1
+        }
+      }
+    } catch {
+      // What `fill` throws, which the initializer rethrows untyped.
+      throw error as! ResolutionError
     }
-  }
-
-  /// Releases the values still here (after a contribution threw) and the buffer.
-  func free<Element>(_ element: Element.Type) {
-    elements(Element.self).deinitialize(count: count)
-    start.deallocate()
-  }
-
-  private func elements<Element>(_ element: Element.Type) -> UnsafeMutablePointer<Element> {
-    start.assumingMemoryBound(to: Element.self)
   }
 }
