@@ -187,6 +187,41 @@ import Testing
     #expect(errors[1]?.reason == error.reason)
   }
 
+  /// An error met where a chain that fits its 512 KiB thread ends, with little stack left, is
+  /// thrown, never a segfault: its text is written on a fresh stack, since the runtime takes
+  /// tens of KiB to write a type's name the first time. So each length runs in a process of
+  /// its own, which has written none.
+  @Test(
+    .disabled(if: Sanitizer.current == .address, keepsLocalsOffTheStack),
+    arguments: ChainEnd.allCases)
+  func anErrorWhereAChainThatFitsEndsIsThrown(end: ChainEnd) async throws {
+    let deepest = try await ChainEnd.deepestLength(of: end)
+    #expect(deepest > DepthTests.floor)
+    for length in max(1, deepest - 6)..<deepest {
+      await #expect(processExitsWith: .success, "\(length) links of \(deepest)") {
+        [end = end as ChainEnd, length = length as Int] in
+        let thrown = await onThread(stackSize: 512 << 10) {
+          end.isReason(of: resolutionError { try end.chain(length: length).resolveOrThrow() })
+        }
+        precondition(thrown)
+      }
+    }
+  }
+
+  /// A miss where such a chain ends, asked for with `resolve()`, stops with its message.
+  @Test(.disabled(if: Sanitizer.current == .address, keepsLocalsOffTheStack))
+  func aStopWhereAChainThatFitsEndsWritesItsMessage() async throws {
+    let deepest = try await ChainEnd.deepestLength(of: .missingKey)
+    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
+    { [length = (deepest - 1) as Int] in
+      await onThread(stackSize: 512 << 10) {
+        let chain = ChainEnd.missingKey.chain(length: length, resolving: true)
+        _ = chain.resolve(ChainLink.self, name: "0")
+      }
+    }
+    #expect(standardError(of: result).contains("Shank cannot resolve NeverRegistered"))
+  }
+
   @Test(.disabled(if: Sanitizer.current == .address, keepsLocalsOffTheStack))
   func aChainTooDeepForItsThreadStopsWithShanksMessage() async throws {
     let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
@@ -528,6 +563,70 @@ func lazyChainModules(length: Int) -> [Module] {
     Module(String(index)) { () -> ChainLink in
       index + 1 < length ? LazyChainLink(nextName: next) : ChainLinkImpl(next: nil)
     }
+  }
+}
+
+/// What the last factory of a chain meets.
+enum ChainEnd: String, CaseIterable, Codable, Sendable {
+  case missingKey
+  case thrownError
+  case cycle
+
+  /// A thrown error that only reflection describes.
+  enum Failure: Error { case failed }
+
+  /// `length` links, each resolving the next with `resolveOrThrow`, the last meeting this end,
+  /// through `resolve()` if `resolving`.
+  func chain(length: Int, resolving: Bool = false) -> Dependencies {
+    Dependencies {
+      for index in 0..<length {
+        Module(String(index)) { () throws -> ChainLink in
+          guard index == length - 1 else {
+            return ChainLinkImpl(
+              next: try Dependencies.resolveOrThrow(ChainLink.self, name: String(index + 1)))
+          }
+          switch self {
+          case .missingKey where resolving: _ = Dependencies.resolve(NeverRegistered.self)
+          case .missingKey: _ = try Dependencies.resolveOrThrow(NeverRegistered.self)
+          case .thrownError: throw Failure.failed
+          case .cycle: _ = try Dependencies.resolveOrThrow(ChainLink.self, name: "0")
+          }
+          return ChainLinkImpl(next: nil)
+        }
+      }
+    }
+  }
+
+  /// How many links of `end`'s chain a 512 KiB thread holds in a process that has written
+  /// no type's name yet: as many factories as run when the next is refused as too deep.
+  static func deepestLength(of end: ChainEnd) async throws -> Int {
+    let result = try await #require(
+      processExitsWith: .success, observing: [\.standardOutputContent]
+    ) { [end = end as ChainEnd] in
+      let depth = await onThread(stackSize: 512 << 10) { () -> Int in
+        let error = resolutionError { try end.chain(length: 100_000).resolveOrThrow() }
+        guard case .tooDeep(let depth, _) = error?.reason else { return 0 }
+        return depth
+      }
+      print(depth)
+    }
+    let output = String(decoding: result.standardOutputContent, as: UTF8.self)
+    return try #require(Int(output.filter(\.isNumber)))
+  }
+
+  /// Whether `error` is what this end throws.
+  func isReason(of error: ResolutionError?) -> Bool {
+    switch (self, error?.reason) {
+    case (.missingKey, .notRegistered?), (.thrownError, .factoryFailed?), (.cycle, .cycle?): true
+    default: false
+    }
+  }
+}
+
+extension Dependencies {
+  /// Link "0" of a chain.
+  fileprivate func resolveOrThrow() throws(ResolutionError) -> ChainLink {
+    try resolveOrThrow(ChainLink.self, name: "0")
   }
 }
 

@@ -12,6 +12,10 @@ extension Dependencies {
   /// written with, as `Client` of two features, a second pass writes every type of that name in
   /// full.
   func notRegistered<T>(_ type: T.Type, name: String?, site: SourceSite) -> ResolutionError {
+    KeyDescription.withRoom { missError(T.self, name: name, site: site) }
+  }
+
+  private func missError<T>(_ type: T.Type, name: String?, site: SourceSite) -> ResolutionError {
     var miss = Miss(T.self, name: name, writingInFull: [])
     forEachVisibleRegistration { registration, _, _ in miss.offer(registration) }
     if !miss.clashing.isEmpty {

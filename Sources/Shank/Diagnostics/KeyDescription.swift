@@ -70,7 +70,7 @@ extension KeyDescription {
     // Written outside the lock: a collection's name asks for its element's.
     let written =
       (type as? SugaredType.Type)?.sugaredName(naming: typeName(of:))
-      ?? withoutAny(String(describing: type))
+      ?? withRoom { withoutAny(String(describing: type)) }
     typeNames.withLock { $0[id] = written }
     return written
   }
@@ -108,7 +108,13 @@ extension KeyDescription {
     if let sugared { return sugared }
     let short = typeName(of: type)
     guard clashing.contains(short) else { return short }
-    return withoutAny(String(reflecting: type))
+    return withRoom { withoutAny(String(reflecting: type)) }
+  }
+
+  /// `body`'s result, on a fresh stack if this thread's is nearly full: the runtime takes tens
+  /// of KiB to write a type's name, more than the end of a chain of factories may leave.
+  static func withRoom<Result>(_ body: () -> Result) -> Result {
+    ResolutionTrace.current.stackBounds.withRoom(body)
   }
 
   /// `name` without the `any ` that Swift writes before an existential type.

@@ -108,7 +108,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
       let reason = Reason.notMadeYet(registeredAt: pending.site.description)
       self.init(Fields(reason: reason, key: key, site: site, pending: pending))
     } else {
-      self.init(.factoryFailed(error: String(describing: error)), key: key, site: site)
+      let text = KeyDescription.withRoom { String(describing: error) }
+      self.init(.factoryFailed(error: text), key: key, site: site)
     }
   }
 

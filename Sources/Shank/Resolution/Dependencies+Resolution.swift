@@ -198,14 +198,14 @@ extension Dependencies {
   /// ``verify()`` thread, reports the error as the module's problem instead.
   @usableFromInline
   static func stop(_ error: ResolutionError, at site: SourceSite) -> Never {
-    guard case .tooDeep = error.reason else {
-      stop(error.description, as: .failed(error), at: site)
+    let trace = ResolutionTrace.current
+    trace.inspection?.abandon(.failed(error))
+    // Reporting a crash can take more stack than the end of a deep chain leaves: stopped from
+    // a thread of its own, the message is sure to be written.
+    if trace.stackBounds.hasLittleRoom {
+      StackBounds.onFreshStack { stop(error.description, as: .failed(error), at: site) }
     }
-    ResolutionTrace.current.inspection?.abandon(.failed(error))
-    // Reporting a crash can take more stack than this thread has left: stopped from a thread
-    // of its own, the message is sure to be written.
-    StackBounds.onFreshStack { stop(error.description, as: .failed(error), at: site) }
-    stop(error.description, as: .failed(error), at: site)  // never reached
+    stop(error.description, as: .failed(error), at: site)
   }
 
   /// Stops the program with `message` at `site`, the one way Shank stops it; on a

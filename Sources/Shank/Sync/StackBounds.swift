@@ -96,6 +96,22 @@ struct StackBounds {
   ///
   /// Not generic, so that calling it makes no type's metadata for the first time: in a debug
   /// build that alone can take kilobytes of stack.
+  /// Whether less than 128 KiB is left below this point of the stack these are the bounds of.
+  var hasLittleRoom: Bool {
+    low != 0 && Self.position() &- low < 128 << 10
+  }
+
+  /// `body`'s result, worked out on a fresh stack when less than 128 KiB is left on this one,
+  /// whose bounds these are: an error's text, written where a chain of factories that fits
+  /// ends, can take more than the reserve leaves (the runtime writing a type's name for the
+  /// first time takes tens of KiB).
+  func withRoom<Result>(_ body: () -> Result) -> Result {
+    guard hasLittleRoom else { return body() }
+    var result: Result?
+    Self.onFreshStack { result = body() }
+    return result!
+  }
+
   static func onFreshStack(_ body: () -> Void) {
     withoutActuallyEscaping(body) { body in
       var job = body
