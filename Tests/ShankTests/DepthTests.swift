@@ -307,6 +307,37 @@ import Testing
       "\(left) bytes left at the deepest factory, \(bytesPerLevel) a level")
   }
 
+  /// A refusal names the key asked for: the list, where it lands on a contribution the list
+  /// was making, and the alias, where it lands on the module behind it. Resolved from every
+  /// 64 bytes across the reserve's edge, so that some land on each.
+  @Test(.disabled(if: Sanitizer.current == .address, keepsLocalsOffTheStack))
+  func aRefusalNamesTheKeyAskedFor() async {
+    let named = await onThread(stackSize: 512 << 10) { () -> Set<String> in
+      let container = Dependencies {
+        Module.contribution { ServiceImpl() as Service }
+        Module(as: Service.self, OtherService.self) { ServiceAndOther() }
+      }
+      // Makes the trace, the types' names and the test library's first backtrace up here.
+      _ = container.resolve([Service].self)
+      _ = container.resolve(OtherService.self)
+      _ = resolutionError { try container.resolveOrThrow(NeverRegistered.self) }
+      let low = stackLow()
+      var named: Set<String> = []
+      for left in stride(from: UInt(20 << 10), through: 34 << 10, by: 64) {
+        descend(toWithin: left, of: low) {
+          for error in [
+            resolutionError { try container.resolveOrThrow([Service].self) },
+            resolutionError { try container.resolveOrThrow(OtherService.self) },
+          ] {
+            if case .tooDeep? = error?.reason { named.insert(error!.typeName) }
+          }
+        }
+      }
+      return named
+    }
+    #expect(named == ["[Service]", "OtherService"])
+  }
+
   /// An outermost resolution that starts inside the stack's reserve takes the out-of-line
   /// path and throws `.tooDeep` rather than running the factory.
   @Test(

@@ -178,6 +178,8 @@ final class ResolutionTrace {
   @usableFromInline
   func tooDeepError(resolving registration: Registration, at site: SourceSite) -> ResolutionError {
     var error: ResolutionError?
+    // Named as asked for: a list, not the contribution it was making; the alias, not its target.
+    let asked = reader(of: registration) ?? registration
     // Made on a thread of its own: describing a type for the first time can search every
     // conformance in the process, and a debug build makes a generic type's metadata the first
     // time it is used; either can take more stack than this thread has left.
@@ -187,8 +189,7 @@ final class ResolutionTrace {
       if factories.last?.isAlias(of: registration) == true { factories.removeLast() }
       let chain = factories.prefix(5).map(\.description)
       error = ResolutionError(
-        .tooDeep(depth: factories.count, chain: chain), key: registration.keyDescription,
-        site: site)
+        .tooDeep(depth: factories.count, chain: chain), key: asked.keyDescription, site: site)
     }
     return error!
   }
