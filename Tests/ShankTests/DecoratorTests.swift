@@ -147,6 +147,33 @@ import Testing
     #expect(error.reason == .factoryFailed(error: "DecoratorFailure()"))
   }
 
+  /// The message names the key asked for, its name too, and the decorator that threw, not the
+  /// factory, whether the decorator is the module's container's or a child's over it.
+  @Test(arguments: [false, true])
+  func whatADecoratorThrowsNamesTheKeyAskedForAndTheDecorator(inAChild: Bool) throws {
+    let decoratorLine = #line + 2
+    let decorating = [
+      Module.decorating(GreeterType.self) { _ in throw DecoratorFailure() }
+    ]
+    let named = [Module("abc", scope: .singleton) { Greeter("plain") as GreeterType }]
+    let container =
+      inAChild
+      ? Dependencies(over: Dependencies { named }) { decorating }
+      : Dependencies {
+        named
+        decorating
+      }
+    let askedLine = #line + 1  // the #require, whose line its argument reports
+    let error = try #require(
+      resolutionError { try container.resolveOrThrow(GreeterType.self, name: "abc") })
+    #expect(error.name == "abc")
+    #expect(
+      error.description == """
+        Shank cannot resolve GreeterType named "abc": its decorator registered at ShankTests/DecoratorTests.swift:\(decoratorLine) threw DecoratorFailure()
+          asked for at ShankTests/DecoratorTests.swift:\(askedLine)
+        """)
+  }
+
   @Test func verifyAndTheGraphShowDecorators() throws {
     let container = Dependencies {
       Module { Greeter("plain") as GreeterType }

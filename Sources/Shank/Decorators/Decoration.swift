@@ -18,7 +18,15 @@ final class Decoration<Value>: Registration {
     do {
       return try transform(value)
     } catch {
-      throw failure(error, at: site)
+      throw decoratorFailure(error, at: site)
     }
+  }
+
+  /// What the decorator threw, named by the key whose instance it decorates, as asked for: that
+  /// provider is innermost on the trace while its instance is decorated.
+  private func decoratorFailure(_ error: any Error, at site: SourceSite) -> ResolutionError {
+    let decorated = ResolutionTrace.current.innermost ?? self
+    return ResolutionError(
+      error, thrownFor: decorated.askedKey(for: error), at: site, decorator: self.site)
   }
 }

@@ -29,8 +29,9 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     case wrongIsolation(actor: String, registeredAt: String)
     /// An alias was listed that the made value does not conform to.
     case notConforming(valueType: String)
-    /// The module's factory threw `error`, described as `String(describing:)` gives it. An
-    /// error that a resolution inside the factory threw is passed on as it is instead.
+    /// The module's factory, or a decorator of it, threw `error`, described as
+    /// `String(describing:)` gives it; the message says which. An error that a resolution
+    /// inside the factory or the decorator threw is passed on as it is instead.
     case factoryFailed(error: String)
     /// `depth` factories were running on this thread, each inside the one before, and the
     /// thread's stack had too little room left to start another. `chain` is the keys of the
@@ -97,11 +98,14 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     storage = Storage(fields)
   }
 
-  /// What a factory or a decorator of `key` threw, for a resolution asked for at `site`: an
-  /// error from a resolution inside it as it is, so that the outermost caller sees the first
-  /// thing that failed; an async module not made yet as ``Reason/notMadeYet(registeredAt:)``;
-  /// any other wrapped.
-  init(_ error: any Error, thrownFor key: KeyDescription, at site: SourceSite) {
+  /// What a factory of `key`, or its decorator registered at `decorator`, threw, for a
+  /// resolution asked for at `site`: an error from a resolution inside it as it is, so that
+  /// the outermost caller sees the first thing that failed; an async module not made yet as
+  /// ``Reason/notMadeYet(registeredAt:)``; any other wrapped.
+  init(
+    _ error: any Error, thrownFor key: KeyDescription, at site: SourceSite,
+    decorator: SourceSite? = nil
+  ) {
     if let error = error as? ResolutionError {
       self = error
     } else if let pending = error as? AsyncPending {
@@ -109,7 +113,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
       self.init(Fields(reason: reason, key: key, site: site, pending: pending))
     } else {
       let text = KeyDescription.withRoom { String(describing: error) }
-      self.init(.factoryFailed(error: text), key: key, site: site)
+      self.init(
+        Fields(reason: .factoryFailed(error: text), key: key, site: site, decorator: decorator))
     }
   }
 
@@ -135,6 +140,9 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     var registered: [String] = []
     var registeredCount = 0
     var pending: AsyncPending?
+    /// Where the decorator that threw is registered, for a ``Reason/factoryFailed(error:)``
+    /// that a decorator threw rather than the factory.
+    var decorator: SourceSite?
   }
 
   private final class Storage: Sendable {
@@ -184,7 +192,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         ["  remove \(typeName).self from the module's as: list, or make \(valueType) conform to it"]
       )
     case .factoryFailed(let error):
-      return ("Shank cannot resolve \(key): its factory threw \(error)", [])
+      let thrower = storage.fields.decorator.map { "its decorator registered at \($0)" }
+      return ("Shank cannot resolve \(key): \(thrower ?? "its factory") threw \(error)", [])
     case .closed(let container):
       return (
         "Shank cannot resolve \(key): its container was closed (\(container))",
