@@ -454,21 +454,67 @@ import Testing
   }
 }
 
+extension ReleasedContainerTests {
+  /// `withScope` closes its container and lets it go: an instance it made and someone holds
+  /// reads the keys the scope does not register from the container under it.
+  @Test func aScopesInstanceReadsTheContainerUnderItAfterTheScopeEnds() async {
+    let service = ServiceImpl()
+    let holder = await Dependencies.withOverrides {
+      Module { service as Service }
+    } operation: {
+      await Dependencies.withScope {
+        Module { LazyServiceHolder() }
+      } operation: {
+        Dependencies.resolve(LazyServiceHolder.self)
+      }
+    }
+    #expect(holder.service === service)
+  }
+
+  /// So does one made by a child that was closed and let go, as the Lifetimes article advises.
+  @Test func aClosedChildsInstanceReadsItsParentAfterTheChildIsReleased() async {
+    let parent = Dependencies { Module { ServiceImpl() as Service } }
+    weak var released: Dependencies?
+    let holder = await { () async -> LazyServiceHolder in
+      let child = Dependencies(over: parent) { Module { LazyServiceHolder() } }
+      released = child
+      let holder: LazyServiceHolder = child.resolve()
+      await child.close()
+      return holder
+    }()
+    #expect(released == nil)
+    #expect(holder.service is ServiceImpl)
+  }
+
+  /// A key the released child registers itself stops the read, though its parent has one.
+  @Test func aKeyTheReleasedChildRegistersStopsTheRead() async throws {
+    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
+    {
+      let parent = Dependencies { Module { ServiceImpl() as Service } }
+      _ = holderFromAReleasedContainer(over: parent).service
+    }
+    let fileID = "ShankTests/LifetimeTests.swift"
+    #expect(
+      standardError(of: result).contains(
+        "Shank cannot resolve Service: the container that made the instance holding it was released (made at \(fileID):\(releasedContainerLine))"
+      ))
+  }
+}
+
 /// Reads its service only when asked.
 final class LazyServiceHolder {
   @Inject var service: Service
 }
 let lazyServiceLine = #line - 2
 
-/// A holder made by a container that nothing holds once this returns.
-func holderFromAReleasedContainer() -> LazyServiceHolder {
-  let container = Dependencies {
-    Module { ServiceImpl() as Service }
-    Module { LazyServiceHolder() }
-  }
+/// A holder made by a container, over `parent` if given, that nothing holds once this
+/// returns; the container registers `Service` too.
+func holderFromAReleasedContainer(over parent: Dependencies? = nil) -> LazyServiceHolder {
+  let modules = [Module { ServiceImpl() as Service }, Module { LazyServiceHolder() }]
+  let container = parent.map { Dependencies(over: $0) { modules } } ?? Dependencies { modules }
   return container.resolve()
 }
-let releasedContainerLine = #line - 6
+let releasedContainerLine = #line - 3
 
 /// Replacing the root, each test in a child process so that no other test sees its roots.
 @Suite struct RootReplacementTests {

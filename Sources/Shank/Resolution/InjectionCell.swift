@@ -13,6 +13,11 @@ struct InjectedProperty {
   /// The container whose factory was running when the property was declared, if any. Weak,
   /// because a shared module holding it would otherwise keep its own container alive.
   weak var maker: Dependencies?
+  /// The container under the maker, which the instance keeps: once the maker is released, as
+  /// once it is closed, a key it does not register itself resolves from there.
+  let makerParent: Dependencies?
+  /// Whether the maker registers the property's key itself.
+  let makerRegistersKey: Bool
   /// Where that container was made (`nil` for an override layer), for the message of a read
   /// after it was released; `nil` for a property declared outside any factory.
   let makerSite: SourceSite??
@@ -27,9 +32,11 @@ struct InjectedProperty {
     // In an async factory, its container or a layer it opened over it since: what `current`,
     // and so `resolve()`, reads there, as a synchronous factory's frames say.
     let maker = making?.container.takeUnretainedValue() ?? AsyncMaking.current.map { _ in .current }
+    let registers = maker?.table.registration(for: ObjectIdentifier(Value.self), name: name)
     return InjectionCell.make(
       InjectedProperty(
-        name: name, site: site, maker: maker, makerSite: maker.map(\.site),
+        name: name, site: site, maker: maker, makerParent: maker?.parent,
+        makerRegistersKey: registers != nil, makerSite: maker.map(\.site),
         override: making?.override?.takeUnretainedValue()))
   }
 
@@ -55,14 +62,17 @@ struct InjectedProperty {
   /// A function of its own, so that its frame is gone before the resolution it starts: a
   /// chain of first reads nests one `resolve(_:)` frame a level, not this one too.
   ///
-  /// A making container released since stops the read: the instance belongs to that
-  /// container's graph, and ``Dependencies/current`` may be another graph altogether (a root
-  /// built since, a test's overrides), whose module it would be handed without a word.
+  /// Once the making container is released, a key it does not register resolves from the
+  /// container under it, as from a closed one; its own keys, or any with nothing under it,
+  /// stop the read: the instance belongs to that container's graph, and
+  /// ``Dependencies/current`` may be another graph altogether (a root built since, a test's
+  /// overrides), whose module it would be handed without a word.
   @inline(never)
   func container<Value>(resolving: Value.Type) -> Dependencies {
     guard let makerSite else { return Dependencies.current }
     if let override, ResolutionTrace.isMaking(in: override) { return override }
     if let maker { return maker }
+    if !makerRegistersKey, let makerParent { return makerParent }
     let error = ResolutionError(
       .released(container: Dependencies.origin(of: makerSite)),
       key: KeyDescription(Value.self, name: name), site: site)
