@@ -42,6 +42,29 @@ import Testing
     #expect(named["cafe\u{301}"]?.label == "second")
   }
 
+  /// Of the contributions of one name, in one layer or in a layer over another, only the last,
+  /// which the dictionary holds, is made: a test's named stand-in keeps the production one
+  /// from running.
+  @Test(arguments: [false, true])
+  func theDictionaryMakesOnlyTheLastContributionOfAName(inALayerOver: Bool) throws {
+    let hiddenMade = Counter()
+    let hidden = Module.contribution("remote") { () throws -> SinkType in
+      hiddenMade.increment()
+      throw StubFailure()
+    }
+    let stand = Module.contribution("remote") { Sink("stand-in") as SinkType }
+    let container =
+      inALayerOver
+      ? Dependencies(over: Dependencies { hidden }) { stand }
+      : Dependencies {
+        hidden
+        stand
+      }
+    let named = try container.resolveOrThrow([String: SinkType].self)
+    #expect(named.mapValues(\.label) == ["remote": "stand-in"])
+    #expect(hiddenMade.value == 0)
+  }
+
   @Test func noContributionsIsAnEmptyCollection() {
     let container = Dependencies { Module { ServiceImpl() as Service } }
     #expect(container.resolve([SinkType].self).isEmpty)

@@ -32,9 +32,15 @@ enum ContributedCollection {
       if let replacing = layers.replacing {
         named = try value([String: Element].self, of: replacing, from: container, at: site)
       }
-      // Only the named ones are made: an unnamed one is no part of the dictionary.
-      let contributions = layers.contributions.filter { $0.read { $0.name != nil } }
-      try collect(Element.self, contributions, in: container, at: site) { named[$0!] = $1 }
+      // Only the named ones are made, and of those of one name only the last, which wins: an
+      // unnamed one, or one a later one hides, is no part of the dictionary.
+      var names = Set<String>()
+      let contributions = layers.contributions.reversed().filter { entry in
+        entry.read { $0.name }.map { names.insert($0).inserted } ?? false
+      }
+      try collect(Element.self, contributions.reversed(), in: container, at: site) {
+        named[$0!] = $1
+      }
       return named
     }
   }
