@@ -55,6 +55,25 @@ import Testing
     }
   }
 
+  /// A nonisolated module whose factory asks for a main-actor one is where to change: the
+  /// message names it, and says to register it on the main actor too, or await the other.
+  @Test func aNonisolatedFactoryAskingForAMainActorModuleIsNamed() async {
+    let registeredAt = #line + 2
+    let dependencies = Dependencies(over: await registerOnTheMainActor(fileID: "App/Root.swift")) {
+      Module { () throws -> OtherService in
+        _ = try Dependencies.resolveOrThrow(Service.self)
+        return OtherServiceImpl()
+      }
+    }
+    let error = await resolutionErrorOffTheMainActor { () throws(ResolutionError) in
+      try dependencies.resolveOrThrow(OtherService.self)
+    }
+    #expect(
+      error?.description.contains(
+        "  the factory of OtherService, registered at ShankTests/ServerRegistrationTests.swift:\(registeredAt), asked for it off the main actor: register that module from code isolated to MainActor too, or give it an async factory that awaits Dependencies.resolveAsync(Service.self)"
+      ) == true, "\(String(describing: error))")
+  }
+
   /// What a request thread does with a module registered from `main.swift`: `resolve()` stops
   /// the program, and its message says where to register instead.
   @Test func resolvingOnARequestThreadStopsWithTheHint() async {
@@ -105,4 +124,17 @@ private func resolveOffTheMainActor(from dependencies: Dependencies) async throw
 @concurrent
 private func resolveFromRootOffTheMainActor() async -> String {
   "\(type(of: Dependencies.resolve(Service.self)))"
+}
+
+/// What `body` throws, run on the global executor.
+@concurrent
+private func resolutionErrorOffTheMainActor<T>(
+  _ body: @Sendable () throws(ResolutionError) -> T
+) async -> ResolutionError? {
+  do {
+    _ = try body()
+    return nil
+  } catch {
+    return error
+  }
 }

@@ -143,6 +143,9 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     /// Where the decorator that threw is registered, for a ``Reason/factoryFailed(error:)``
     /// that a decorator threw rather than the factory.
     var decorator: SourceSite?
+    /// For ``Reason/wrongIsolation(actor:registeredAt:)``, the module whose factory asked,
+    /// running off that actor.
+    var askingFactory: (key: KeyDescription, registeredAt: SourceSite)?
   }
 
   private final class Storage: Sendable {
@@ -173,6 +176,11 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         "  it was registered at \(registeredAt) from code isolated to \(actor), so its factory runs only there",
         "  resolve it on \(place), or from async code with \(resolvingAsync)",
       ]
+      if let asker = storage.fields.askingFactory {
+        advice.append(
+          "  the factory of \(asker.key), registered at \(asker.registeredAt), asked for it off \(place): register that module from code isolated to \(actor) too, or give it an async factory that awaits \(resolvingAsync)"
+        )
+      }
       if actor == "MainActor" {
         // A server registers at launch and resolves on its request threads: the way out is
         // where it registers, not how it resolves.

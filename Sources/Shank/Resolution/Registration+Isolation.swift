@@ -32,8 +32,14 @@ extension Registration {
   /// the key it was asked for: an alias's, or the list's for a contribution, whose advice to
   /// resolve it from async code then holds.
   final func isolationError(actor: String, at site: SourceSite) -> ResolutionError {
-    let key = ResolutionTrace.current.reader(of: self)?.keyDescription ?? keyDescription
-    return ResolutionError(
-      .wrongIsolation(actor: actor, registeredAt: self.site.description), key: key, site: site)
+    let trace = ResolutionTrace.current
+    let key = trace.reader(of: self)?.keyDescription ?? keyDescription
+    var fields = ResolutionError.Fields(
+      reason: .wrongIsolation(actor: actor, registeredAt: self.site.description), key: key,
+      site: site)
+    // The factory that asked runs off the actor: the way out is where that one runs.
+    let asker = trace.runningFactories.last { !$0.isAlias(of: self) && $0 !== self }
+    fields.askingFactory = asker.map { ($0.keyDescription, $0.site) }
+    return ResolutionError(fields)
   }
 }
