@@ -459,16 +459,16 @@ extension ReleasedContainerTests {
   /// reads the keys the scope does not register from the container under it.
   @Test func aScopesInstanceReadsTheContainerUnderItAfterTheScopeEnds() async {
     let service = ServiceImpl()
-    let holder = await Dependencies.withOverrides {
+    await Dependencies.withOverrides {
       Module { service as Service }
     } operation: {
-      await Dependencies.withScope {
+      let holder = await Dependencies.withScope {
         Module { LazyServiceHolder() }
       } operation: {
         Dependencies.resolve(LazyServiceHolder.self)
       }
+      #expect(holder.service === service)
     }
-    #expect(holder.service === service)
   }
 
   /// So does one made by a child that was closed and let go, as the Lifetimes article advises.
@@ -486,6 +486,23 @@ extension ReleasedContainerTests {
     #expect(holder.service is ServiceImpl)
   }
 
+  /// The instance does not keep the container under its maker alive: a module of that
+  /// container holding the instance would otherwise never be freed with it.
+  @Test func aParentWhoseModuleHoldsItsChildsInstanceIsFreed() async {
+    weak var released: Dependencies?
+    do {
+      let parent = Dependencies {
+        Module { ServiceImpl() as Service }
+        Module(scope: .singleton) { HolderKeeper() }
+      }
+      released = parent
+      let child = Dependencies(over: parent) { Module { LazyServiceHolder() } }
+      let keeper: HolderKeeper = parent.resolve()
+      keeper.holder = child.resolve()
+    }
+    #expect(released == nil)
+  }
+
   /// A key the released child registers itself stops the read, though its parent has one.
   @Test func aKeyTheReleasedChildRegistersStopsTheRead() async throws {
     let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
@@ -499,6 +516,11 @@ extension ReleasedContainerTests {
         "Shank cannot resolve Service: the container that made the instance holding it was released (made at \(fileID):\(releasedContainerLine))"
       ))
   }
+}
+
+/// A module that keeps a holder made elsewhere.
+final class HolderKeeper {
+  var holder: LazyServiceHolder?
 }
 
 /// Reads its service only when asked.

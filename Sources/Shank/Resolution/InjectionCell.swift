@@ -13,9 +13,10 @@ struct InjectedProperty {
   /// The container whose factory was running when the property was declared, if any. Weak,
   /// because a shared module holding it would otherwise keep its own container alive.
   weak var maker: Dependencies?
-  /// The container under the maker, which the instance keeps: once the maker is released, as
-  /// once it is closed, a key it does not register itself resolves from there.
-  let makerParent: Dependencies?
+  /// The container under the maker: once the maker is released, as once it is closed, a key
+  /// it does not register itself resolves from there. Weak as well, because a module of it
+  /// that held the instance would otherwise keep it alive.
+  weak var makerParent: Dependencies?
   /// Whether the maker registers the property's key itself.
   let makerRegistersKey: Bool
   /// Where that container was made (`nil` for an override layer), for the message of a read
@@ -63,8 +64,8 @@ struct InjectedProperty {
   /// chain of first reads nests one `resolve(_:)` frame a level, not this one too.
   ///
   /// Once the making container is released, a key it does not register resolves from the
-  /// container under it, as from a closed one; its own keys, or any with nothing under it,
-  /// stop the read: the instance belongs to that container's graph, and
+  /// container under it, as from a closed one; its own keys, or any once that container is
+  /// released too, stop the read: the instance belongs to that container's graph, and
   /// ``Dependencies/current`` may be another graph altogether (a root built since, a test's
   /// overrides), whose module it would be handed without a word.
   @inline(never)
