@@ -1,0 +1,166 @@
+// The message of a `ResolutionError`: what failed, where it was asked for, and what to do.
+
+extension ResolutionError {
+  /// The message, in plain words, over several lines: a list longer than 20 shows its first
+  /// 20 and its count, so even a miss among a hundred thousand keys stays a short message.
+  public var description: String {
+    let (headline, advice) = explanation
+    return ([headline, "  asked for at \(fileID):\(line)"] + advice).joined(separator: "\n")
+  }
+
+  /// The message's first line, and those after where it was asked for.
+  private var explanation: (String, [String]) {
+    switch reason {
+    case .notRegistered:
+      return ("Shank cannot resolve \(key)", listing)
+    case .cycle(let path):
+      return (
+        "Shank found a dependency cycle resolving \(key)",
+        ["  cycle: \(path.joined(separator: " → "))"]
+      )
+    case .wrongIsolation(let actor, let registeredAt):
+      let place = actor == "MainActor" ? "the main actor" : actor
+      var advice = [
+        "  it was registered at \(registeredAt) from code isolated to \(actor), so its factory runs only there",
+        "  resolve it on \(place), or from async code with \(resolvingAsync)",
+      ]
+      if let asker = storage.fields.askingFactory {
+        advice.append(
+          "  the factory of \(asker.key), registered at \(asker.registeredAt), asked for it off \(place): register that module from code isolated to \(actor) too, or give it an async factory that awaits \(resolvingAsync)"
+        )
+      }
+      if actor == "MainActor" {
+        // A server registers at launch and resolves on its request threads: the way out is
+        // where it registers, not how it resolves.
+        advice.append(
+          "  or, if its factory needs no main actor, register it from nonisolated code, such as a `nonisolated static func make() -> Dependencies` of an enum of yours"
+        )
+        if registeredAt.contains("/main.swift:") || registeredAt.hasPrefix("main.swift:") {
+          advice.append(
+            "  the top-level code of main.swift is main-actor code: move the Dependencies { } from there into such a function"
+          )
+        }
+      }
+      return ("Shank cannot resolve \(key) off \(place)", advice)
+    case .notConforming(let valueType):
+      return (
+        "Shank cannot resolve \(key): the module's value, a \(valueType), does not conform to \(typeName)",
+        ["  remove \(typeName).self from the module's as: list, or make \(valueType) conform to it"]
+      )
+    case .factoryFailed(let error):
+      let thrower = storage.fields.decorator.map { "its decorator registered at \($0)" }
+      return ("Shank cannot resolve \(key): \(thrower ?? "its factory") threw \(error)", [])
+    case .closed(let container):
+      return (
+        "Shank cannot resolve \(key): its container was closed (\(container))",
+        [
+          "  resolve from a container that is still open; an instance kept from before it closed stays usable"
+        ]
+      )
+    case .released(let container):
+      return (
+        "Shank cannot resolve \(key): the container that made the instance holding it was released (\(container))",
+        [
+          "  keep that container for as long as what it made is in use, or read the property while it is"
+        ]
+      )
+    case .notMadeYet(let registeredAt):
+      let registered = "  it was registered at \(registeredAt) with an async factory"
+      switch storage.fields.pending?.absence {
+      case .notKept:
+        return (
+          "Shank cannot resolve \(key) synchronously: its factory is async, and this container does not keep what it made before",
+          [registered, "  make it again from async code with await \(resolvingAsync)"]
+        )
+      case .mainActorHeld:
+        return (
+          "Shank cannot resolve \(key) synchronously: its factory is async and bound to the main actor, which verify() holds, so it cannot await it",
+          [
+            registered,
+            "  check it in an async test instead, with try await dependencies.start() or await \(resolvingAsync)",
+          ]
+        )
+      default:
+        let eager = storage.fields.pending?.isEager == true
+        return (
+          "Shank cannot resolve \(key) synchronously: its factory is async, and nothing has made it in this container yet",
+          [
+            registered,
+            eager
+              ? "  it is eager: resolve it once try await dependencies.start() has returned, or from async code with await \(resolvingAsync)"
+              : "  make it first: register it eager: true and call try await dependencies.start() at launch, or resolve it from async code with await \(resolvingAsync); a .unique one resolves only that way",
+          ]
+        )
+      }
+    case .tooDeep(let depth, let chain):
+      let more = depth > chain.count ? " → …" : ""
+      return (
+        "Shank cannot resolve \(key): \(depth) factories are running, each resolving the next, and this thread's stack is nearly full",
+        [
+          "  chain (\(depth) deep): \(chain.joined(separator: " → "))\(more)",
+          "  resolve a long run of modules one after another rather than each from the one before, or resolve on a thread with a larger stack",
+        ]
+      )
+    }
+  }
+
+  /// The call that resolves the key from async code, its name included.
+  private var resolvingAsync: String {
+    let named = name.map { ", name: \(KeyDescription.quoted($0))" } ?? ""
+    return "Dependencies.resolveAsync(\(typeName).self\(named))"
+  }
+
+  /// What a miss says after where it was asked for: why nothing may be registered, the near
+  /// misses and what is registered.
+  private var listing: [String] {
+    let fields = storage.fields
+    var lines: [String] = []
+    if fields.inBareTest {
+      lines += [
+        "  no container was built and no override applies: give this test its modules with the .dependencies { } trait of ShankTesting, or run it inside Dependencies.withOverrides { } operation: { }",
+        "  a detached task, a thread or a queue does not inherit the overrides of the test that starts it: resolve in the test's own task or in a child task of it",
+      ]
+    } else if fields.inOverriddenTest {
+      lines.append(
+        "  no container was built, and the overrides that apply do not register it: add it to this test's .dependencies { } trait or withOverrides modules"
+      )
+    } else if noContainerBuilt {
+      lines.append(
+        "  no container was built: did you call build() on your Dependencies at launch?")
+    } else if fields.builtSince {
+      lines.append(
+        "  a container was built, but this one lies over the empty one that Dependencies.current gave before build(): make it after build()"
+      )
+    }
+    if !fields.nearMisses.isEmpty {
+      let shown = fields.nearMisses.prefix(Dependencies.listedKeyLimit).map(\.description)
+      lines += Self.list("  near misses", shown, of: fields.nearMisses.count, counted: false)
+    }
+    if registeredCount > 0 {
+      lines += Self.list("  registered", registered, of: registeredCount, counted: true)
+    } else if !noContainerBuilt {
+      lines.append("  nothing is registered")
+    }
+    return lines
+  }
+
+  /// `title`, then the first 20 of `keys`, one a line. The title says how many there are in
+  /// all when not all are shown, or when `counted`.
+  private static func list(
+    _ title: String, _ keys: [String], of count: Int, counted: Bool
+  ) -> [String] {
+    let shown = keys.prefix(Dependencies.listedKeyLimit)
+    let first = shown.count < count ? ", first \(shown.count)" : ""
+    let total = counted || !first.isEmpty ? " (\(grouped(count))\(first))" : ""
+    return ["\(title)\(total):"] + shown.map { "    \($0)" }
+  }
+
+  /// `100,000`: a count as people read it, without Foundation's formatters.
+  private static func grouped(_ count: Int) -> String {
+    var text = String(count)
+    for end in stride(from: text.count - 3, to: 0, by: -3) {
+      text.insert(",", at: text.index(text.startIndex, offsetBy: end))
+    }
+    return text
+  }
+}
