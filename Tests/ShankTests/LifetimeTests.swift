@@ -504,17 +504,21 @@ extension ReleasedContainerTests {
   }
 
   /// A key the released child registers itself stops the read, though its parent has one.
-  @Test func aKeyTheReleasedChildRegistersStopsTheRead() async throws {
+  /// Read as an optional too: `Service?` resolves the `Service` the child registers.
+  @Test(arguments: [false, true])
+  func aKeyTheReleasedChildRegistersStopsTheRead(asOptional: Bool) async throws {
     let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
-    {
+    { [asOptional] in
       let parent = Dependencies { Module { ServiceImpl() as Service } }
-      _ = holderFromAReleasedContainer(over: parent).service
+      let holder = holderFromAReleasedContainer(over: parent)
+      _ = asOptional ? holder.optionalService : holder.service
     }
     let fileID = "ShankTests/LifetimeTests.swift"
+    let key = asOptional ? "Optional<Service>" : "Service"
     #expect(
       standardError(of: result).contains(
-        "Shank cannot resolve Service: the container that made the instance holding it was released (made at \(fileID):\(releasedContainerLine))"
-      ))
+        "Shank cannot resolve \(key): the container that made the instance holding it was released (made at \(fileID):\(releasedContainerLine))"
+      ), "\(standardError(of: result))")
   }
 }
 
@@ -526,8 +530,9 @@ final class HolderKeeper {
 /// Reads its service only when asked.
 final class LazyServiceHolder {
   @Inject var service: Service
+  @Inject var optionalService: Service?
 }
-let lazyServiceLine = #line - 2
+let lazyServiceLine = #line - 3
 
 /// A holder made by a container, over `parent` if given, that nothing holds once this
 /// returns; the container registers `Service` too.

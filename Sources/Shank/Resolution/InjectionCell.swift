@@ -33,11 +33,11 @@ struct InjectedProperty {
     // In an async factory, its container or a layer it opened over it since: what `current`,
     // and so `resolve()`, reads there, as a synchronous factory's frames say.
     let maker = making?.container.takeUnretainedValue() ?? AsyncMaking.current.map { _ in .current }
-    let registers = maker?.table.registration(for: ObjectIdentifier(Value.self), name: name)
     return InjectionCell.make(
       InjectedProperty(
         name: name, site: site, maker: maker, makerParent: maker?.parent,
-        makerRegistersKey: registers != nil, makerSite: maker.map(\.site),
+        makerRegistersKey: maker?.registers(Value.self, name: name) == true,
+        makerSite: maker.map(\.site),
         override: making?.override?.takeUnretainedValue()))
   }
 
