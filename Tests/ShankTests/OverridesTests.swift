@@ -263,3 +263,49 @@ enum UntiedWork: CaseIterable, Sendable {
     }
   }
 }
+
+/// A shared module of a lower layer (a suite's trait) asking for a key that only a layer over
+/// it (the test's trait) registers: the miss says so, not that the overrides leave it out.
+@Suite struct RegisteredAboveTests {
+  @Test func aSharedModulesFactoryMissingAKeyOnlyALayerOverItRegistersSaysSo() {
+    let error = Dependencies.withOverrides {
+      Module(scope: .singleton) { () throws -> OtherService in
+        _ = try Dependencies.resolveOrThrow(Service.self)
+        return OtherServiceImpl()
+      }
+    } operation: {
+      Dependencies.withOverrides {
+        Module { ServiceImpl() as Service }
+      } operation: {
+        resolutionError { try Dependencies.resolveOrThrow(OtherService.self) }
+      }
+    }
+    #expect(
+      error?.description == """
+        Shank cannot resolve Service
+          asked for at ShankTests/OverridesTests.swift:\(Self.factoryLine)
+          a container over the one resolved from (an override layer) registers it (an override layer), but a module of a container resolves only from that container and the ones under it: register Service there too, or the module that asks for it beside Service
+          registered (1):
+            OtherService
+        """)
+  }
+  static let factoryLine = #line - 19
+
+  @Test func anInjectOfASharedModuleMissingAKeyOnlyALayerOverItRegistersSaysSo() async throws {
+    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
+    {
+      Dependencies.withOverrides {
+        Module(scope: .singleton) { ServiceReader() }
+      } operation: {
+        Dependencies.withOverrides {
+          Module { ServiceImpl() as Service }
+        } operation: {
+          _ = Dependencies.resolve(ServiceReader.self).service
+        }
+      }
+    }
+    let stderr = standardError(of: result)
+    #expect(stderr.contains("over the one resolved from (an override layer) registers it"))
+    #expect(!stderr.contains("the overrides that apply do not register it"))
+  }
+}

@@ -12,10 +12,33 @@ extension Dependencies {
   /// written with, as `Client` of two features, a second pass writes every type of that name in
   /// full.
   func notRegistered<T>(_ type: T.Type, name: String?, site: SourceSite) -> ResolutionError {
-    KeyDescription.withRoom { missError(T.self, name: name, site: site) }
+    // Read here, on the asking thread and task, not on the fresh stack the error may be made on.
+    let above = layerAbove(registering: T.self, name: name)
+    return KeyDescription.withRoom { missError(T.self, name: name, site: site, above: above) }
   }
 
-  private func missError<T>(_ type: T.Type, name: String?, site: SourceSite) -> ResolutionError {
+  /// A container over this one that registers `T` and `name`, where this thread's outermost
+  /// resolution, or its task's override layer, started: a shared module of this one, asking
+  /// for what only a layer over it registers, misses.
+  private func layerAbove<T>(registering type: T.Type, name: String?) -> Dependencies? {
+    let trace = ResolutionTrace.current
+    let outermost = trace.depth > 0 ? trace.frames[0].container.takeUnretainedValue() : nil
+    for start in [outermost, Self.overrides.get().container].compactMap({ $0 }) {
+      for layer in sequence(first: start, next: \.parent) {
+        if layer === self { break }
+        if layer.registers(T.self, name: name), layer.isOver(self) { return layer }
+      }
+    }
+    return nil
+  }
+
+  private func isOver(_ container: Dependencies) -> Bool {
+    sequence(first: self, next: \.parent).contains { $0 === container }
+  }
+
+  private func missError<T>(
+    _ type: T.Type, name: String?, site: SourceSite, above: Dependencies?
+  ) -> ResolutionError {
     var miss = Miss(T.self, name: name, writingInFull: [])
     forEachVisibleRegistration { registration, _, _ in miss.offer(registration) }
     if !miss.clashing.isEmpty {
@@ -31,6 +54,7 @@ extension Dependencies {
         noContainerBuilt: overUnbuilt && !builtSince, builtSince: builtSince,
         inBareTest: isUnbuilt && !builtSince && TestRun.isRunning,
         inOverriddenTest: !isUnbuilt && overUnbuilt && !builtSince && TestRun.isRunning,
+        registeredAbove: above.map { (origin, $0.origin) },
         nearMisses: miss.nearMisses,
         registered: miss.listed.keys.map { Self.line(of: $0.key, as: $0.role) },
         registeredCount: miss.registeredCount))

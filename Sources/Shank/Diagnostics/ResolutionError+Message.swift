@@ -115,7 +115,11 @@ extension ResolutionError {
   private var listing: [String] {
     let fields = storage.fields
     var lines: [String] = []
-    if fields.inBareTest {
+    if let (resolvedFrom, registering) = fields.registeredAbove {
+      lines.append(
+        "  a container over the one resolved from (\(resolvedFrom)) registers it (\(registering)), but a module of a container resolves only from that container and the ones under it: register \(key) there too, or the module that asks for it beside \(key)"
+      )
+    } else if fields.inBareTest {
       lines += [
         "  no container was built and no override applies: give this test its modules with the .dependencies { } trait of ShankTesting, or run it inside Dependencies.withOverrides { } operation: { }",
         "  a detached task, a thread or a queue does not inherit the overrides of the test that starts it: resolve in the test's own task or in a child task of it",

@@ -134,6 +134,9 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     /// The resolution ran in a test run, with no container built, under overrides that do not
     /// register the key: the message points at them rather than at ``Dependencies/build()``.
     var inOverriddenTest = false
+    /// Where the container resolved from, and one over it that registers the key, were made:
+    /// a shared module underneath asked for what only a layer over it registers.
+    var registeredAbove: (resolvedFrom: String, registering: String)?
     /// Written only when shown: a miss among 100,000 keys would spend most of its time writing
     /// near misses its message leaves out.
     var nearMisses: [NearMiss] = []
