@@ -133,3 +133,12 @@ nonisolated struct FixedClockModule: ClockModuleType {
 nonisolated func clockModules() -> [Module] {
   [Module { FixedClockModule() as ClockModuleType }]
 }
+
+/// A nonisolated module that injects a `Sendable` protocol: a final class, since Swift 6.3
+/// rejects that `@Inject` in a `nonisolated struct` of this target ("'nonisolated' cannot be
+/// applied to mutable stored properties"), as ConcurrencyAndThreadSafety.md says.
+nonisolated final class ClockReader {
+  @Inject private var clock: ClockModuleType
+
+  func now() -> Int { clock.now() }
+}

@@ -85,6 +85,15 @@ import Testing
     #expect(now == 1_700_000_000)
   }
 
+  @Test func aNonisolatedClassInjectsASendableModuleOffTheMainActor() async {
+    let now = await Dependencies.withOverrides {
+      clockModules()
+    } operation: {
+      await readClockOffTheMainActor()
+    }
+    #expect(now == 1_700_000_000)
+  }
+
   @Test func nonSendableModuleRegistersResolvesAndInjects() {
     let dependencies = Dependencies { counterModules() }
     let counter: CounterModuleType = dependencies.resolve()
@@ -168,4 +177,10 @@ nonisolated func reasonResolvingAppOffTheMainActor(
   } catch {
     return error.reason
   }
+}
+
+/// A `ClockReader` made and read on the global executor.
+@concurrent
+private func readClockOffTheMainActor() async -> Int {
+  ClockReader().now()
 }
