@@ -26,7 +26,9 @@ final class Decoration<Value>: Registration {
   /// provider is innermost on the trace while its instance is decorated.
   private func decoratorFailure(_ error: any Error, at site: SourceSite) -> ResolutionError {
     let decorated = ResolutionTrace.current.innermost ?? self
-    return ResolutionError(
-      error, thrownFor: decorated.askedKey(for: error), at: site, decorator: self.site)
+    let failure = ResolutionError(error, thrownFor: decorated.askedKey(for: error), at: site)
+    // One that a resolution inside the decorator threw is passed on as it is.
+    guard case .factoryFailed = failure.reason, !(error is ResolutionError) else { return failure }
+    return failure.thrown(byDecoratorAt: self.site)
   }
 }

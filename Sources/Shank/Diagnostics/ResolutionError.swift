@@ -98,14 +98,11 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     storage = Storage(fields)
   }
 
-  /// What a factory of `key`, or its decorator registered at `decorator`, threw, for a
-  /// resolution asked for at `site`: an error from a resolution inside it as it is, so that
-  /// the outermost caller sees the first thing that failed; an async module not made yet as
-  /// ``Reason/notMadeYet(registeredAt:)``; any other wrapped.
-  init(
-    _ error: any Error, thrownFor key: KeyDescription, at site: SourceSite,
-    decorator: SourceSite? = nil
-  ) {
+  /// What a factory or a decorator of `key` threw, for a resolution asked for at `site`: an
+  /// error from a resolution inside it as it is, so that the outermost caller sees the first
+  /// thing that failed; an async module not made yet as ``Reason/notMadeYet(registeredAt:)``;
+  /// any other wrapped.
+  init(_ error: any Error, thrownFor key: KeyDescription, at site: SourceSite) {
     if let error = error as? ResolutionError {
       self = error
     } else if let pending = error as? AsyncPending {
@@ -113,9 +110,15 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
       self.init(Fields(reason: reason, key: key, site: site, pending: pending))
     } else {
       let text = KeyDescription.withRoom { String(describing: error) }
-      self.init(
-        Fields(reason: .factoryFailed(error: text), key: key, site: site, decorator: decorator))
+      self.init(.factoryFailed(error: text), key: key, site: site)
     }
+  }
+
+  /// This error, said to be thrown by the decorator registered at `site`, not the factory.
+  func thrown(byDecoratorAt site: SourceSite) -> ResolutionError {
+    var fields = storage.fields
+    fields.decorator = site
+    return ResolutionError(fields)
   }
 
   /// What an error says, made once and never changed.

@@ -178,12 +178,14 @@ final class ResolutionTrace {
   @usableFromInline
   func tooDeepError(resolving registration: Registration, at site: SourceSite) -> ResolutionError {
     var error: ResolutionError?
-    // Named as asked for: a list, not the contribution it was making; the alias, not its target.
-    let asked = reader(of: registration) ?? registration
     // Made on a thread of its own: describing a type for the first time can search every
     // conformance in the process, and a debug build makes a generic type's metadata the first
-    // time it is used; either can take more stack than this thread has left.
+    // time it is used; either can take more stack than this thread has left. This thread waits
+    // meanwhile, so its frames hold still.
     StackBounds.onFreshStack {
+      // Named as asked for: a list, not the contribution it was making; the alias, not its
+      // target.
+      let asked = reader(of: registration) ?? registration
       var factories = runningFactories
       // The alias of the provider refused: its factory is the one that does not run.
       if factories.last?.isAlias(of: registration) == true { factories.removeLast() }
