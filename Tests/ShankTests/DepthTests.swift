@@ -338,6 +338,27 @@ import Testing
     #expect(named == ["[Service]", "OtherService"])
   }
 
+  /// An error's own description, written with little stack left, runs on the resolving task:
+  /// it reads that task's task-locals, as with room to spare.
+  @Test(.disabled(if: Sanitizer.current == .address, keepsLocalsOffTheStack))
+  func anErrorsDescriptionWithLittleRoomRunsOnTheResolvingTask() async {
+    let texts = await onThread(stackSize: 512 << 10) { () -> [String?] in
+      let container = Dependencies { Module { () throws -> Service in throw TaggedFailure() } }
+      _ = resolutionError { try container.resolveOrThrow(Service.self) }
+      let low = stackLow()
+      return TaggedFailure.$tag.withValue("r42") {
+        [
+          resolutionError { try container.resolveOrThrow(Service.self) }?.description,
+          descend(toWithin: 100 << 10, of: low) {
+            resolutionError { try container.resolveOrThrow(Service.self) }?.description
+          },
+        ]
+      }
+    }
+    let written = texts.map { $0?.contains("its factory threw failed for r42") }
+    #expect(written == [true, true], "\(texts)")
+  }
+
   /// An outermost resolution that starts inside the stack's reserve takes the out-of-line
   /// path and throws `.tooDeep` rather than running the factory.
   @Test(
@@ -595,6 +616,13 @@ func lazyChainModules(length: Int) -> [Module] {
       index + 1 < length ? LazyChainLink(nextName: next) : ChainLinkImpl(next: nil)
     }
   }
+}
+
+/// An error whose description reads a task-local of the task that threw it.
+struct TaggedFailure: Error, CustomStringConvertible {
+  @TaskLocal static var tag = "none"
+
+  var description: String { "failed for \(Self.tag)" }
 }
 
 /// What the last factory of a chain meets.

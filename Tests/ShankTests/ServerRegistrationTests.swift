@@ -70,8 +70,31 @@ import Testing
     }
     #expect(
       error?.description.contains(
-        "  the factory of OtherService, registered at ShankTests/ServerRegistrationTests.swift:\(registeredAt), asked for it off the main actor: register that module from code isolated to MainActor too, or give it an async factory that awaits Dependencies.resolveAsync(Service.self)"
+        "  it was asked for off the main actor while OtherService, registered at ShankTests/ServerRegistrationTests.swift:\(registeredAt), was being made: register that module from code isolated to MainActor too, or give it an async factory that awaits Dependencies.resolveAsync(Service.self)"
       ) == true, "\(String(describing: error))")
+  }
+
+  /// A main-actor decorator applied off the main actor: it wraps what is being made, and no
+  /// module asked for it, so the message names none.
+  @Test func aMainActorDecoratorOffTheMainActorNamesNoModuleAsAsking() async {
+    let decorators = await mainActorDecorators()
+    let dependencies = Dependencies {
+      Module { ServiceImpl() as Service }
+      decorators
+    }
+    let askedLine = #line + 2
+    let error = await resolutionErrorOffTheMainActor { () throws(ResolutionError) in
+      try dependencies.resolveOrThrow(Service.self)
+    }
+    let file = "ShankTests/ServerRegistrationTests.swift"
+    #expect(
+      error?.description == """
+        Shank cannot resolve Service off the main actor
+          asked for at \(file):\(askedLine)
+          it was registered at \(file):\(mainActorDecoratorLine) from code isolated to MainActor, so its factory runs only there
+          resolve it on the main actor, or from async code with Dependencies.resolveAsync(Service.self)
+          or, if its factory needs no main actor, register it from nonisolated code, such as a `nonisolated static func make() -> Dependencies` of an enum of yours
+        """)
   }
 
   /// What a request thread does with a module registered from `main.swift`: `resolve()` stops
@@ -125,6 +148,13 @@ private func resolveOffTheMainActor(from dependencies: Dependencies) async throw
 private func resolveFromRootOffTheMainActor() async -> String {
   "\(type(of: Dependencies.resolve(Service.self)))"
 }
+
+/// A decorator of `Service` registered from main-actor code.
+@MainActor
+private func mainActorDecorators() -> [Module] {
+  [Module.decorating(Service.self) { $0 }]
+}
+private let mainActorDecoratorLine = #line - 2
 
 /// What `body` throws, run on the global executor.
 @concurrent

@@ -26,7 +26,7 @@ extension ResolutionError {
       ]
       if let asker = storage.fields.askingFactory {
         advice.append(
-          "  the factory of \(asker.key), registered at \(asker.registeredAt), asked for it off \(place): register that module from code isolated to \(actor) too, or give it an async factory that awaits \(resolvingAsync)"
+          "  it was asked for off \(place) while \(asker.key), registered at \(asker.registeredAt), was being made: register that module from code isolated to \(actor) too, or give it an async factory that awaits \(resolvingAsync)"
         )
       }
       if actor == "MainActor" {

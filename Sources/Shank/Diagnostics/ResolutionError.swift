@@ -109,7 +109,11 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
       let reason = Reason.notMadeYet(registeredAt: pending.site.description)
       self.init(Fields(reason: reason, key: key, site: site, pending: pending))
     } else {
-      let text = KeyDescription.withRoom { String(describing: error) }
+      // An error's own description runs here, on this task, which it may read; the runtime's
+      // reflection of one with none, which takes tens of KiB, on a fresh stack if need be.
+      let text =
+        (error as Any) is CustomStringConvertible
+        ? String(describing: error) : KeyDescription.withRoom { String(describing: error) }
       self.init(.factoryFailed(error: text), key: key, site: site)
     }
   }
@@ -149,8 +153,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     /// Where the decorator that threw is registered, for a ``Reason/factoryFailed(error:)``
     /// that a decorator threw rather than the factory.
     var decorator: SourceSite?
-    /// For ``Reason/wrongIsolation(actor:registeredAt:)``, the module whose factory asked,
-    /// running off that actor.
+    /// For ``Reason/wrongIsolation(actor:registeredAt:)``, the module being made off that
+    /// actor when it was asked for.
     var askingFactory: (key: KeyDescription, registeredAt: SourceSite)?
   }
 

@@ -37,9 +37,10 @@ extension Registration {
     var fields = ResolutionError.Fields(
       reason: .wrongIsolation(actor: actor, registeredAt: self.site.description), key: key,
       site: site)
-    // The factory that asked runs off the actor: the way out is where that one runs.
+    // The module being made when it was asked for runs off the actor: the way out is where
+    // that one runs. A decorator is asked for by no one: it wraps what is being made.
     let asker = trace.runningFactories.last { !$0.isAlias(of: self) && $0 !== self }
-    fields.askingFactory = asker.map { ($0.keyDescription, $0.site) }
+    fields.askingFactory = role == .decorator ? nil : asker.map { ($0.keyDescription, $0.site) }
     return ResolutionError(fields)
   }
 }
