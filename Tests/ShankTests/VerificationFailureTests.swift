@@ -572,6 +572,28 @@ import Testing
     )
   }
 
+  /// No problem where the collection never runs the async factory: `[String: P]` makes only
+  /// the last contribution of each name, and `[P]` stops at a list registered whole.
+  @Test func aCollectionThatRunsNoUniqueAsyncFactoryIsNoProblem() throws {
+    let unnamed = Dependencies {
+      Module.contribution { () async -> Service in ServiceImpl() }
+      Module.contribution("a") { ServiceImpl() as Service }
+    }
+    let hidden = Dependencies {
+      Module.contribution("a") { () async -> Service in ServiceImpl() }
+      Module.contribution("a") { ServiceImpl() as Service }
+    }
+    try unnamed.verify(consumers: ServiceDictionaryConsumer())
+    try hidden.verify(consumers: ServiceDictionaryConsumer())
+    let replaced = Dependencies(
+      over: Dependencies(
+        over: Dependencies { Module.contribution { () async -> Service in ServiceImpl() } }
+      ) { Module { [ServiceImpl()] as [Service] } }
+    ) { Module.contribution { ServiceImpl() as Service } }
+    #expect(replaced.resolve([Service].self).count == 2)
+    try replaced.verify(consumers: ServiceListConsumer())
+  }
+
   // MARK: Calls that would stop the program
 
   @Test func aResetOfAScopeThatKeepsNothingToDropInsideAFactoryIsAProblem() throws {
@@ -817,3 +839,8 @@ final class ServiceListConsumer {
   @Inject var services: [Service]
 }
 let serviceListConsumerInjectLine = #line - 2
+
+/// A consumer of the named contributions to `Service`.
+final class ServiceDictionaryConsumer {
+  @Inject var services: [String: Service]
+}

@@ -4,22 +4,23 @@
 /// its key only where no module registers that key itself.
 final class CollectorProvider<Value>: Provider<Value> {
   private let collect: Conversion
-  /// The type whose contributions it gathers: `P`.
-  private let contributed: ObjectIdentifier
+  /// The registrations whose factories a resolution from a container runs.
+  private let making: (Dependencies) -> [Registration]
 
-  init(contributing element: Any.Type, site: SourceSite, collect: @escaping Conversion) {
+  init(
+    site: SourceSite, making: @escaping (Dependencies) -> [Registration],
+    collect: @escaping Conversion
+  ) {
     self.collect = collect
-    contributed = ObjectIdentifier(element)
+    self.making = making
     super.init(Terms(name: nil, scope: .unique, site: site, isolation: nil, isEager: false))
     role = .collector
   }
 
-  /// The contributions gathered from `container` down: `resolveAsync([P].self)` runs where
-  /// the first bound to an actor may run.
+  /// The contributions gathered from `container` down, and a collection registered whole
+  /// under them: `resolveAsync([P].self)` runs where the first bound to an actor may run.
   override func factories(resolvedFrom container: Dependencies) -> [Registration] {
-    sequence(first: container, next: \.parent).flatMap { layer in
-      (layer.table.contributions[contributed] ?? []).map { $0.takeUnretainedValue() }
-    }
+    making(container)
   }
 
   override func resolve(at site: SourceSite, from container: Dependencies)

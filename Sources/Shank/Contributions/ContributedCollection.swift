@@ -5,7 +5,13 @@ enum ContributedCollection {
     // Looked up once here: in the unspecialized collector, each lookup of an `[Element]`
     // metadata costs hundreds of instructions.
     let collection: Any.Type = [Element].self
-    return CollectorProvider<[Element]>(contributing: Element.self, site: site) {
+    let making = { (container: Dependencies) in
+      factories(
+        try? contributingLayers(
+          to: Element.self, replacedBy: collection, from: container, at: site),
+        named: false)
+    }
+    return CollectorProvider<[Element]>(site: site, making: making) {
       site, container throws(ResolutionError) in
       let layers = try contributingLayers(
         to: Element.self, replacedBy: collection, from: container, at: site)
@@ -24,7 +30,13 @@ enum ContributedCollection {
   /// The collector of `[String: Element]`: the named contributions, a later name winning.
   static func named<Element>(_ element: Element.Type, site: SourceSite) -> Registration {
     let collection: Any.Type = [String: Element].self
-    return CollectorProvider<[String: Element]>(contributing: Element.self, site: site) {
+    let making = { (container: Dependencies) in
+      factories(
+        try? contributingLayers(
+          to: Element.self, replacedBy: collection, from: container, at: site),
+        named: true)
+    }
+    return CollectorProvider<[String: Element]>(site: site, making: making) {
       site, container throws(ResolutionError) in
       let layers = try contributingLayers(
         to: Element.self, replacedBy: collection, from: container, at: site)
@@ -32,17 +44,34 @@ enum ContributedCollection {
       if let replacing = layers.replacing {
         named = try value([String: Element].self, of: replacing, from: container, at: site)
       }
-      // Only the named ones are made, and of those of one name only the last, which wins: an
-      // unnamed one, or one a later one hides, is no part of the dictionary.
-      var names = Set<String>()
-      let contributions = layers.contributions.reversed().filter { entry in
-        entry.read { $0.name }.map { names.insert($0).inserted } ?? false
-      }
-      try collect(Element.self, contributions.reversed(), in: container, at: site) {
+      try collect(Element.self, lastOfEachName(layers.contributions), in: container, at: site) {
         named[$0!] = $1
       }
       return named
     }
+  }
+
+  /// The named ones of `contributions`, of those of one name only the last, which wins: an
+  /// unnamed one, or one a later one hides, is no part of a dictionary, and is not made.
+  private static func lastOfEachName(
+    _ contributions: [Unretained<Registration>]
+  ) -> [Unretained<Registration>] {
+    var names = Set<String>()
+    let last = contributions.reversed().filter { entry in
+      entry.read { $0.name }.map { names.insert($0).inserted } ?? false
+    }
+    return last.reversed()
+  }
+
+  /// The registrations whose factories a resolution with `layers` runs: the contributions,
+  /// for a dictionary only the last of each name, and a collection registered whole under them.
+  private static func factories(
+    _ layers: (contributions: [Unretained<Registration>], replacing: Registration?)?,
+    named: Bool
+  ) -> [Registration] {
+    guard let layers else { return [] }
+    let made = named ? lastOfEachName(layers.contributions) : layers.contributions
+    return made.map { $0.takeUnretainedValue() } + (layers.replacing.map { [$0] } ?? [])
   }
 
   /// Hands `add` each of `contributions` to `Element`, made as its scope says, in order.
