@@ -338,12 +338,18 @@ import Testing
     #expect(named == ["[Service]", "OtherService"])
   }
 
-  /// An error's own description, written with little stack left, runs on the resolving task:
-  /// it reads that task's task-locals, as with room to spare.
-  @Test(.disabled(if: Sanitizer.current == .address, keepsLocalsOffTheStack))
-  func anErrorsDescriptionWithLittleRoomRunsOnTheResolvingTask() async {
+  /// An error's description, its own or a value's inside it, written with little stack left,
+  /// runs on the resolving task: it reads that task's task-locals, as with room to spare.
+  @Test(
+    .disabled(if: Sanitizer.current == .address, keepsLocalsOffTheStack),
+    arguments: [false, true])
+  func anErrorsDescriptionWithLittleRoomRunsOnTheResolvingTask(inAValue: Bool) async {
     let texts = await onThread(stackSize: 512 << 10) { () -> [String?] in
-      let container = Dependencies { Module { () throws -> Service in throw TaggedFailure() } }
+      let container = Dependencies {
+        Module { () throws -> Service in
+          throw inAValue ? CarriedFailure.failed(TaggedFailure()) : TaggedFailure()
+        }
+      }
       _ = resolutionError { try container.resolveOrThrow(Service.self) }
       let low = stackLow()
       return TaggedFailure.$tag.withValue("r42") {
@@ -355,7 +361,7 @@ import Testing
         ]
       }
     }
-    let written = texts.map { $0?.contains("its factory threw failed for r42") }
+    let written = texts.map { $0?.contains("failed for r42") }
     #expect(written == [true, true], "\(texts)")
   }
 
@@ -625,14 +631,19 @@ struct TaggedFailure: Error, CustomStringConvertible {
   var description: String { "failed for \(Self.tag)" }
 }
 
+/// An error with no description of its own, carrying a value that has one.
+enum CarriedFailure: Error {
+  case failed(TaggedFailure)
+}
+
 /// What the last factory of a chain meets.
 enum ChainEnd: String, CaseIterable, Codable, Sendable {
   case missingKey
   case thrownError
   case cycle
 
-  /// A thrown error that only reflection describes.
-  enum Failure: Error { case failed }
+  /// A thrown error that only reflection describes, its type's name and all.
+  struct Failure: Error { let code = 1 }
 
   /// `length` links, each resolving the next with `resolveOrThrow`, the last meeting this end,
   /// through `resolve()` if `resolving`.
@@ -647,7 +658,7 @@ enum ChainEnd: String, CaseIterable, Codable, Sendable {
           switch self {
           case .missingKey where resolving: _ = Dependencies.resolve(NeverRegistered.self)
           case .missingKey: _ = try Dependencies.resolveOrThrow(NeverRegistered.self)
-          case .thrownError: throw Failure.failed
+          case .thrownError: throw Failure()
           case .cycle: _ = try Dependencies.resolveOrThrow(ChainLink.self, name: "0")
           }
           return ChainLinkImpl(next: nil)

@@ -109,12 +109,9 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
       let reason = Reason.notMadeYet(registeredAt: pending.site.description)
       self.init(Fields(reason: reason, key: key, site: site, pending: pending))
     } else {
-      // An error's own description runs here, on this task, which it may read; the runtime's
-      // reflection of one with none, which takes tens of KiB, on a fresh stack if need be.
-      let text =
-        (error as Any) is CustomStringConvertible
-        ? String(describing: error) : KeyDescription.withRoom { String(describing: error) }
-      self.init(.factoryFailed(error: text), key: key, site: site)
+      // Described here, always: its description, or its values', may read this task's
+      // task-locals or take a lock this thread holds.
+      self.init(.factoryFailed(error: String(describing: error)), key: key, site: site)
     }
   }
 
