@@ -562,6 +562,21 @@ import Testing
     }
   }
 
+  /// So does a list whose elements a main-actor decorator wraps.
+  @Test func resolveAsyncOfAListRunsAMainActorDecoratorOfItsElementsOnIt() async {
+    await #expect(processExitsWith: .success) {
+      exitIfStillRunning(after: 20)
+      let container = await MainActor.run {
+        Dependencies {
+          Module.contribution(isolation: nil) { "made" }
+          Module.decorating(String.self) { $0 + "+decorated" }
+        }
+      }
+      let resolved = await Task.detached { await container.resolveAsync([String].self) }.value
+      precondition(resolved == ["made+decorated"], "\(resolved)")
+    }
+  }
+
   @MainActor @Test func aMainActorDecoratorInAChild() async throws {
     let root = Dependencies { Module(scope: .singleton) { Greeter("root") as GreeterType } }
     // Registered on the main actor, so the decorator is bound to it.

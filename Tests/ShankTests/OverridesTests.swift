@@ -284,7 +284,7 @@ enum UntiedWork: CaseIterable, Sendable {
       error?.description == """
         Shank cannot resolve Service
           asked for at ShankTests/OverridesTests.swift:\(Self.factoryLine)
-          a container over the one resolved from (an override layer) registers it (an override layer), but a module of a container resolves only from that container and the ones under it: register Service there too, or the module that asks for it beside Service
+          a container over the one resolved from (an override layer) registers it (an override layer), but a container resolves only from itself and the ones under it: register Service there too, or, for a module that asks for it, register that module beside Service
           registered (1):
             OtherService
         """)

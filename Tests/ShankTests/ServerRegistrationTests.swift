@@ -70,7 +70,7 @@ import Testing
     }
     #expect(
       error?.description.contains(
-        "  it was asked for off the main actor while OtherService, registered at ShankTests/ServerRegistrationTests.swift:\(registeredAt), was being made: register that module from code isolated to MainActor too, or give it an async factory that awaits Dependencies.resolveAsync(Service.self)"
+        "  it was asked for off the main actor while OtherService, registered at ShankTests/ServerRegistrationTests.swift:\(registeredAt), was being made or decorated: register what asked for it from code isolated to MainActor too, or have it resolve from async code with await Dependencies.resolveAsync(Service.self)"
       ) == true, "\(String(describing: error))")
   }
 

@@ -17,8 +17,9 @@ final class CollectorProvider<Value>: Provider<Value> {
     role = .collector
   }
 
-  /// The contributions gathered from `container` down, and a collection registered whole
-  /// under them: `resolveAsync([P].self)` runs where the first bound to an actor may run.
+  /// The contributions gathered from `container` down, a collection registered whole under
+  /// them, and the elements' decorators: `resolveAsync([P].self)` runs where the first bound
+  /// to an actor may run.
   override func factories(resolvedFrom container: Dependencies) -> [Registration] {
     making(container)
   }

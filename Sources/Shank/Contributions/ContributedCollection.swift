@@ -9,7 +9,7 @@ enum ContributedCollection {
       factories(
         try? contributingLayers(
           to: Element.self, replacedBy: collection, from: container, at: site),
-        named: false)
+        named: false) + container.decorations(of: Element.self)
     }
     return CollectorProvider<[Element]>(site: site, making: making) {
       site, container throws(ResolutionError) in
@@ -34,7 +34,7 @@ enum ContributedCollection {
       factories(
         try? contributingLayers(
           to: Element.self, replacedBy: collection, from: container, at: site),
-        named: true)
+        named: true) + container.decorations(of: Element.self)
     }
     return CollectorProvider<[String: Element]>(site: site, making: making) {
       site, container throws(ResolutionError) in
@@ -64,7 +64,8 @@ enum ContributedCollection {
   }
 
   /// The registrations whose factories a resolution with `layers` runs: the contributions,
-  /// for a dictionary only the last of each name, and a collection registered whole under them.
+  /// for a dictionary only the last of each name, and a collection registered whole under them
+  /// (the caller adds the decorators of the elements).
   private static func factories(
     _ layers: (contributions: [Unretained<Registration>], replacing: Registration?)?,
     named: Bool

@@ -48,8 +48,13 @@ extension Dependencies {
     -> (any Actor)?
   {
     if let isolation = registration?.isolation(resolvedFrom: self) { return isolation }
-    return decorators.first { $0.type == ObjectIdentifier(type) }?.links.value.lazy
-      .compactMap { $0.decoration.takeUnretainedValue().isolation }.first
+    return decorations(of: type).lazy.compactMap(\.isolation).first
+  }
+
+  /// The decorators of `type` here and underneath, each as its registration.
+  func decorations(of type: Any.Type) -> [Registration] {
+    let links = decorators.first { $0.type == ObjectIdentifier(type) }?.links.value ?? []
+    return links.map { $0.decoration.takeUnretainedValue() }
   }
 
   /// `value` wrapped by every decorator of `Value` here and underneath.

@@ -26,7 +26,7 @@ extension ResolutionError {
       ]
       if let asker = storage.fields.askingFactory {
         advice.append(
-          "  it was asked for off \(place) while \(asker.key), registered at \(asker.registeredAt), was being made: register that module from code isolated to \(actor) too, or give it an async factory that awaits \(resolvingAsync)"
+          "  it was asked for off \(place) while \(asker.key), registered at \(asker.registeredAt), was being made or decorated: register what asked for it from code isolated to \(actor) too, or have it resolve from async code with await \(resolvingAsync)"
         )
       }
       if actor == "MainActor" {
@@ -117,7 +117,7 @@ extension ResolutionError {
     var lines: [String] = []
     if let (resolvedFrom, registering) = fields.registeredAbove {
       lines.append(
-        "  a container over the one resolved from (\(resolvedFrom)) registers it (\(registering)), but a module of a container resolves only from that container and the ones under it: register \(key) there too, or the module that asks for it beside \(key)"
+        "  a container over the one resolved from (\(resolvedFrom)) registers it (\(registering)), but a container resolves only from itself and the ones under it: register \(key) there too, or, for a module that asks for it, register that module beside \(key)"
       )
     } else if fields.inBareTest {
       lines += [
