@@ -318,6 +318,16 @@ import Testing
         """#)
   }
 
+  /// Zero-width, bidirectional and byte-order characters are written escaped: names that
+  /// differ only by them read apart, and none reorders the line.
+  @Test(arguments: [
+    ("ab\u{200B}c", #""ab\u{200B}c""#), ("\u{202E}cba", #""\u{202E}cba""#),
+    ("a\u{200F}bc", #""a\u{200F}bc""#), ("abc\u{FEFF}", #""abc\u{FEFF}""#),
+  ])
+  func invisibleAndBidirectionalCharactersOfANameAreEscaped(name: String, written: String) {
+    #expect(KeyDescription.quoted(name) == written)
+  }
+
   @Test func verificationProblemsKeepTheirLineWhenANameBreaksLines() throws {
     let dependencies = Dependencies {
       Module("x\ny") { LineBreakingModule() as SampleModuleType }

@@ -42,11 +42,13 @@ struct KeyDescription: Hashable, Comparable, Sendable, CustomStringConvertible {
     return escaped
   }
 
-  /// Whether `scalar` is a control character or a line or paragraph separator.
+  /// Whether `scalar` is a control character, a format character (zero-width, bidirectional
+  /// controls, the byte-order mark) or a line or paragraph separator: what would hide, or
+  /// reorder, what a name reads as.
   static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
     if scalar.isASCII { return scalar.value < 0x20 || scalar.value == 0x7F }
     switch scalar.properties.generalCategory {
-    case .control, .lineSeparator, .paragraphSeparator: return true
+    case .control, .format, .lineSeparator, .paragraphSeparator: return true
     default: return false
     }
   }
