@@ -5,12 +5,7 @@ enum ContributedCollection {
     // Looked up once here: in the unspecialized collector, each lookup of an `[Element]`
     // metadata costs hundreds of instructions.
     let collection: Any.Type = [Element].self
-    let making = { (container: Dependencies) in
-      factories(
-        try? contributingLayers(
-          to: Element.self, replacedBy: collection, from: container, at: site),
-        named: false) + container.decorations(of: Element.self)
-    }
+    let making = factories(of: Element.self, replacedBy: collection, named: false, site: site)
     return CollectorProvider<[Element]>(site: site, making: making) {
       site, container throws(ResolutionError) in
       let layers = try contributingLayers(
@@ -30,12 +25,7 @@ enum ContributedCollection {
   /// The collector of `[String: Element]`: the named contributions, a later name winning.
   static func named<Element>(_ element: Element.Type, site: SourceSite) -> Registration {
     let collection: Any.Type = [String: Element].self
-    let making = { (container: Dependencies) in
-      factories(
-        try? contributingLayers(
-          to: Element.self, replacedBy: collection, from: container, at: site),
-        named: true) + container.decorations(of: Element.self)
-    }
+    let making = factories(of: Element.self, replacedBy: collection, named: true, site: site)
     return CollectorProvider<[String: Element]>(site: site, making: making) {
       site, container throws(ResolutionError) in
       let layers = try contributingLayers(
@@ -63,16 +53,19 @@ enum ContributedCollection {
     return last.reversed()
   }
 
-  /// The registrations whose factories a resolution with `layers` runs: the contributions,
-  /// for a dictionary only the last of each name, and a collection registered whole under them
-  /// (the caller adds the decorators of the elements).
-  private static func factories(
-    _ layers: (contributions: [Unretained<Registration>], replacing: Registration?)?,
-    named: Bool
-  ) -> [Registration] {
-    guard let layers else { return [] }
-    let made = named ? lastOfEachName(layers.contributions) : layers.contributions
-    return made.map { $0.takeUnretainedValue() } + (layers.replacing.map { [$0] } ?? [])
+  /// The registrations whose factories a resolution of a collection of `Element` runs from a
+  /// container: the contributions, for a dictionary (`named`) only the last of each name, a
+  /// collection registered whole under them, and the elements' decorators.
+  private static func factories<Element>(
+    of element: Element.Type, replacedBy collection: Any.Type, named: Bool, site: SourceSite
+  ) -> (Dependencies) -> [Registration] {
+    { container in
+      let layers = try? contributingLayers(
+        to: Element.self, replacedBy: collection, from: container, at: site)
+      let contributions = layers.map { named ? lastOfEachName($0.contributions) : $0.contributions }
+      return (contributions ?? []).map { $0.takeUnretainedValue() }
+        + (layers?.replacing.map { [$0] } ?? []) + container.decorations(of: Element.self)
+    }
   }
 
   /// Hands `add` each of `contributions` to `Element`, made as its scope says, in order.

@@ -24,16 +24,12 @@ extension Dependencies {
     let trace = ResolutionTrace.current
     let outermost = trace.depth > 0 ? trace.frames[0].container.takeUnretainedValue() : nil
     for start in [outermost, Self.overrides.get().container].compactMap({ $0 }) {
-      for layer in sequence(first: start, next: \.parent) {
-        if layer === self { break }
-        if layer.registers(T.self, name: name), layer.isOver(self) { return layer }
-      }
+      // The layers from `start` down to this one, if the walk down meets it.
+      let over = Array(sequence(first: start, next: \.parent).prefix { $0 !== self })
+      guard over.last?.parent === self else { continue }
+      if let layer = over.first(where: { $0.registers(T.self, name: name) }) { return layer }
     }
     return nil
-  }
-
-  private func isOver(_ container: Dependencies) -> Bool {
-    sequence(first: self, next: \.parent).contains { $0 === container }
   }
 
   private func missError<T>(

@@ -13,12 +13,10 @@ struct InjectedProperty {
   /// The container whose factory was running when the property was declared, if any. Weak,
   /// because a shared module holding it would otherwise keep its own container alive.
   weak var maker: Dependencies?
-  /// The container under the maker: once the maker is released, as once it is closed, a key
-  /// it does not register itself resolves from there. Weak as well, because a module of it
-  /// that held the instance would otherwise keep it alive.
+  /// The container under the maker, where the maker does not register the property's key
+  /// itself: once the maker is released, as once it is closed, the key resolves from there.
+  /// Weak as well, because a module of it that held the instance would otherwise keep it alive.
   weak var makerParent: Dependencies?
-  /// Whether the maker registers the property's key itself.
-  let makerRegistersKey: Bool
   /// Where that container was made (`nil` for an override layer), for the message of a read
   /// after it was released; `nil` for a property declared outside any factory.
   let makerSite: SourceSite??
@@ -35,8 +33,9 @@ struct InjectedProperty {
     let maker = making?.container.takeUnretainedValue() ?? AsyncMaking.current.map { _ in .current }
     return InjectionCell.make(
       InjectedProperty(
-        name: name, site: site, maker: maker, makerParent: maker?.parent,
-        makerRegistersKey: maker?.registers(Value.self, name: name) == true,
+        name: name, site: site, maker: maker,
+        // Asked only of a container with one under it: a root's instances pay nothing for it.
+        makerParent: maker?.parent.flatMap { maker!.registers(Value.self, name: name) ? nil : $0 },
         makerSite: maker.map(\.site),
         override: making?.override?.takeUnretainedValue()))
   }
@@ -73,7 +72,7 @@ struct InjectedProperty {
     guard let makerSite else { return Dependencies.current }
     if let override, ResolutionTrace.isMaking(in: override) { return override }
     if let maker { return maker }
-    if !makerRegistersKey, let makerParent { return makerParent }
+    if let makerParent { return makerParent }
     let error = ResolutionError(
       .released(container: Dependencies.origin(of: makerSite)),
       key: KeyDescription(Value.self, name: name), site: site)

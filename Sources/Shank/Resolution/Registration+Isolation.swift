@@ -39,8 +39,10 @@ extension Registration {
       site: site)
     // The module being made when it was asked for runs off the actor: the way out is where
     // that one runs. A decorator is asked for by no one: it wraps what is being made.
-    let asker = trace.runningFactories.last { !$0.isAlias(of: self) && $0 !== self }
-    fields.askingFactory = role == .decorator ? nil : asker.map { ($0.keyDescription, $0.site) }
+    if role != .decorator {
+      let asker = trace.runningFactories.last { !$0.isAlias(of: self) && $0 !== self }
+      fields.askingFactory = asker.map { ($0.keyDescription, $0.site) }
+    }
     return ResolutionError(fields)
   }
 }
