@@ -9,18 +9,35 @@
 /// some thread still reads it, by a task that looks again shortly after, so that readers
 /// never do more than clear their slot. Its instances are then disposed of with it.
 @usableFromInline
-final class Root {
+final class Root: Sendable {
   @usableFromInline static let shared = Root()
 
-  private let lock = Lock()
-  /// The built root, whose address ``Hazard`` publishes.
-  private var container: Dependencies?
-  /// Replaced roots that some thread's hazard slot still held when last looked at.
-  private var retired: [Dependencies] = []
-  /// Whether a task is looking again for `retired` roots that no thread reads any more.
-  private var isPolling = false
-  /// The hazard slot of every thread that ever resolved and is still running.
-  private var slots: [Hazard.Slot] = []
+  private let state = Locked(State())
+
+  private struct State {
+    /// The built root, whose address ``Hazard`` publishes.
+    var container: Dependencies?
+    /// Replaced roots that some thread's hazard slot still held when last looked at.
+    var retired: [Dependencies] = []
+    /// Whether a task is looking again for `retired` roots that no thread reads any more.
+    var isPolling = false
+    /// The hazard slot of every thread that ever resolved and is still running.
+    var slots: [Hazard.Slot] = []
+
+    /// Removes and returns the retired roots that no hazard slot holds. Called after the
+    /// store of the new root that retired them: a reader that loaded one before that store
+    /// has it in its slot by now, and a reader after it loads the new root.
+    mutating func takeUnread() -> [Dependencies] {
+      var unread: [Dependencies] = []
+      retired.removeAll { container in
+        let address = Unretained(container).address
+        guard !slots.contains(where: { $0.load() == address }) else { return false }
+        unread.append(container)
+        return true
+      }
+      return unread
+    }
+  }
 
   /// The built root, if any, loaded into this thread's hazard slot; `container` keeps it
   /// alive until no slot holds it.
@@ -30,18 +47,18 @@ final class Root {
   }
 
   /// Whether a container was ever built, which the message of a miss tells.
-  var isBuilt: Bool { lock.withLock { container != nil } }
+  var isBuilt: Bool { state.withLock { $0.container != nil } }
 
   /// Makes `container` the root; the one it replaces is released once no thread reads it.
   func replace(with container: Dependencies) {
-    let (unread, startsPolling): ([Dependencies], Bool) = lock.withLock {
-      guard container !== self.container else { return ([], false) }
-      if let replaced = self.container { retired.append(replaced) }
-      self.container = container
+    let (unread, startsPolling): ([Dependencies], Bool) = state.withLock { state in
+      guard container !== state.container else { return ([], false) }
+      if let replaced = state.container { state.retired.append(replaced) }
+      state.container = container
       Hazard.publishLatestRoot(Unretained(container).address)
-      let unread = takeUnread()
-      let startsPolling = !retired.isEmpty && !isPolling
-      if startsPolling { isPolling = true }
+      let unread = state.takeUnread()
+      let startsPolling = !state.retired.isEmpty && !state.isPolling
+      if startsPolling { state.isPolling = true }
       return (unread, startsPolling)
     }
     if startsPolling {
@@ -57,10 +74,10 @@ final class Root {
     var pause: UInt64 = 1_000_000
     while true {
       try? await Task.sleep(nanoseconds: pause)
-      let (unread, isDone): ([Dependencies], Bool) = lock.withLock {
-        let unread = takeUnread()
-        if retired.isEmpty { isPolling = false }
-        return (unread, retired.isEmpty)
+      let (unread, isDone): ([Dependencies], Bool) = state.withLock { state in
+        let unread = state.takeUnread()
+        if state.retired.isEmpty { state.isPolling = false }
+        return (unread, state.retired.isEmpty)
       }
       withExtendedLifetime(unread) {}
       if isDone { return }
@@ -70,29 +87,11 @@ final class Root {
 
   /// Registers the hazard slot of the calling thread, which resolves for the first time.
   func register(_ slot: Hazard.Slot) {
-    lock.withLock { slots.append(slot) }
+    state.withLock { $0.slots.append(slot) }
   }
 
   /// Forgets the hazard slot of a thread that is ending.
   func unregister(_ slot: Hazard.Slot) {
-    lock.withLock { slots.removeAll { $0 == slot } }
-  }
-
-  /// Removes and returns the retired roots that no hazard slot holds. Called under `lock`,
-  /// after the store of the new root that retired them: a reader that loaded one before that
-  /// store has it in its slot by now, and a reader after it loads the new root.
-  private func takeUnread() -> [Dependencies] {
-    var unread: [Dependencies] = []
-    retired.removeAll { container in
-      let address = Unretained(container).address
-      guard !slots.contains(where: { $0.load() == address }) else { return false }
-      unread.append(container)
-      return true
-    }
-    return unread
+    state.withLock { $0.slots.removeAll { $0 == slot } }
   }
 }
-
-// `container`, `retired` and `slots` are only touched under `lock`; readers reach the root
-// through the published root word and their hazard slot alone.
-extension Root: @unchecked Sendable {}

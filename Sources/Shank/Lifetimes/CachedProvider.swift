@@ -10,30 +10,33 @@
 /// without keeping it.
 @usableFromInline
 final class CachedProvider<Value>: SharedProvider<Value> {
-  /// Guards `kept`, `disposal` and `resets`.
-  private let lock = Lock()
-  private var kept: Value?
-  /// The kept instance's entry in its owner's ``Disposals``, if its module has `onClose`.
-  private var disposal: UInt?
-  /// How many resets came before the kept instance, or before the next one made.
-  private var resets: UInt = 0
+  private let state = Locked(State())
+
+  private struct State {
+    var kept: Handed<Value>?
+    /// The kept instance's entry in its owner's ``Disposals``, if its module has `onClose`.
+    var disposal: UInt?
+    /// How many resets came before the kept instance, or before the next one made.
+    var resets: UInt = 0
+  }
 
   override func keptInstance(generation: inout UInt) throws(NothingKept) -> Value {
-    let (value, current) = lock.withLock { (kept, resets) }
-    generation = current
-    guard let value else { throw NothingKept() }
-    return value
+    let (kept, resets) = state.withLock { ($0.kept, $0.resets) }
+    generation = resets
+    guard let kept else { throw NothingKept() }
+    return kept.value
   }
 
   /// Keeps `value`, unless a reset came after `generation` was read; records its disposal
   /// under the same lock, so that no reset can come between.
   override func store(_ value: Value, madeIn generation: UInt) {
     // What was kept before is released outside the lock, as `reset` says.
-    let (stale, isKept): (Value?, Bool) = lock.withLock {
-      guard resets == generation else { return (nil, false) }
-      disposal = addDisposal(of: value)
-      defer { kept = value }
-      return (kept, true)
+    let handed = Handed(value)
+    let (stale, isKept): (Handed<Value>?, Bool) = state.withLock { state in
+      guard state.resets == generation else { return (nil, false) }
+      state.disposal = addDisposal(of: handed.value)
+      defer { state.kept = handed }
+      return (state.kept, true)
     }
     withExtendedLifetime(stale) {}
     // A reset landed while the factory ran: the instance goes to its caller only, dropped
@@ -41,16 +44,13 @@ final class CachedProvider<Value>: SharedProvider<Value> {
     if !isKept { dispose(value) }
   }
 
-  override var cachedGeneration: UInt? { lock.withLock { resets } }
+  override var cachedGeneration: UInt? { state.withLock { $0.resets } }
 
   override func reset() -> (order: UInt, disposal: Disposal)? {
-    let (dropped, id): (Value?, UInt?) = lock.withLock {
-      resets &+= 1
-      defer {
-        kept = nil
-        disposal = nil
-      }
-      return (kept, disposal)
+    let (dropped, id): (Handed<Value>?, UInt?) = state.withLock { state in
+      state.resets &+= 1
+      defer { (state.kept, state.disposal) = (nil, nil) }
+      return (state.kept, state.disposal)
     }
     // Released outside the lock: the instance's deinit may resolve, or reset again.
     withExtendedLifetime(dropped) {}

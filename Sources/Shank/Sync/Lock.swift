@@ -28,10 +28,6 @@ import _ShankAtomics
   import Musl
 #endif
 
-/// A lock that guards nothing but the code run under it.
-@usableFromInline
-typealias Lock = Locked<Void>
-
 /// State that threads share, reached only while holding the lock that guards it.
 ///
 /// `Synchronization.Mutex` needs macOS 15 and iOS 18; this keeps the package's older floor.
@@ -133,22 +129,6 @@ struct Locked<State> {
     lock()
     defer { unlock() }
     return try body(&buffer.header)
-  }
-}
-
-extension Locked where State == Void {
-  /// A lock that guards no state.
-  @usableFromInline
-  init() { self.init(()) }
-
-  /// Runs `body` holding the lock.
-  @inlinable
-  func withLock<Result, Failure: Error>(
-    _ body: () throws(Failure) -> Result
-  ) throws(Failure) -> Result {
-    lock()
-    defer { unlock() }
-    return try body()
   }
 }
 

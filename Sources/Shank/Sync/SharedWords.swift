@@ -123,3 +123,7 @@ enum ThreadTrace {
     return key
   }()
 }
+
+// A slot's word is touched only through `_ShankAtomics`' atomic calls, and lives as long as
+// its thread, which unregisters the slot before it ends (see `ThreadTrace.end`).
+extension Hazard.Slot: @unchecked Sendable {}

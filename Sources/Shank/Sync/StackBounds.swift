@@ -91,11 +91,6 @@ struct StackBounds {
     #endif
   }
 
-  /// Runs `body` on a new thread, and waits for it: for work that may need more stack than
-  /// the calling thread has left. Runs it here if no thread can be started.
-  ///
-  /// Not generic, so that calling it makes no type's metadata for the first time: in a debug
-  /// build that alone can take kilobytes of stack.
   /// Whether less than 128 KiB is left below this point of the stack these are the bounds of.
   var hasLittleRoom: Bool {
     low != 0 && Self.position() &- low < 128 << 10
@@ -112,6 +107,11 @@ struct StackBounds {
     return result!
   }
 
+  /// Runs `body` on a new thread, and waits for it: for work that may need more stack than
+  /// the calling thread has left. Runs it here if no thread can be started.
+  ///
+  /// Not generic, so that calling it makes no type's metadata for the first time: in a debug
+  /// build that alone can take kilobytes of stack.
   static func onFreshStack(_ body: () -> Void) {
     withoutActuallyEscaping(body) { body in
       var job = body
