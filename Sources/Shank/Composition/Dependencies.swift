@@ -20,8 +20,6 @@ public final class Dependencies: Sendable {
   @usableFromInline let table: RegistrationTable
   /// The container this one sits on: an override layer's or a child's; `nil` for a root.
   @usableFromInline let parent: Dependencies?
-  /// True only for the empty stand-in used before anything was built.
-  let isUnbuilt: Bool
   /// Where the container was made, for the message of a resolution after ``close()``; `nil`
   /// for an override layer.
   let site: SourceSite?
@@ -52,13 +50,12 @@ public final class Dependencies: Sendable {
   /// one copies but are not in `modules`, because later ones replaced them: a reset of one
   /// still matches (see ``privateCopy()``).
   init(
-    modules: [Module], over parent: Dependencies?, site: SourceSite?, isUnbuilt: Bool = false,
+    modules: [Module], over parent: Dependencies?, site: SourceSite?,
     cachedScopes: Set<Scope> = []
   ) {
     // Made in a local and moved in last: reading `self.table` before `self` is whole copies it.
     let table = RegistrationTable(modules, cachedScopes: cachedScopes)
     self.parent = parent
-    self.isUnbuilt = isUnbuilt
     self.site = site
     keptDecorations = table.decorators.isEmpty ? nil : KeptDecorations()
     decorators = Self.composedDecorators(of: table, over: parent)
@@ -162,7 +159,10 @@ public final class Dependencies: Sendable {
 
   /// The empty container resolution falls back to before anything is built.
   @usableFromInline static let unbuilt = Dependencies(
-    modules: [], over: nil, site: SourceSite(fileID: #fileID, line: #line), isUnbuilt: true)
+    modules: [], over: nil, site: SourceSite(fileID: #fileID, line: #line))
+
+  /// Whether this is the empty stand-in used before anything was built.
+  var isUnbuilt: Bool { self === Self.unbuilt }
 
   /// The registration for `type` and `name`, here or in the containers this one is layered
   /// over, open or closed.

@@ -95,8 +95,7 @@ enum ContributedCollection {
     contributions: [Unretained<Registration>], replacing: Registration?
   ) {
     var found: [Unretained<Registration>] = []
-    var next: Dependencies? = top
-    while let layer = next {
+    for layer in sequence(first: top, next: \.parent) {
       let replacing = layer.table.registration(for: ObjectIdentifier(collection), name: nil)
         .flatMap { $0.role == .module ? $0 : nil }
       let contributions = layer.table.contributions[ObjectIdentifier(Element.self)]
@@ -109,7 +108,6 @@ enum ContributedCollection {
         // Most lists come from one layer, whose array is then taken as it is.
         found = found.isEmpty ? contributions : contributions + found
       }
-      next = layer.parent
     }
     return (named ? lastOfEachName(found) : found, nil)
   }

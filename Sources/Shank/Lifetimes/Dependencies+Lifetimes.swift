@@ -184,10 +184,8 @@ extension Dependencies {
   func layer(registering type: ObjectIdentifier, name: String?)
     -> (container: Dependencies, registration: Registration)?
   {
-    var layer: Dependencies? = self
-    while let current = layer {
-      if let found = current.table.registration(for: type, name: name) { return (current, found) }
-      layer = current.parent
+    for layer in sequence(first: self, next: \.parent) {
+      if let found = layer.table.registration(for: type, name: name) { return (layer, found) }
     }
     return nil
   }

@@ -60,15 +60,13 @@ extension Dependencies {
     // every reset of its scope into a stop.
     var names: Set<String> = []
     var disposals: [Disposal] = []
-    var container: Dependencies? = self
-    while let current = container {
+    for current in sequence(first: self, next: \.parent) {
       var dropped: [(order: UInt, disposal: Disposal)] = []
       for registration in current.registrations where registration.scope == scope {
         if let disposal = registration.keeper.reset() { dropped.append(disposal) }
       }
       disposals += dropped.sorted { $0.order > $1.order }.map(\.disposal)
       for case .cached(let name) in current.table.cachedScopes.map(\.kind) { names.insert(name) }
-      container = current.parent
     }
     guard names.contains(name) else {
       let message =

@@ -52,7 +52,9 @@ extension Dependencies {
       for (index, registration) in eager.enumerated() {
         let module = Handed(registration)
         group.addTask {
-          await WaitGraph.run(awaitedBy: holder) { (index, await self.make(module, at: site)) }
+          await WaitGraph.run(holding: holder, inherited: false) {
+            (index, await self.make(module, at: site))
+          }
         }
       }
       var outcomes = [Result<StartReport.Entry, ResolutionError>?](

@@ -39,23 +39,17 @@ final class WaitGraph: Sendable {
     return withUnsafeCurrentTask { $0?.hashValue } == task ? held.holder : nil
   }
 
-  /// Runs `body` working for `holder`, in this task alone where `inherited` is false.
+  /// Runs `body` working for `holder`, if any, in this task alone where `inherited` is false.
+  ///
+  /// A child task that its starter awaits works for what the starter works for (its
+  /// ``holding``): a wait that `start()` records in the task of an eager module is its caller's.
   static func run<Value: Sendable>(
-    holding holder: any AnyObject & Sendable, inherited: Bool,
+    holding holder: (any AnyObject & Sendable)?, inherited: Bool,
     _ body: () async throws -> Value
   ) async rethrows -> Value {
+    guard let holder else { return try await body() }
     let task = inherited ? nil : withUnsafeCurrentTask { $0?.hashValue }
     return try await $held.withValue((holder, task), operation: body)
-  }
-
-  /// Runs `body`, the work of a child task that the task which started it awaits, working for
-  /// `holder`, what that task works for (its ``holding``), in this task alone: a wait that
-  /// `start()` records in the task of an eager module is then its caller's.
-  static func run<Value: Sendable>(
-    awaitedBy holder: (any AnyObject & Sendable)?, _ body: () async -> Value
-  ) async -> Value {
-    guard let holder else { return await body() }
-    return await run(holding: holder, inherited: false, body)
   }
 
   /// What ``holding`` reads, with the task that set it where its tasks do not inherit it.
