@@ -31,6 +31,9 @@ public final class Dependencies: Sendable {
   /// What this container's decorators made of shared instances kept underneath; `nil` in a
   /// container without decorators, which never keeps one.
   let keptDecorations: KeptDecorations?
+  /// The `onClose` handlers of the instances this container keeps; `nil` in a container whose
+  /// modules have none, as most scopes', which then allocates nothing for them.
+  let disposals: Disposals?
 
   /// Makes a container from modules; a later module replaces an earlier one with the same key.
   ///
@@ -58,6 +61,7 @@ public final class Dependencies: Sendable {
     self.parent = parent
     self.site = site
     keptDecorations = table.decorators.isEmpty ? nil : KeptDecorations()
+    disposals = table.order.hasOnClose ? Disposals() : nil
     decorators = Self.composedDecorators(of: table, over: parent)
     decorates = !decorators.isEmpty
     if decorates { table.setState(RegistrationTable.decoratesBit) }
@@ -71,28 +75,8 @@ public final class Dependencies: Sendable {
   /// A container dropped without ``close()`` still disposes of its instances: on a task of
   /// its own, since nothing can wait here.
   deinit {
-    if let disposals = installedDisposals {
-      Disposal.runLater(disposals.seal())
-      Unretained(disposals).release()
-    }
+    if let disposals { Disposal.runLater(disposals.seal()) }
     table.free()
-  }
-
-  /// The ``Disposals`` the table's word holds, if it holds them.
-  var installedDisposals: Disposals? {
-    let bits = table.disposalsWord
-    guard bits > Self.sealedWithoutDisposals else { return nil }
-    return Unretained<Disposals>(address: bits)?.takeUnretainedValue()
-  }
-
-  /// Stores `disposals` in the table's word, which then keeps them alive, unless another
-  /// thread stored something first; returns what the word holds, or `nil` when it holds no
-  /// ``Disposals``.
-  func install(_ disposals: Disposals) -> Disposals? {
-    let address = Unretained.retainedAddress(of: disposals)
-    if table.replaceDisposalsWord(expected: 0, with: address) { return disposals }
-    Unretained(disposals).release()
-    return installedDisposals
   }
 
   /// The registrations that won their key, in registration order, retained: for the paths

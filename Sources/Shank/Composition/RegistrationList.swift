@@ -10,6 +10,9 @@ struct RegistrationList: RandomAccessCollection {
   private var made: [Registration] = []
   /// How many registrations to make room for at the first.
   private let expected: Int
+  /// Whether a registration's instances have an `onClose` handler, which the container then
+  /// keeps a ``Disposals`` for.
+  private(set) var hasOnClose = false
 
   /// The first module that did not add exactly one registration, if any: the modules before
   /// it need no entry in `ends`, so the usual list, a registration a module, allocates none.
@@ -31,6 +34,7 @@ struct RegistrationList: RandomAccessCollection {
 
   /// Adds `registration`, which the list then keeps alive.
   mutating func append(_ registration: consuming Registration) {
+    if registration.hasOnClose { hasOnClose = true }
     guard first != nil else {
       first = registration
       return

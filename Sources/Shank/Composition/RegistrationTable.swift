@@ -22,8 +22,7 @@ struct RegistrationTable {
     @usableFromInline var registration: Unretained<Registration>?
   }
 
-  /// Behind the container's two header words (see `disposalsWord` and `state`); freed by
-  /// ``free()``.
+  /// Behind the container's header word (see `state`); freed by ``free()``.
   @usableFromInline let slots: TableSlots<Slot>
   @usableFromInline let mask: Int
   /// The registrations that won their key, in registration order, which it keeps alive.
@@ -125,25 +124,12 @@ struct RegistrationTable {
     slots.loadRelaxed(Self.stateIndex)
   }
 
-  /// The header words' indices: ``disposalsWord`` first, then ``state``, right before the
-  /// slots.
-  static var disposalsIndex: Int { 0 }
-  @usableFromInline static var stateIndex: Int { 1 }
+  /// The header word's index: ``state``, right before the slots.
+  @usableFromInline static var stateIndex: Int { 0 }
 
   /// Sets `bits` in ``state``.
   func setState(_ bits: UInt) {
     slots.setBits(bits, in: Self.stateIndex)
-  }
-
-  /// The address of the container's ``Disposals``, 0 until it makes them, or
-  /// `Dependencies.sealedWithoutDisposals`: a header word, so that a scope that never keeps
-  /// a handler allocates nothing for them.
-  var disposalsWord: UInt { slots.loadAcquiring(Self.disposalsIndex) }
-
-  /// Stores `desired` in ``disposalsWord`` if it still holds `expected`; returns whether it
-  /// did.
-  func replaceDisposalsWord(expected: UInt, with desired: UInt) -> Bool {
-    slots.compareExchange(Self.disposalsIndex, expected: expected, desired: desired)
   }
 
   /// Set by ``Dependencies/close()``.

@@ -95,7 +95,8 @@ enum ContributedCollection {
     contributions: [Unretained<Registration>], replacing: Registration?
   ) {
     var found: [Unretained<Registration>] = []
-    for layer in sequence(first: top, next: \.parent) {
+    var next: Dependencies? = top
+    while let layer = next {
       let replacing = layer.table.registration(for: ObjectIdentifier(collection), name: nil)
         .flatMap { $0.role == .module ? $0 : nil }
       let contributions = layer.table.contributions[ObjectIdentifier(Element.self)]
@@ -108,6 +109,7 @@ enum ContributedCollection {
         // Most lists come from one layer, whose array is then taken as it is.
         found = found.isEmpty ? contributions : contributions + found
       }
+      next = layer.parent
     }
     return (named ? lastOfEachName(found) : found, nil)
   }

@@ -54,7 +54,7 @@ final class CachedProvider<Value>: SharedProvider<Value> {
     }
     // Released outside the lock: the instance's deinit may resolve, or reset again.
     withExtendedLifetime(dropped) {}
-    guard let id, let disposal = owner?.disposals.remove(id) else { return nil }
+    guard let id, let disposal = owner?.disposals?.remove(id) else { return nil }
     return (id, disposal)
   }
 }

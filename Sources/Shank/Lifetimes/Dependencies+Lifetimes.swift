@@ -58,29 +58,15 @@ extension Dependencies {
   }
 
   /// Closes the container to resolution, and returns the handlers for ``close()`` to run, or
-  /// `nil` when it kept none: then there is nothing to run or wait for, and no task to start.
+  /// `nil` when it has none: then there is nothing to run or wait for, and no task to start.
   @usableFromInline
   func seal() -> Disposals? {
     // The stand-in resolution reads before anything is built is shared by every caller.
     guard !isUnbuilt else { return nil }
     table.setState(RegistrationTable.closedBit)
     keptDecorations?.removeAll()
-    // A mark seals the list that was never made.
-    if table.replaceDisposalsWord(expected: 0, with: Self.sealedWithoutDisposals) { return nil }
-    return installedDisposals
+    return disposals
   }
-
-  /// The `onClose` handlers of the instances this container keeps: made when the first is
-  /// added, since most scopes keep none. Once the container closed without one, a list that
-  /// is sealed and empty.
-  var disposals: Disposals {
-    if let disposals = installedDisposals { return disposals }
-    if table.disposalsWord == Self.sealedWithoutDisposals { return .sealed }
-    return install(Disposals()) ?? .sealed
-  }
-
-  /// What the ``Disposals`` word holds once the container closed before it kept a handler.
-  static var sealedWithoutDisposals: UInt { 1 }
 
   /// Whether ``close()`` was called on this container.
   public var isClosed: Bool { table.state & RegistrationTable.closedBit != 0 }

@@ -9,7 +9,7 @@ final class Disposals: Sendable {
     /// and sealing sorts them back into order, once.
     var entries: [UInt: Disposal] = [:]
     var nextID: UInt = 0
-    var isSealed: Bool
+    var isSealed = false
     /// The task running the handlers taken by the first ``close()``, which later calls await.
     var run: Task<Void, Never>?
 
@@ -21,14 +21,7 @@ final class Disposals: Sendable {
     }
   }
 
-  private let state: Locked<State>
-
-  /// The list of every container that closed before it kept a handler: sealed, and empty.
-  static let sealed = Disposals(isSealed: true)
-
-  init(isSealed: Bool = false) {
-    state = Locked(State(isSealed: isSealed))
-  }
+  private let state = Locked(State())
 
   /// Adds `disposal`, returning the id that ``remove(_:)`` takes, or `nil` once sealed.
   func add(_ disposal: Disposal) -> UInt? {

@@ -21,6 +21,8 @@ final class AliasProvider<Value>: Provider<Value> {
 
   override var keeper: Registration { upstream.keeper }
 
+  override var hasOnClose: Bool { upstream.hasOnClose }
+
   override func adopt(by container: Dependencies) {
     upstream.adopt(by: container)
   }

@@ -75,8 +75,8 @@ class Registration: Recipe, CustomStringConvertible {
   /// any other scope, whose kept instance never changes or has an identity of its own.
   var cachedGeneration: UInt? { nil }
 
-  /// Whether the module has an `onClose` handler; asked of the ``keeper``, since an alias
-  /// has none of its own.
+  /// Whether the module has an `onClose` handler; an alias answers for the provider it reads
+  /// through.
   var hasOnClose: Bool { false }
 
   /// Records `container` as the owner, before the container is shared with anyone: only a

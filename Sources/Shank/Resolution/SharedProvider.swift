@@ -171,7 +171,7 @@ class SharedProvider<Value>: Provider<Value> {
   final func addDisposal(of value: Value) -> UInt? {
     guard let onClose, let owner else { return nil }
     let disposal = Disposal(isolation: isolation) { await onClose(value) }
-    guard let id = owner.disposals.add(disposal) else {
+    guard let id = owner.disposals?.add(disposal) else {
       Disposal.runLater([disposal])
       return nil
     }

@@ -1,9 +1,9 @@
-// Raw storage with one owner: a table's slots behind its atomic header words, a thread's stack
+// Raw storage with one owner: a table's slots behind its atomic header word, a thread's stack
 // of plain frames, and a list's elements written into its array's storage.
 //
 // Sound because each buffer is allocated, initialized, read and freed by one owner, which
 // states when it frees it: `TableSlots` is filled before its table is shared and only read
-// after, but for its header words, which are touched only through `_ShankAtomics`' atomic
+// after, but for its header word, which is touched only through `_ShankAtomics`' atomic
 // calls; `ThreadStack` is touched by its own thread alone, holds `BitwiseCopyable` frames, and
 // reads only below its count, which stays within its capacity; `Array.filled` initializes each
 // element, within the array's capacity, before its count covers it, and the array
@@ -11,26 +11,26 @@
 
 import _ShankAtomics
 
-/// A table's slots in one allocation, behind two words that threads read and write
-/// atomically: the table frees it in `deinit`.
+/// A table's slots in one allocation, behind a word that threads read and write atomically:
+/// the table frees it in `deinit`.
 @usableFromInline
 struct TableSlots<Slot> {
   @usableFromInline let base: UnsafeMutablePointer<Slot>
 
-  /// The header words, in front of the slots, so that reading one brings in the first slots'
-  /// line too.
+  /// The header word, in front of the slots, so that reading it brings in the first slots'
+  /// line too, padded to two words: a 16-byte slot then never straddles two cache lines.
   @usableFromInline static var headerBytes: Int {
     let bytes = 2 * MemoryLayout<UInt>.stride
     let alignment = MemoryLayout<Slot>.alignment
     return (bytes + alignment - 1) / alignment * alignment
   }
 
-  /// `count` slots, each `empty`, behind header words that hold 0.
+  /// `count` slots, each `empty`, behind a header word that holds 0.
   init(count: Int, empty: Slot) {
     let raw = UnsafeMutableRawPointer.allocate(
       byteCount: Self.headerBytes + count * MemoryLayout<Slot>.stride,
       alignment: Swift.max(MemoryLayout<UInt>.alignment, MemoryLayout<Slot>.alignment))
-    raw.initializeMemory(as: UInt.self, repeating: 0, count: 2)
+    raw.initializeMemory(as: UInt.self, repeating: 0, count: 1)
     base = (raw + Self.headerBytes).initializeMemory(as: Slot.self, repeating: empty, count: count)
   }
 
@@ -62,15 +62,6 @@ struct TableSlots<Slot> {
     _ = _shank_fetch_or_releasing(word(index), bits)
   }
 
-  /// Header word `index`, read after what was written before it was set.
-  func loadAcquiring(_ index: Int) -> UInt {
-    _shank_load_acquiring(word(index))
-  }
-
-  /// Stores `desired` in header word `index` if it holds `expected`; returns whether it did.
-  func compareExchange(_ index: Int, expected: UInt, desired: UInt) -> Bool {
-    _shank_compare_exchange_publishing(word(index), expected, desired)
-  }
 }
 
 /// A stack of plain values that only one thread ever touches, that grows and never shrinks:

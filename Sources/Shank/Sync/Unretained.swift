@@ -6,7 +6,7 @@
 // the running resolution owns its container (hazard slot, task-local or trace frame), and the
 // thread owns its trace. A `downcast` is sound because the caller knows the object's class: the
 // table entry for `T` under a name is always a `Provider<T>`, a decorator of `T` always a
-// `Decoration<T>`. A retain taken with `retainedAddress(of:)` is given back once, by `release()`.
+// `Decoration<T>`.
 
 /// A reference that costs no reference counting, for the paths every resolution takes: a
 /// retain on each would make threads contend for the object's count.
@@ -76,15 +76,5 @@ struct Unretained<Object: AnyObject>: BitwiseCopyable {
   @inlinable @inline(__always)
   static func === (lhs: Unretained, rhs: Unretained) -> Bool {
     lhs.reference.toOpaque() == rhs.reference.toOpaque()
-  }
-
-  /// Retains `object` for a word that keeps it alive from now on, and returns its address.
-  static func retainedAddress(of object: Object) -> UInt {
-    UInt(bitPattern: Unmanaged.passRetained(object).toOpaque())
-  }
-
-  /// Gives back the retain of ``retainedAddress(of:)``: the word no longer keeps the object.
-  func release() {
-    reference.release()
   }
 }

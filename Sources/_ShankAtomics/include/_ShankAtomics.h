@@ -28,14 +28,6 @@ _shank_compare_exchange_acquiring(uintptr_t *word, uintptr_t expected, uintptr_t
     word, &expected, desired, false, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
 }
 
-// A compare-exchange that publishes what was written before it and sees what the winner
-// wrote before its own: for an object made lazily, which two threads may race to install.
-static inline __attribute__((always_inline)) bool
-_shank_compare_exchange_publishing(uintptr_t *word, uintptr_t expected, uintptr_t desired) {
-  return __atomic_compare_exchange_n(
-    word, &expected, desired, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
-}
-
 // This thread's resolution trace, a retained Swift object, or NULL before the thread's first
 // resolution. A C thread-local is read in a couple of instructions where pthread_getspecific
 // is a call, and every resolution reads it. Shank's pthread key releases the trace, and
