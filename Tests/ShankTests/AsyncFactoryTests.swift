@@ -553,6 +553,38 @@ import Testing
     #expect(read[0] === read[2], "the property read what resolve() did")
   }
 
+  /// Once the layer's operation has ended, a property declared in it reads the container the
+  /// factory made its module in, as after a synchronous factory's, not the layer, released.
+  @Test(arguments: [false, true])
+  func anInjectDeclaredInALayerAFactoryOpenedReadsItsMakerAfterwards(async: Bool) async {
+    await #expect(processExitsWith: .success) { [async] in
+      let outer = Database()
+      let container = Dependencies {
+        Module("made here") { outer as DatabaseType }
+        if async {
+          Module(scope: .singleton) { () async -> InjectingReportType in
+            await Dependencies.withOverrides {
+              Module("made here") { Database() as DatabaseType }
+            } operation: {
+              await Task.yield()
+              return InjectingReport()
+            }
+          }
+        } else {
+          Module(scope: .singleton) { () -> InjectingReportType in
+            Dependencies.withOverrides {
+              Module("made here") { Database() as DatabaseType }
+            } operation: {
+              InjectingReport()
+            }
+          }
+        }
+      }
+      let report = await container.resolveAsync(InjectingReportType.self)
+      precondition(report.database === outer, "the property read something else")
+    }
+  }
+
   @Test func aResetCachedOneIsMadeAgainAsynchronously() async throws {
     let made = Counter()
     let container = Dependencies {

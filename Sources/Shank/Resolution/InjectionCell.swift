@@ -20,24 +20,28 @@ struct InjectedProperty {
   /// Where that container was made (`nil` for an override layer), for the message of a read
   /// after it was released; `nil` for a property declared outside any factory.
   let makerSite: SourceSite??
-  /// The override layer that the factory opened with `withOverrides`, if the property was
-  /// declared in its operation: read while the operation still runs, as `resolve()` there
-  /// reads it, and not after, as a property declared in any other operation.
+  /// The override layer or scope that the factory opened, if the property was declared in its
+  /// operation: read while the operation still runs, as `resolve()` there reads it, and not
+  /// after, as a property declared in any other operation.
   weak var override: Dependencies?
 
   /// A cell that resolves on its first read, for a property declared now.
   static func cell<Value>(name: String?, site: SourceSite) -> InjectionCell<Value> {
     let making = ThreadTrace.current?.read { $0.makingContainerAndOverride }
-    // In an async factory, its container or a layer it opened over it since: what `current`,
-    // and so `resolve()`, reads there, as a synchronous factory's frames say.
-    let maker = making?.container.takeUnretainedValue() ?? AsyncMaking.current.map { _ in .current }
+    // In an async factory, the container it makes its module in, and a layer it opened over
+    // it since, which `current`, and so `resolve()`, reads there, as a synchronous factory's
+    // frames say.
+    let async = making == nil ? AsyncMaking.current?.containers.last : nil
+    let maker = making?.container.takeUnretainedValue() ?? async
+    let current = async.map { _ in Dependencies.current }
+    let layer = current === async ? nil : current
     return InjectionCell.make(
       InjectedProperty(
         name: name, site: site, maker: maker,
         // Asked only of a container with one under it: a root's instances pay nothing for it.
         makerParent: maker?.parent.flatMap { maker!.registers(Value.self, name: name) ? nil : $0 },
         makerSite: maker.map(\.site),
-        override: making?.override?.takeUnretainedValue()))
+        override: making?.override?.takeUnretainedValue() ?? layer))
   }
 
   /// The first read of `value`'s cell: resolves outside any lock, then publishes, or takes the
@@ -70,12 +74,18 @@ struct InjectedProperty {
   @inline(never)
   func container<Value>(resolving: Value.Type) -> Dependencies {
     guard let makerSite else { return Dependencies.current }
-    if let override, ResolutionTrace.isMaking(in: override) { return override }
+    if let override, isRunning(override) { return override }
     if let maker { return maker }
     if let makerParent { return makerParent }
     let error = ResolutionError(
       .released(container: Dependencies.origin(of: makerSite)),
       key: KeyDescription(Value.self, name: name), site: site)
     Dependencies.stop(error, at: site)
+  }
+
+  /// Whether the operation that `layer` was opened for still runs here: a synchronous one
+  /// on this thread's trace, an async one in this task.
+  private func isRunning(_ layer: Dependencies) -> Bool {
+    ResolutionTrace.isMaking(in: layer) || Dependencies.overrides.get().container === layer
   }
 }
