@@ -1165,11 +1165,40 @@ import Testing
     #expect(replacing.value == 2)
   }
 
+  /// An async factory that resolves a synchronous module whose factory asks for the async
+  /// one back: told of the cycle, not that its module is not made yet, which would send it
+  /// to the `resolveAsync` it came from.
+  @Test(arguments: [Scope.singleton, .unique])
+  func anAsyncFactoryResolvingItselfThroughASynchronousModuleIsToldOfTheCycle(
+    scope: Scope
+  ) async {
+    let line = #line + 7
+    let container = Dependencies {
+      Module(scope: scope) { () async throws -> DatabaseType in
+        _ = try Dependencies.resolveOrThrow(ReportType.self)
+        return Database()
+      }
+      Module { () throws -> ReportType in
+        _ = try Dependencies.resolveOrThrow(DatabaseType.self)
+        return Report()
+      }
+    }
+    #expect(
+      await Self.outcomeOfResolvingADatabase(from: container) == [
+        """
+        Shank found a dependency cycle resolving DatabaseType
+          asked for at ShankTests/AsyncFactoryTests.swift:\(line)
+          cycle: DatabaseType → ReportType → DatabaseType
+        """
+      ])
+  }
+
   /// A unique async factory awaiting its own module through a synchronous module and a shared
   /// async one, whose factory runs in a task of its own: that attempt is told of the cycle,
   /// rather than the unique factory running again without end.
   @Test func aUniqueAsyncFactoryAwaitingItselfThroughASharedOneIsToldOfTheCycle() async {
-    let line = #line + 3
+    // Where the synchronous factory asks for the shared one, as a synchronous cycle is told.
+    let line = #line + 7
     let container = Dependencies {
       Module(scope: .unique) { () async throws -> DatabaseType in
         _ = try await Dependencies.resolveAsyncOrThrow(ReportType.self)
@@ -1381,7 +1410,8 @@ import Testing
     let (asked, path) =
       switch cycle {
       case .itself: (line, "StoreType → StoreType")
-      case .throughASynchronousModule: (line + 2, "StoreType → ReportType → StoreType")
+      // Found where the synchronous factory asks, as a synchronous cycle is.
+      case .throughASynchronousModule: (line + 7, "StoreType → ReportType → StoreType")
       }
     let outcome = await Self.outcomeOfResolvingADatabase(from: container)
     #expect(

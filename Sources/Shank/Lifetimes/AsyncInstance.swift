@@ -70,6 +70,11 @@ final class AsyncInstance<Value>: Sendable {
       _ = provider?.reset()
       return made.value
     }
+    // The keys that led here, as asked for, this module's last (its provider, running this
+    // factory, is on the trace): the path of a cycle that making it would close, and the name
+    // of its errors.
+    let route = trace.askedChain(from: 0).map(\.keyDescription)
+    if let path = cycle(closedBy: route.map(\.description)) { throw AsyncPending.Cycle(path: path) }
     // `verify()` blocks its own thread, never one of the cooperative pool; but a main-actor
     // factory cannot run while `verify()` holds the main thread.
     let mainActorHeld = isolation === MainActor.shared && trace.actsAsMainActor
@@ -78,10 +83,6 @@ final class AsyncInstance<Value>: Sendable {
     }
     let container = Dependencies.current
     let generation = provider?.cachedGeneration
-    // The keys that led here, as asked for, this module's last (its provider, running this
-    // factory, is on the trace): the path of a cycle that making it would close, and the name
-    // of its errors.
-    let route = trace.askedChain(from: 0).map(\.keyDescription)
     let absence: AsyncPending.Absence =
       trace.inspection != nil ? .mainActorHeld : taken > 0 ? .notKept : .notMadeYet
     throw AsyncPending(
@@ -91,6 +92,27 @@ final class AsyncInstance<Value>: Sendable {
       try await self.make(
         in: container, at: site, taken: taken, generation: generation, route: route)
     }
+  }
+
+  /// The cycle that asking for the module closes where its own factory runs in this task, and
+  /// asked, through the synchronous factories that `route` names, for it again: waiting for
+  /// that factory would never end.
+  private func cycle(closedBy route: [String]) -> [String]? {
+    let runs = UniqueRun.ofThisTask
+    let after: ArraySlice<UniqueRun>
+    if shares {
+      guard case .making(_, let attempt) = state.withLock({ $0.state }),
+        WaitGraph.holding === attempt
+      else { return nil }
+      // The attempt runs in a task of its own: every unique run of this task came after.
+      after = runs[...]
+    } else {
+      guard let run = runs.firstIndex(where: { $0.slot == ObjectIdentifier(self) }) else {
+        return nil
+      }
+      after = runs[(run + 1)...]
+    }
+    return [route[route.count - 1]] + after.flatMap(\.route) + route
   }
 
   /// Takes the first value handed to this resolution for this slot that `matches`: a unique
@@ -169,13 +191,12 @@ final class AsyncInstance<Value>: Sendable {
   private func runUnique(
     in container: Dependencies, at site: SourceSite, route: [KeyDescription]
   ) async throws -> Value {
-    let runs = UniqueRun.ofThisTask
     let key = route[route.count - 1]
     let route = route.map(\.description)
-    if let first = runs.firstIndex(where: { $0.slot == ObjectIdentifier(self) }) {
-      let path = [key.description] + runs[(first + 1)...].flatMap(\.route) + route
+    if let path = cycle(closedBy: route) {
       throw ResolutionError(.cycle(path: path), key: key, site: site)
     }
+    let runs = UniqueRun.ofThisTask
     let run = UniqueRun(
       slot: ObjectIdentifier(self), task: UniqueRun.thisTask, going: Locked(true), route: route)
     defer { run.going.withLock { $0 = false } }
