@@ -553,6 +553,47 @@ import Testing
     #expect(read[0] === read[2], "the property read what resolve() did")
   }
 
+  /// While the layer's operation runs, a property declared in it reads it inside a layer
+  /// nested in it too, as `resolve()` there does.
+  @Test(arguments: [false, true])
+  func anInjectDeclaredInALayerReadsItInsideALayerNestedInIt(async: Bool) async throws {
+    let container = Dependencies {
+      Module("made here") { Database() as DatabaseType }
+      if async {
+        Module(scope: .singleton) { () async -> [DatabaseType] in
+          let layer = Database()
+          return await Dependencies.withOverrides {
+            Module("made here") { layer as DatabaseType }
+          } operation: {
+            let report = InjectingReport()
+            return await Dependencies.withOverrides {
+              Module { Report() as ReportType }
+            } operation: {
+              await Task.yield()
+              return [report.database, layer]
+            }
+          }
+        }
+      } else {
+        Module(scope: .singleton) { () -> [DatabaseType] in
+          let layer = Database()
+          return Dependencies.withOverrides {
+            Module("made here") { layer as DatabaseType }
+          } operation: {
+            let report = InjectingReport()
+            return Dependencies.withOverrides {
+              Module { Report() as ReportType }
+            } operation: {
+              [report.database, layer]
+            }
+          }
+        }
+      }
+    }
+    let read = try await container.resolveAsyncOrThrow([DatabaseType].self)
+    #expect(read[0] === read[1])
+  }
+
   /// Once the layer's operation has ended, a property declared in it reads the container the
   /// factory made its module in, as after a synchronous factory's, not the layer, released.
   @Test(arguments: [false, true])
@@ -1191,6 +1232,33 @@ import Testing
           cycle: DatabaseType → ReportType → DatabaseType
         """
       ])
+  }
+
+  /// An async contribution whose factory resolves its own list: the cycle goes through the list
+  /// first, as a synchronous contribution's does.
+  @Test(arguments: [Scope.singleton, .unique])
+  func anAsyncContributionResolvingItsListIsToldOfTheCycleAsASynchronousOneIs(
+    scope: Scope
+  ) async {
+    let line = #line + 3
+    let container = Dependencies {
+      Module.contribution(scope: scope) { () async throws -> StoreType in
+        _ = try Dependencies.resolveOrThrow([StoreType].self)
+        return Database()
+      }
+    }
+    var message = "made"
+    do throws(ResolutionError) {
+      _ = try await container.resolveAsyncOrThrow([StoreType].self)
+    } catch {
+      message = error.description
+    }
+    #expect(
+      message == """
+        Shank found a dependency cycle resolving [StoreType]
+          asked for at ShankTests/AsyncFactoryTests.swift:\(line)
+          cycle: [StoreType] → StoreType → [StoreType]
+        """)
   }
 
   /// A unique async factory awaiting its own module through a synchronous module and a shared

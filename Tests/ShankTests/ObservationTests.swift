@@ -233,6 +233,30 @@ import Testing
     #expect(event.duration == .microseconds(1_250))
   }
 
+  /// What an async factory took counts in the event of the resolution that takes its value,
+  /// and in those of the resolutions around it, as a synchronous factory's time does.
+  @Test(arguments: [Scope.unique, .singleton])
+  func anAsyncFactorysTimeCountsInItsResolutionsEvents(scope: Scope) async throws {
+    let events = Collector<ResolutionEvent>()
+    let observation = Dependencies.observe {
+      if $0.key.contains("awaited \(scope)") { events.append($0) }
+    }
+    defer { observation.cancel() }
+    let container = Dependencies {
+      Module("awaited \(scope)", scope: scope) { () async throws -> DatabaseType in
+        try await Task.sleep(nanoseconds: 100_000_000)
+        return Database()
+      }
+      Module("outer, awaited \(scope)") { () throws -> DatabaseType in
+        try Dependencies.resolveOrThrow(DatabaseType.self, name: "awaited \(scope)")
+      }
+    }
+    _ = try await container.resolveAsyncOrThrow(DatabaseType.self, name: "outer, awaited \(scope)")
+    let made = events.all.filter(\.madeInstance)
+    #expect(made.map(\.depth) == [1, 0])
+    #expect(made.allSatisfy { $0.duration >= .milliseconds(100) }, "\(made.map(\.duration))")
+  }
+
   /// A factory that resolves its own key, with an observer installed: a cycle as without one.
   @Test(arguments: ScopeCase.allCases)
   func anObservedFactoryResolvingItselfIsACycle(scope: ScopeCase) async {

@@ -31,7 +31,14 @@ final class AsyncInstance<Value>: Sendable {
     /// The factory is running; everyone who asks awaits this attempt.
     case making(Task<Void, any Error>, Attempt)
     /// Made by `attempt`, and not yet taken by the provider.
-    case made(Handed<Value>, by: Attempt)
+    case made(Handed<Made>, by: Attempt)
+  }
+
+  /// A value the factory made, and how long the factory took: the resolution that takes it
+  /// counts that in its event's duration, as it would count a synchronous factory's.
+  struct Made {
+    let value: Value
+    let nanoseconds: UInt64
   }
 
   init(
@@ -48,17 +55,21 @@ final class AsyncInstance<Value>: Sendable {
   /// The provider's synchronous factory: the value made for this resolution, else the error
   /// that says to make it first. On a ``Dependencies/verify()`` thread, makes it, waiting.
   func take() throws -> Value {
-    if !shares, let handed = handedOn(where: { _ in true }) { return handed.value as! Value }
     let trace = ResolutionTrace.current
+    if !shares, let handed = handedOn(where: { _ in true }) {
+      return value(of: handed.value as! Made, on: trace)
+    }
     // The provider whose factory this is, which the trace has innermost.
     let provider = trace.innermost
-    let (made, taken) = state.withLock { slot -> ((Handed<Value>, Attempt)?, UInt) in
+    let (made, taken) = state.withLock { slot -> ((Handed<Made>, Attempt)?, UInt) in
       guard case .made(let value, let attempt) = slot.state else { return (nil, slot.taken) }
       slot = (state: .empty, taken: slot.taken &+ 1)
       return ((value, attempt), slot.taken)
     }
     if let (made, attempt) = made {
-      guard attempt.generation != provider?.cachedGeneration else { return made.value }
+      guard attempt.generation != provider?.cachedGeneration else {
+        return value(of: made.value, on: trace)
+      }
       // Made across a reset, it goes, as a synchronous factory's instance would, only to a
       // resolution that awaited its attempt since before the reset (see `make`). One more
       // reset, which drops nothing, since the provider keeps nothing while its factory runs,
@@ -68,17 +79,25 @@ final class AsyncInstance<Value>: Sendable {
         return try take()
       }
       _ = provider?.reset()
-      return made.value
+      return value(of: made.value, on: trace)
     }
     // The keys that led here, as asked for, this module's last (its provider, running this
     // factory, is on the trace): the path of a cycle that making it would close, and the name
     // of its errors.
     let route = trace.askedChain(from: 0).map(\.keyDescription)
-    if let path = cycle(closedBy: route.map(\.description)) { throw AsyncPending.Cycle(path: path) }
+    // A contribution was asked for by its list, which the loop then goes through first, as
+    // a synchronous one's does.
+    let closing = provider.flatMap { trace.reader(of: $0) }?.role == .collector ? 2 : 1
+    if let path = cycle(closedBy: route.map(\.description), closing: closing) {
+      throw AsyncPending.Cycle(path: path)
+    }
     // `verify()` blocks its own thread, never one of the cooperative pool; but a main-actor
     // factory cannot run while `verify()` holds the main thread.
     let mainActorHeld = isolation === MainActor.shared && trace.actsAsMainActor
     if trace.inspection != nil, !mainActorHeld {
+      if !shares, trace.runningFactories.allSatisfy({ $0.scope.kind == .unique }) {
+        trace.ranUniqueAsyncFactory = true
+      }
       return try makeWaiting(in: Dependencies.current)
     }
     let container = Dependencies.current
@@ -96,8 +115,9 @@ final class AsyncInstance<Value>: Sendable {
 
   /// The cycle that asking for the module closes where its own factory runs in this task, and
   /// asked, through the synchronous factories that `route` names, for it again: waiting for
-  /// that factory would never end.
-  private func cycle(closedBy route: [String]) -> [String]? {
+  /// that factory would never end. The path starts at the last `closing` keys of `route`, the
+  /// module's own and, for a contribution, its list's before it, as a synchronous cycle's does.
+  private func cycle(closedBy route: [String], closing: Int = 1) -> [String]? {
     let runs = UniqueRun.ofThisTask
     let after: ArraySlice<UniqueRun>
     if shares {
@@ -112,7 +132,15 @@ final class AsyncInstance<Value>: Sendable {
       }
       after = runs[(run + 1)...]
     }
-    return [route[route.count - 1]] + after.flatMap(\.route) + route
+    let loop = route.suffix(closing)
+    return loop + after.flatMap(\.route) + route.dropLast(closing) + [loop[loop.startIndex]]
+  }
+
+  /// What `made` holds; the time its factory took counts in the events of the resolutions that
+  /// run on `trace` now.
+  private func value(of made: Made, on trace: ResolutionTrace) -> Value {
+    trace.awaitedNanoseconds &+= made.nanoseconds
+    return made.value
   }
 
   /// Takes the first value handed to this resolution for this slot that `matches`: a unique
@@ -190,7 +218,7 @@ final class AsyncInstance<Value>: Sendable {
   /// part of the chain, as for an ``Attempt``.
   private func runUnique(
     in container: Dependencies, at site: SourceSite, route: [KeyDescription]
-  ) async throws -> Value {
+  ) async throws -> Made {
     let key = route[route.count - 1]
     let route = route.map(\.description)
     if let path = cycle(closedBy: route) {
@@ -220,7 +248,7 @@ final class AsyncInstance<Value>: Sendable {
   /// Makes the value on this thread, blocked until the factory has run on its isolation: a
   /// nonisolated factory's jobs run on this thread (see ``InspectionExecutor``).
   private func makeWaiting(in container: Dependencies) throws -> Value {
-    let outcome = Locked<Result<Handed<Value>, any Error>?>(nil)
+    let outcome = Locked<Result<Handed<Made>, any Error>?>(nil)
     let make: @Sendable () async -> Void = { [factory, isolation] in
       do {
         let made = try await Self.run(factory, on: isolation, in: container)
@@ -245,7 +273,7 @@ final class AsyncInstance<Value>: Sendable {
       done.wait()
     }
     // The task set it before it finished, which is what ended the wait.
-    return try outcome.withLock { $0 }!.get().value
+    return try outcome.withLock { $0 }!.get().value.value
   }
 
   /// Runs `factory` on `isolation` with `container` current, as a synchronous factory runs
@@ -253,19 +281,23 @@ final class AsyncInstance<Value>: Sendable {
   private static func run(
     _ factory: Handed<() async throws -> Value>, on isolation: isolated (any Actor)?,
     in container: Dependencies
-  ) async throws -> Handed<Value> {
+  ) async throws -> Handed<Made> {
     Switches.noteOverridesInstalled()
     // No handoffs reach the factory: an attempt sets them only while it runs, and it
     // is synchronous.
     return try await Dependencies.overrides.withValue(Dependencies.Layer(container)) {
-      try await AsyncMaking.run(in: [container]) { Handed(try await factory.value()) }
+      try await AsyncMaking.run(in: [container]) {
+        let began = Platform.monotonicNanoseconds
+        let value = try await factory.value()
+        return Handed(Made(value: value, nanoseconds: Platform.monotonicNanoseconds &- began))
+      }
     }
   }
 
   /// Runs `value`'s `onClose` on a task of its own: nothing keeps it.
-  private func dispose(_ value: Handed<Value>) {
+  private func dispose(_ made: Handed<Made>) {
     guard let onClose else { return }
-    Disposal.runLater([Disposal(isolation: isolation) { await onClose.value(value.value) }])
+    Disposal.runLater([Disposal(isolation: isolation) { await onClose.value(made.value.value) }])
   }
 
   deinit {

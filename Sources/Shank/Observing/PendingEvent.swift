@@ -7,6 +7,8 @@ struct PendingEvent {
   private let registration: Unretained<Registration>
   private let depth: Int
   private let start: UInt64
+  /// The trace's ``ResolutionTrace/awaitedNanoseconds`` when it began.
+  private let awaited: UInt64
 
   /// Notes the start of a resolution of `registration`; `nil` while this thread delivers an
   /// event, since what an observer resolves is not observed.
@@ -19,6 +21,7 @@ struct PendingEvent {
     self.registration = registration
     depth = trace.depth == 0 ? 0 : trace.runningFactories.count
     start = Platform.monotonicNanoseconds
+    awaited = trace.awaitedNanoseconds
   }
 
   /// Notes that this thread made and kept an instance of `registration`, for the event of the
@@ -45,8 +48,8 @@ struct PendingEvent {
   /// Tells every observer of the resolution, which finished now.
   @inline(never)
   func deliver(askedForAt site: SourceSite) {
-    let duration = Platform.monotonicNanoseconds &- start
     let trace = ResolutionTrace.current
+    let duration = Platform.monotonicNanoseconds &- start &+ (trace.awaitedNanoseconds &- awaited)
     let resolved = registration.takeUnretainedValue()
     trace.isDelivering = true
     defer { trace.isDelivering = false }

@@ -84,8 +84,11 @@ struct InjectedProperty {
   }
 
   /// Whether the operation that `layer` was opened for still runs here: a synchronous one
-  /// on this thread's trace, an async one in this task.
+  /// on this thread's trace, an async one in this task, where it is the task's layer or lies
+  /// under it.
   private func isRunning(_ layer: Dependencies) -> Bool {
-    ResolutionTrace.isMaking(in: layer) || Dependencies.overrides.get().container === layer
+    ResolutionTrace.isMaking(in: layer)
+      || sequence(first: Dependencies.overrides.get().container, next: { $0?.parent })
+        .contains { $0 === layer }
   }
 }

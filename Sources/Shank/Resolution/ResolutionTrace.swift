@@ -31,6 +31,12 @@ final class ResolutionTrace {
   var inspection: InspectionThread?
   /// Which of the inspection's threads this is: one it stopped waiting for records nothing.
   var inspectionThread = 0
+  /// How long the async factories took whose values this thread's resolutions took, in all:
+  /// an observed resolution's event counts what was added while it ran.
+  var awaitedNanoseconds: UInt64 = 0
+  /// On a ``verify()`` thread, whether the module being made ran a ``Scope/unique`` module's
+  /// async factory through factories that keep nothing: no synchronous resolution of it can.
+  var ranUniqueAsyncFactory = false
   /// Whether this thread stands in for the main actor, which waits for it: a ``verify()``
   /// called on the main actor makes main-actor modules here.
   var actsAsMainActor = false
