@@ -1,7 +1,5 @@
 // The instance an async factory made, waiting for its module's provider, and its attempts.
 
-import Dispatch
-
 /// One container's slot for a module with an `async` factory.
 ///
 /// The module's provider is an ordinary one whose synchronous factory is ``take()``: it gives
@@ -16,8 +14,8 @@ import Dispatch
 /// each `resolveAsync` makes its own value and hands it to its own resolution (see
 /// ``Dependencies/asyncHandoffs``).
 final class AsyncInstance<Value>: Sendable {
-  private let factory: Handed<() async throws -> Value>
-  private let isolation: (any Actor)?
+  let factory: Handed<() async throws -> Value>
+  let isolation: (any Actor)?
   private let onClose: Handed<(Value) async -> Void>?
   private let site: SourceSite
   /// Whether the provider keeps what it takes, so one value serves everyone who waited.
@@ -245,40 +243,9 @@ final class AsyncInstance<Value>: Sendable {
     }
   }
 
-  /// Makes the value on this thread, blocked until the factory has run on its isolation: a
-  /// nonisolated factory's jobs run on this thread (see ``InspectionExecutor``).
-  private func makeWaiting(in container: Dependencies) throws -> Value {
-    let outcome = Locked<Result<Handed<Made>, any Error>?>(nil)
-    let make: @Sendable () async -> Void = { [factory, isolation] in
-      do {
-        let made = try await Self.run(factory, on: isolation, in: container)
-        outcome.withLock { $0 = .success(made) }
-      } catch {
-        outcome.withLock { $0 = .failure(error) }
-      }
-    }
-    if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
-      let executor = InspectionExecutor()
-      Task(executorPreference: executor) {
-        await make()
-        executor.finish()
-      }
-      executor.run()
-    } else {
-      let done = DispatchSemaphore(value: 0)
-      Task {
-        await make()
-        done.signal()
-      }
-      done.wait()
-    }
-    // The task set it before it finished, which is what ended the wait.
-    return try outcome.withLock { $0 }!.get().value.value
-  }
-
   /// Runs `factory` on `isolation` with `container` current, as a synchronous factory runs
   /// with the container that makes it current.
-  private static func run(
+  static func run(
     _ factory: Handed<() async throws -> Value>, on isolation: isolated (any Actor)?,
     in container: Dependencies
   ) async throws -> Handed<Made> {
@@ -304,18 +271,5 @@ final class AsyncInstance<Value>: Sendable {
     // Made and never taken, as when the container closed meanwhile: disposed of all the same.
     guard case .made(let made, _) = state.withLock({ $0.state }) else { return }
     dispose(made)
-  }
-}
-
-/// One run of a shared async module's factory, as the ``WaitGraph`` knows it: what the run's
-/// task holds, and what those who await it wait for. One per run, so that a wait recorded for a
-/// run that has ended, until its waiter resumes, names nothing that anyone holds.
-/// A cycle through it names the module as each of its waiters asked for it (``WaitGraph/Wait``).
-final class Attempt: Sendable {
-  /// The resets of a `.cached` module's scope that came before the run began.
-  let generation: UInt?
-
-  init(generation: UInt?) {
-    self.generation = generation
   }
 }

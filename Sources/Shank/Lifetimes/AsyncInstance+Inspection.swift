@@ -1,0 +1,36 @@
+// Making an async module's value on a `verify()` thread, which waits for it.
+
+import Dispatch
+
+extension AsyncInstance {
+  /// Makes the value on this thread, blocked until the factory has run on its isolation: a
+  /// nonisolated factory's jobs run on this thread (see ``InspectionExecutor``).
+  func makeWaiting(in container: Dependencies) throws -> Value {
+    let outcome = Locked<Result<Handed<Made>, any Error>?>(nil)
+    let make: @Sendable () async -> Void = { [factory, isolation] in
+      do {
+        let made = try await Self.run(factory, on: isolation, in: container)
+        outcome.withLock { $0 = .success(made) }
+      } catch {
+        outcome.withLock { $0 = .failure(error) }
+      }
+    }
+    if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
+      let executor = InspectionExecutor()
+      Task(executorPreference: executor) {
+        await make()
+        executor.finish()
+      }
+      executor.run()
+    } else {
+      let done = DispatchSemaphore(value: 0)
+      Task {
+        await make()
+        done.signal()
+      }
+      done.wait()
+    }
+    // The task set it before it finished, which is what ended the wait.
+    return try outcome.withLock { $0 }!.get().value.value
+  }
+}
