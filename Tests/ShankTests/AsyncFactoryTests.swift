@@ -553,6 +553,39 @@ import Testing
     #expect(read[0] === read[2], "the property read what resolve() did")
   }
 
+  /// `verify()` makes an async factory as `resolveAsync` does: what it resolves in a layer it
+  /// opened and awaits in comes from that layer.
+  @Test(arguments: [false, true])
+  func verifyResolvesWhatAnAsyncFactoryAsksOfALayerItOpened(scope: Bool) async throws {
+    let make = {
+      Dependencies {
+        Module(scope: .singleton) { () async throws -> ReportType in
+          let read = { () throws in
+            _ = try Dependencies.resolveOrThrow(DatabaseType.self, name: "layer only")
+          }
+          if scope {
+            try await Dependencies.withScope {
+              Module("layer only") { Database() as DatabaseType }
+            } operation: {
+              await Task.yield()
+              try read()
+            }
+          } else {
+            try await Dependencies.withOverrides {
+              Module("layer only") { Database() as DatabaseType }
+            } operation: {
+              await Task.yield()
+              try read()
+            }
+          }
+          return Report()
+        }
+      }
+    }
+    _ = try await make().resolveAsyncOrThrow(ReportType.self)
+    try make().verify()
+  }
+
   /// While the layer's operation runs, a property declared in it reads it inside a layer
   /// nested in it too, as `resolve()` there does.
   @Test(arguments: [false, true])

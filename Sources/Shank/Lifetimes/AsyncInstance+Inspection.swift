@@ -21,6 +21,11 @@ extension AsyncInstance {
         await make()
         executor.finish()
       }
+      // The factory's jobs run here, over the frames of the resolution waiting for them.
+      let trace = ResolutionTrace.current
+      let under = trace.framesUnderAsyncFactory
+      trace.framesUnderAsyncFactory = trace.depth
+      defer { trace.framesUnderAsyncFactory = under }
       executor.run()
     } else {
       let done = DispatchSemaphore(value: 0)

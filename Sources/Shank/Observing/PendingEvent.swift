@@ -6,9 +6,10 @@ struct PendingEvent {
   /// Kept alive by the table the resolution found it in.
   private let registration: Unretained<Registration>
   private let depth: Int
+  /// When it began, on a clock that also counts the time of the async factories whose values
+  /// this thread's resolutions took (``ResolutionTrace/awaitedNanoseconds``): one field, so
+  /// that an observed resolution's frame grows no larger.
   private let start: UInt64
-  /// The trace's ``ResolutionTrace/awaitedNanoseconds`` when it began.
-  private let awaited: UInt64
 
   /// Notes the start of a resolution of `registration`; `nil` while this thread delivers an
   /// event, since what an observer resolves is not observed.
@@ -20,8 +21,7 @@ struct PendingEvent {
     if trace.depth == 0 { trace.madeWhileObserved.removeAll(keepingCapacity: true) }
     self.registration = registration
     depth = trace.depth == 0 ? 0 : trace.runningFactories.count
-    start = Platform.monotonicNanoseconds
-    awaited = trace.awaitedNanoseconds
+    start = Platform.monotonicNanoseconds &+ trace.awaitedNanoseconds
   }
 
   /// Notes that this thread made and kept an instance of `registration`, for the event of the
@@ -49,7 +49,7 @@ struct PendingEvent {
   @inline(never)
   func deliver(askedForAt site: SourceSite) {
     let trace = ResolutionTrace.current
-    let duration = Platform.monotonicNanoseconds &- start &+ (trace.awaitedNanoseconds &- awaited)
+    let duration = Platform.monotonicNanoseconds &+ trace.awaitedNanoseconds &- start
     let resolved = registration.takeUnretainedValue()
     trace.isDelivering = true
     defer { trace.isDelivering = false }

@@ -34,6 +34,10 @@ final class ResolutionTrace {
   /// How long the async factories took whose values this thread's resolutions took, in all:
   /// an observed resolution's event counts what was added while it ran.
   var awaitedNanoseconds: UInt64 = 0
+  /// On a ``verify()`` thread, how many frames are under the async factory whose jobs run
+  /// here while its synchronous resolution waits: they make nothing for it, which resolves from
+  /// its task's container as it does anywhere else.
+  var framesUnderAsyncFactory = 0
   /// On a ``verify()`` thread, whether the module being made ran a ``Scope/unique`` module's
   /// async factory through factories that keep nothing: no synchronous resolution of it can.
   var ranUniqueAsyncFactory = false
@@ -75,9 +79,8 @@ final class ResolutionTrace {
   /// An ``Inject`` property declared while a factory runs binds to it too, so a module resolves
   /// its own injections from the container that made it. Unretained: the resolution running
   /// the factory holds the container.
-  @inlinable
   var makingContainer: Unretained<Dependencies>? {
-    depth > 0 ? frames[depth - 1].container : nil
+    depth > framesUnderAsyncFactory ? frames[depth - 1].container : nil
   }
 
   /// The container the innermost running factory makes its instance in, beneath the override
@@ -86,9 +89,13 @@ final class ResolutionTrace {
   var makingContainerAndOverride:
     (container: Unretained<Dependencies>, override: Unretained<Dependencies>?)?
   {
-    guard depth > 0 else { return nil }
+    guard depth > framesUnderAsyncFactory else { return nil }
     var index = depth - 1
-    while index > 0, frames[index - 1].registration === frames[index].registration { index -= 1 }
+    while index > framesUnderAsyncFactory,
+      frames[index - 1].registration === frames[index].registration
+    {
+      index -= 1
+    }
     return (frames[index].container, index < depth - 1 ? frames[depth - 1].container : nil)
   }
 
@@ -175,7 +182,7 @@ final class ResolutionTrace {
   /// The frame repeats the running factory's registration, so resolving that registration
   /// inside is still the cycle it is.
   func enterOverride(_ layer: Dependencies) -> Bool {
-    guard depth > 0 else { return false }
+    guard depth > framesUnderAsyncFactory else { return false }
     frames.push(Frame(frames[depth - 1].registration.takeUnretainedValue(), layer))
     return true
   }
