@@ -257,6 +257,43 @@ import Testing
     #expect(made.allSatisfy { $0.duration >= .milliseconds(100) }, "\(made.map(\.duration))")
   }
 
+  /// An observer that takes what an async factory made counts none of that factory's time in
+  /// the events of the resolutions around it: what it resolves is not observed.
+  @Test func anObserversResolutionAddsNoAsyncFactorysTimeToTheEventItIsHanded() async throws {
+    let rounds = Counter()
+    let container = Dependencies {
+      Module("slow, delivered", scope: .singleton) { () async throws -> DatabaseType in
+        try await Task.sleep(nanoseconds: 100_000_000)
+        return Database()
+      }
+      // Its first attempt makes the slow one, which its second leaves untaken.
+      Module("leaves it, delivered") { () throws -> DatabaseType in
+        if rounds.increment() == 1 {
+          _ = try Dependencies.resolveOrThrow(DatabaseType.self, name: "slow, delivered")
+        }
+        return Database()
+      }
+      Module("inner, delivered") { Database() as DatabaseType }
+      Module("outer, delivered") { () throws -> DatabaseType in
+        try Dependencies.resolveOrThrow(DatabaseType.self, name: "inner, delivered")
+      }
+    }
+    _ = try await container.resolveAsyncOrThrow(DatabaseType.self, name: "leaves it, delivered")
+    let events = Collector<ResolutionEvent>()
+    let observation = Dependencies.observe { event in
+      if event.key.contains("inner, delivered") {
+        _ = try? container.resolveOrThrow(DatabaseType.self, name: "slow, delivered")
+      }
+      if event.key.contains("outer, delivered") { events.append(event) }
+    }
+    defer { observation.cancel() }
+    let began = ContinuousClock.now
+    _ = try container.resolveOrThrow(DatabaseType.self, name: "outer, delivered")
+    let took = ContinuousClock.now - began
+    let outer = try #require(events.all.first)
+    #expect(outer.duration <= took, "told \(outer.duration), took \(took)")
+  }
+
   /// A factory that resolves its own key, with an observer installed: a cycle as without one.
   @Test(arguments: ScopeCase.allCases)
   func anObservedFactoryResolvingItselfIsACycle(scope: ScopeCase) async {

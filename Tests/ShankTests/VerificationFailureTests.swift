@@ -572,33 +572,6 @@ import Testing
     )
   }
 
-  /// An `@Inject` of a `.unique` module whose factory resolves a `.unique` async one always
-  /// stops too: each read makes the module anew, which needs the async one made for it. Kept
-  /// in between, by `.singleton`, it is read once `resolveAsync` or `start()` made it.
-  @Test(arguments: [Scope.unique, .singleton])
-  func anInjectionThatRunsAUniqueAsyncFactoryThroughAnotherModuleIsAProblem(
-    scope: Scope
-  ) throws {
-    let dependencies = Dependencies {
-      Module { () async -> OtherService in OtherServiceImpl() }
-      Module(scope: scope) { () throws -> Service in
-        _ = try Dependencies.resolveOrThrow(OtherService.self)
-        return ServiceImpl()
-      }
-    }
-    #expect(throws: ResolutionError.self) { try dependencies.resolveOrThrow(Service.self) }
-    var problems: [VerificationError.Problem] = []
-    do {
-      try dependencies.verify(consumers: ServiceConsumer())
-    } catch {
-      problems = error.problems
-    }
-    let service = VerificationError.Problem.asyncOnly(
-      module: "ServiceConsumer", property: "service", requirement: "Service",
-      declaredAt: "ShankTests/VerificationFailureTests.swift:\(serviceConsumerInjectLine)")
-    #expect(problems == (scope == .unique ? [service] : []))
-  }
-
   /// No problem where the collection never runs the async factory: `[String: P]` makes only
   /// the last contribution of each name, and `[P]` stops at a list registered whole.
   @Test func aCollectionThatRunsNoUniqueAsyncFactoryIsNoProblem() throws {

@@ -93,9 +93,6 @@ final class AsyncInstance<Value>: Sendable {
     // factory cannot run while `verify()` holds the main thread.
     let mainActorHeld = isolation === MainActor.shared && trace.actsAsMainActor
     if trace.inspection != nil, !mainActorHeld {
-      if !shares, trace.runningFactories.allSatisfy({ $0.scope.kind == .unique }) {
-        trace.ranUniqueAsyncFactory = true
-      }
       return try makeWaiting(in: Dependencies.current)
     }
     let container = Dependencies.current
@@ -137,7 +134,8 @@ final class AsyncInstance<Value>: Sendable {
   /// What `made` holds; the time its factory took counts in the events of the resolutions that
   /// run on `trace` now.
   private func value(of made: Made, on trace: ResolutionTrace) -> Value {
-    trace.awaitedNanoseconds &+= made.nanoseconds
+    // What an observer resolves is not observed, nor counted in the event it is handed.
+    if !trace.isDelivering { trace.awaitedNanoseconds &+= made.nanoseconds }
     return made.value
   }
 

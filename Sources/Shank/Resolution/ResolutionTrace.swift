@@ -38,9 +38,6 @@ final class ResolutionTrace {
   /// here while its synchronous resolution waits: they make nothing for it, which resolves from
   /// its task's container as it does anywhere else.
   var framesUnderAsyncFactory = 0
-  /// On a ``verify()`` thread, whether the module being made ran a ``Scope/unique`` module's
-  /// async factory through factories that keep nothing: no synchronous resolution of it can.
-  var ranUniqueAsyncFactory = false
   /// Whether this thread stands in for the main actor, which waits for it: a ``verify()``
   /// called on the main actor makes main-actor modules here.
   var actsAsMainActor = false

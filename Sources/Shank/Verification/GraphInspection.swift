@@ -19,9 +19,6 @@ struct GraphInspection {
   private var identifiers: NodeIdentifiers
   /// The container inspected, then each one underneath.
   private let layers: [Dependencies]
-  /// The modules that making ran a `.unique` module's async factory for, through factories
-  /// that keep nothing: an `@Inject` of one always stops, as of that module itself.
-  private var onlyAsync: Set<ObjectIdentifier> = []
   /// The modules that a layer replaced and that a shared module underneath injects, found since
   /// the last pass, for the next to make.
   private var replaced: [(registration: Registration, target: InspectionTarget)] = []
@@ -45,9 +42,6 @@ struct GraphInspection {
     // replaced it.
     while !making.isEmpty {
       let outcomes = InspectionThread.inspect(dependencies, making: making.map(\.target))
-      for ((registration, _), outcome) in zip(making, outcomes) {
-        if case .made(_, _, true) = outcome { onlyAsync.insert(ObjectIdentifier(registration)) }
-      }
       for ((registration, target), outcome) in zip(making, outcomes) {
         inspect(registration, outcome, resolvedFrom: layers[target.resolvedFrom])
       }
@@ -76,7 +70,7 @@ struct GraphInspection {
       }
     case .stopped(let message):
       problems.append(.unresolvable(module: module, message: message))
-    case .made(let valueType, let injections, _):
+    case .made(let valueType, let injections):
       if registration.isEager, !scope.keepsInstances {
         problems.append(
           .eagerNotKept(module: module, scope: scope.description, registeredAt: site))
@@ -106,9 +100,7 @@ struct GraphInspection {
     for (property, requirement) in injections {
       let type = ObjectIdentifier(requirement.type)
       if let (owner, target) = dependencies.layer(registering: type, name: requirement.name) {
-        if target.resolvesOnlyAsync(from: dependencies)
-          || onlyAsync.contains(ObjectIdentifier(target))
-        {
+        if target.resolvesOnlyAsync(from: dependencies) {
           problems.append(
             .asyncOnly(
               module: module, property: property,

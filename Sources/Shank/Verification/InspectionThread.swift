@@ -6,11 +6,8 @@ import class Foundation.Thread
 
 /// What making one module for ``Dependencies/verify()`` or ``Dependencies/graph()`` found.
 enum InspectedModule {
-  /// The module was made; its value's type, its `@Inject` properties, and whether making it
-  /// ran a `.unique` module's async factory through factories that keep nothing.
-  case made(
-    valueType: Any.Type, injections: [(property: String, requirement: Requirement)],
-    onlyAsync: Bool)
+  /// The module was made; its value's type and its `@Inject` properties.
+  case made(valueType: Any.Type, injections: [(property: String, requirement: Requirement)])
   /// Making it failed.
   case failed(ResolutionError)
   /// Making it hit one of Shank's other stops, such as a misused `reset`, with this message.
@@ -166,13 +163,9 @@ final class InspectionThread: Sendable {
   }
 
   private static func make(_ registration: Registration, in copy: Dependencies) -> InspectedModule {
-    let trace = ResolutionTrace.current
-    trace.ranUniqueAsyncFactory = false
     do {
       let instance = try registration.inspectedInstance(at: registration.site, from: copy)
-      return .made(
-        valueType: type(of: instance as Any), injections: injectionPoints(of: instance),
-        onlyAsync: trace.ranUniqueAsyncFactory)
+      return .made(valueType: type(of: instance as Any), injections: injectionPoints(of: instance))
     } catch {
       return .failed(error)
     }
