@@ -1299,6 +1299,31 @@ import Testing
         """)
   }
 
+  /// A shared async module asked for synchronously by the factory of another, whose attempt the
+  /// first one's factory awaits: told of the cycle, as awaiting it would be, not that it is not
+  /// made yet, which would send the asker to await it.
+  @Test func aSharedAttemptAskedForByAnAttemptItAwaitsIsToldOfTheCycle() async {
+    let line = #line + 7
+    let container = Dependencies {
+      Module(scope: .singleton) { () async throws -> DatabaseType in
+        _ = try await Dependencies.resolveAsyncOrThrow(StoreType.self)
+        return Database()
+      }
+      Module(scope: .singleton) { () async throws -> StoreType in
+        _ = try Dependencies.resolveOrThrow(DatabaseType.self)
+        return Database()
+      }
+    }
+    #expect(
+      await Self.outcomeOfResolvingADatabase(from: container) == [
+        """
+        Shank found a dependency cycle resolving DatabaseType
+          asked for at ShankTests/AsyncFactoryTests.swift:\(line)
+          cycle: DatabaseType → StoreType → DatabaseType
+        """
+      ])
+  }
+
   /// A unique async factory awaiting its own module through a synchronous module and a shared
   /// async one, whose factory runs in a task of its own: that attempt is told of the cycle,
   /// rather than the unique factory running again without end.

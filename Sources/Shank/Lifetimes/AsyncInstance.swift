@@ -116,9 +116,10 @@ final class AsyncInstance<Value>: Sendable {
     let runs = UniqueRun.ofThisTask
     let after: ArraySlice<UniqueRun>
     if shares {
-      guard case .making(_, let attempt) = state.withLock({ $0.state }),
-        WaitGraph.holding === attempt
-      else { return nil }
+      guard case .making(_, let attempt) = state.withLock({ $0.state }) else { return nil }
+      guard WaitGraph.holding === attempt else {
+        return cycle(awaiting: attempt, asked: route)
+      }
       // The attempt runs in a task of its own: every unique run of this task came after.
       after = runs[...]
     } else {
@@ -129,6 +130,19 @@ final class AsyncInstance<Value>: Sendable {
     }
     let loop = route.suffix(closing)
     return loop + after.flatMap(\.route) + route.dropLast(closing) + [loop[loop.startIndex]]
+  }
+
+  /// The cycle that awaiting `attempt`, asked for through `route`, would close: the run or
+  /// attempt this task works for is what `attempt` waits for, through any number of others.
+  private func cycle(awaiting attempt: Attempt, asked route: [String]) -> [String]? {
+    do throws(WaitGraph.Cycle) {
+      let wait = try WaitGraph.shared.recordWaitOfThisTask(
+        for: attempt, via: route.dropLast(), as: route[route.count - 1])
+      if let wait { WaitGraph.shared.remove(wait) }
+      return nil
+    } catch {
+      return error.path
+    }
   }
 
   /// What `made` holds; the time its factory took counts in the events of the resolutions that
