@@ -17,7 +17,9 @@ public struct ResolutionEvent: Sendable, CustomStringConvertible {
   /// module gives while someone holds it. A `[P]` or `[String: P]` list is made anew at every
   /// resolution: `true`.
   public let madeInstance: Bool
-  /// How long the resolution took, factory included, in nanoseconds.
+  /// How long the resolution took, factory included, in nanoseconds: for an async module, the
+  /// time its factory took too, which `resolveAsync` or `start()` awaited before the
+  /// resolution took what it made.
   public let durationNanoseconds: UInt64
   /// Whether it ran on the main thread.
   public let onMainThread: Bool
