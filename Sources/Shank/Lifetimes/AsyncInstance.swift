@@ -182,7 +182,7 @@ final class AsyncInstance<Value>: Sendable {
     let key = route[route.count - 1]
     let via = route.dropLast().map(\.description)
     do {
-      guard shares else { return try await runUnique(in: container, at: site, route: route) }
+      guard shares else { return try await runUnique(in: container, route: route) }
       let making = try state.withLock {
         slot throws(ResolutionError) -> (
           task: Task<Void, any Error>, attempt: Attempt, wait: WaitGraph.Wait?
@@ -222,18 +222,14 @@ final class AsyncInstance<Value>: Sendable {
     }
   }
 
-  /// Runs a unique module's factory in the asking task, unless that task runs it already: a
-  /// factory that asks for its own module, through any number of unique ones, would run
-  /// again without end, so the ask is told of the cycle. A task the factory starts is no
-  /// part of the chain, as for an ``Attempt``.
-  private func runUnique(
-    in container: Dependencies, at site: SourceSite, route: [KeyDescription]
-  ) async throws -> Made {
-    let key = route[route.count - 1]
+  /// Runs a unique module's factory in the asking task, as one more run of that task's chain,
+  /// which ``take()`` reads: a factory that asks for its own module, through any number of
+  /// unique ones, is told of the cycle there rather than running again without end. A task
+  /// the factory starts is no part of the chain, as for an ``Attempt``.
+  private func runUnique(in container: Dependencies, route: [KeyDescription]) async throws
+    -> Made
+  {
     let route = route.map(\.description)
-    if let path = cycle(closedBy: route) {
-      throw ResolutionError(.cycle(path: path), key: key, site: site)
-    }
     let runs = UniqueRun.ofThisTask
     let run = UniqueRun(
       slot: ObjectIdentifier(self), task: UniqueRun.thisTask, going: Locked(true), route: route)

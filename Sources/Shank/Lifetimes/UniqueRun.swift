@@ -23,6 +23,6 @@ struct UniqueRun: Sendable {
 
 extension Dependencies {
   /// The unique async modules whose factories run in this task or the tasks it was started
-  /// from, outermost first (see ``AsyncInstance/runUnique(in:at:route:)``).
+  /// from, outermost first (see ``AsyncInstance/runUnique(in:route:)``).
   @TaskLocal static var uniqueAsyncRuns: [UniqueRun] = []
 }
