@@ -659,6 +659,35 @@ import Testing
     }
   }
 
+  /// A value an async factory made that no resolution took, because the one it was made for
+  /// failed before it asked again, is disposed of once its container goes.
+  @Test func aValueNoResolutionTookIsDisposedOfWithItsContainer() async {
+    let disposed = Counter()
+    let attempts = Counter()
+    var container: Dependencies? = Dependencies {
+      Module(scope: .singleton, onClose: { _ in disposed.increment() }) {
+        () async -> DatabaseType in Database()
+      }
+      Module { () throws -> ReportType in
+        // The first attempt meets the async module; the next fails before it asks again.
+        guard attempts.increment() == 1 else { throw StubFailure() }
+        _ = try Dependencies.resolveOrThrow(DatabaseType.self)
+        return Report()
+      }
+    }
+    var message = ""
+    do throws(ResolutionError) {
+      _ = try await container?.resolveAsyncOrThrow(ReportType.self)
+    } catch {
+      message = error.description
+    }
+    #expect(message.contains("StubFailure"), "\(message)")
+    #expect(disposed.value == 0)
+    container = nil
+    await eventually(timeout: 10) { disposed.value == 1 }
+    #expect(disposed.value == 1)
+  }
+
   @Test func aResetCachedOneIsMadeAgainAsynchronously() async throws {
     let made = Counter()
     let container = Dependencies {
