@@ -1353,6 +1353,43 @@ import Testing
       ])
   }
 
+  /// Asking whether a synchronous ask for a running attempt closes a cycle records no wait that
+  /// another task could meet: an attempt that awaits the asker's meanwhile is not refused, and
+  /// is made once the asker's is.
+  @Test func aSynchronousAskLeavesNoWaitThatMakesAnotherTasksAwaitACycle() async {
+    for _ in 0..<50 {
+      let storeStarted = Counter()
+      let container = Dependencies {
+        Module(scope: .singleton) { () async throws -> StoreType in
+          storeStarted.increment()
+          try await Task.sleep(nanoseconds: UInt64.random(in: 0...200_000))
+          _ = try await Dependencies.resolveAsyncOrThrow(DatabaseType.self)
+          return Database()
+        }
+        Module(scope: .singleton) { () async throws -> DatabaseType in
+          await eventually { storeStarted.value == 1 }
+          // Asks without waiting until the store's wait for this attempt is recorded, when
+          // the ask is told of the cycle, or a while has passed.
+          let deadline = DispatchTime.now() + 0.05
+          while DispatchTime.now() < deadline {
+            do throws(ResolutionError) {
+              _ = try Dependencies.resolveOrThrow(StoreType.self)
+            } catch {
+              if case .cycle = error.reason { break }
+            }
+          }
+          return Database()
+        }
+      }
+      async let database = Self.outcome(of: DatabaseType.self, from: container)
+      try? await Task.sleep(nanoseconds: 1_000_000)
+      async let store = Self.outcome(of: StoreType.self, from: container)
+      let outcomes = await [database, store]
+      #expect(outcomes == [["made"], ["made"]])
+      if outcomes != [["made"], ["made"]] { break }
+    }
+  }
+
   /// A unique async factory awaiting its own module through a synchronous module and a shared
   /// async one, whose factory runs in a task of its own: that attempt is told of the cycle,
   /// rather than the unique factory running again without end.
@@ -1386,10 +1423,17 @@ import Testing
   /// What resolving `DatabaseType` from `container` ends in: "made", or the error's message.
   /// Watched rather than awaited: a cycle missed would hang the suite, or recurse.
   static func outcomeOfResolvingADatabase(from container: Dependencies) async -> [String] {
+    await outcome(of: DatabaseType.self, from: container)
+  }
+
+  /// What resolving `T` from `container` ends in, watched as ``outcomeOfResolvingADatabase(from:)``.
+  static func outcome<T: Sendable>(of type: T.Type, from container: Dependencies) async
+    -> [String]
+  {
     let outcome = Collector<String>()
     Task {
       do throws(ResolutionError) {
-        _ = try await container.resolveAsyncOrThrow(DatabaseType.self)
+        _ = try await container.resolveAsyncOrThrow(T.self)
         outcome.append("made")
       } catch {
         outcome.append(error.description)

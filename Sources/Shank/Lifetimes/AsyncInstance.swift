@@ -134,11 +134,11 @@ final class AsyncInstance<Value>: Sendable {
 
   /// The cycle that awaiting `attempt`, asked for through `route`, would close: the run or
   /// attempt this task works for is what `attempt` waits for, through any number of others.
+  /// Only asked: this task does not wait, so no other may find it waiting.
   private func cycle(awaiting attempt: Attempt, asked route: [String]) -> [String]? {
     do throws(WaitGraph.Cycle) {
-      let wait = try WaitGraph.shared.recordWaitOfThisTask(
-        for: attempt, via: route.dropLast(), as: route[route.count - 1])
-      if let wait { WaitGraph.shared.remove(wait) }
+      _ = try WaitGraph.shared.recordWaitOfThisTask(
+        for: attempt, via: route.dropLast(), as: route[route.count - 1], keeping: false)
       return nil
     } catch {
       return error.path

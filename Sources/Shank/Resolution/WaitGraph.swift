@@ -90,11 +90,12 @@ final class WaitGraph: Sendable {
   private let waits = Locked([Wait]())
 
   /// Records `wait`, unless the holder of what it waits for waits, through any number of
-  /// waits, for what its waiter holds; then returns the cycle's path.
+  /// waits, for what its waiter holds; then returns the cycle's path. Records nothing unless
+  /// `keeping`: a wait only asked about is seen by no one else.
   ///
   /// The check and the record are one step under the lock, so of two waits that close a cycle
   /// at the same time, the second to come here sees the first.
-  func record(_ wait: Wait) -> [String]? {
+  func record(_ wait: Wait, keeping: Bool = true) -> [String]? {
     waits.withLock { waits in
       var paths = [[wait]]
       var seen: Set<UInt> = []
@@ -109,7 +110,7 @@ final class WaitGraph: Sendable {
         guard seen.insert(holder).inserted else { continue }
         paths += waits.filter { $0.waiter == holder }.map { path + [$0] }
       }
-      waits.append(wait)
+      if keeping { waits.append(wait) }
       return nil
     }
   }
@@ -121,13 +122,13 @@ final class WaitGraph: Sendable {
   ///
   /// - Throws: The cycle, recording nothing, when waiting would never end.
   func recordWaitOfThisTask(
-    for awaited: AnyObject, via: [String] = [], as asked: String? = nil
+    for awaited: AnyObject, via: [String] = [], as asked: String? = nil, keeping: Bool = true
   ) throws(Cycle) -> Wait? {
     guard let waiter = Self.holding else { return nil }
     let wait = Wait(
       waiter: UInt(bitPattern: ObjectIdentifier(waiter)), awaited: awaited,
       route: UniqueRun.ofThisTask.flatMap(\.route) + via, asked: asked)
-    if let path = record(wait) { throw Cycle(path: path) }
+    if let path = record(wait, keeping: keeping) { throw Cycle(path: path) }
     return wait
   }
 
