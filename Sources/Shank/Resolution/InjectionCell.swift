@@ -33,8 +33,8 @@ struct InjectedProperty {
     // frames say.
     let async = making == nil ? AsyncMaking.current?.containers.last : nil
     let maker = making?.container.takeUnretainedValue() ?? async
-    let current = async.map { _ in Dependencies.current }
-    let layer = current === async ? nil : current
+    var layer: Dependencies?
+    if let async, Dependencies.current !== async { layer = .current }
     return InjectionCell.make(
       InjectedProperty(
         name: name, site: site, maker: maker,
@@ -87,8 +87,8 @@ struct InjectedProperty {
   /// on this thread's trace, an async one in this task, where it is the task's layer or lies
   /// under it.
   private func isRunning(_ layer: Dependencies) -> Bool {
-    ResolutionTrace.isMaking(in: layer)
-      || sequence(first: Dependencies.overrides.get().container, next: { $0?.parent })
-        .contains { $0 === layer }
+    if ResolutionTrace.isMaking(in: layer) { return true }
+    guard let top = Dependencies.overrides.get().container else { return false }
+    return sequence(first: top, next: \.parent).contains { $0 === layer }
   }
 }
