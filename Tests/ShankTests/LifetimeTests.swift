@@ -676,7 +676,9 @@ let releasedContainerLine = #line - 3
       reader.start()
       inFactory.wait()
       Dependencies {}.build()
-      precondition(replaced != nil, "still read by the factory")
+      // Long enough for the task that frees it to look several times.
+      try? await Task.sleep(for: .milliseconds(50))
+      precondition(replaced != nil, "kept while the factory still reads it")
       proceed.signal()
       await eventually { replaced == nil }
       precondition(replaced == nil, "freed once the reader finished, with no resolution after")
