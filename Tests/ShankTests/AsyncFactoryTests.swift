@@ -1386,6 +1386,80 @@ import Testing
     }
   }
 
+  /// An attempt told that a shared async module is not made yet, which another attempt starts
+  /// before it comes to await it, and whose factory awaits the asker's: whichever of the two
+  /// comes to await the other second is told of the cycle, where it asked, and neither hangs.
+  @Test func anAttemptStartedBetweenAnAskAndItsAwaitClosesACycleThatIsTold() async {
+    let askedForTheStore = Counter()
+    let storeStarted = Counter()
+    let reportLine = #line + 9
+    let storeLine = #line + 21
+    let container = Dependencies {
+      Module(scope: .singleton) { () async throws -> DatabaseType in
+        _ = try await Dependencies.resolveAsyncOrThrow(ReportType.self)
+        return Database()
+      }
+      Module(scope: .unique) { () throws -> ReportType in
+        do {
+          _ = try Dependencies.resolveOrThrow(StoreType.self)
+        } catch {
+          // Told the store is not made yet: holds the loop that would await it until the
+          // store's attempt has started and, most likely, come to await this one.
+          askedForTheStore.increment()
+          holdUntil(atMost: 10) { storeStarted.value == 1 }
+          usleep(20_000)
+          throw error
+        }
+        return Report()
+      }
+      Module(scope: .singleton) { () async throws -> StoreType in
+        storeStarted.increment()
+        _ = try await Dependencies.resolveAsyncOrThrow(DatabaseType.self)
+        return Database()
+      }
+    }
+    async let database = Self.outcome(of: DatabaseType.self, from: container)
+    await eventually { askedForTheStore.value == 1 }
+    async let store = Self.outcome(of: StoreType.self, from: container)
+    let outcomes = await [database, store]
+    let closedByTheReport = """
+      Shank found a dependency cycle resolving StoreType
+        asked for at ShankTests/AsyncFactoryTests.swift:\(reportLine)
+        cycle: StoreType → DatabaseType → ReportType → StoreType
+      """
+    let closedByTheStore = """
+      Shank found a dependency cycle resolving DatabaseType
+        asked for at ShankTests/AsyncFactoryTests.swift:\(storeLine)
+        cycle: DatabaseType → ReportType → StoreType → DatabaseType
+      """
+    #expect(
+      outcomes == [[closedByTheReport], [closedByTheReport]]
+        || outcomes == [[closedByTheStore], [closedByTheStore]])
+  }
+
+  /// An async module whose factory throws, asked for by a synchronous factory, is told where
+  /// that factory asked for it, as a synchronous module's failure is, not where the
+  /// resolution that awaits it began.
+  @Test func anAsyncFactorysFailureMetThroughASynchronousOneNamesWhereItWasAskedFor() async {
+    let line = #line + 6
+    let container = Dependencies {
+      Module(scope: .singleton) { () async throws -> DatabaseType in
+        throw ConnectionRefused()
+      }
+      Module { () throws -> ReportType in
+        _ = try Dependencies.resolveOrThrow(DatabaseType.self)
+        return Report()
+      }
+    }
+    #expect(
+      await Self.outcome(of: ReportType.self, from: container) == [
+        """
+        Shank cannot resolve DatabaseType: its factory threw connection refused
+          asked for at ShankTests/AsyncFactoryTests.swift:\(line)
+        """
+      ])
+  }
+
   /// A unique async factory awaiting its own module through a synchronous module and a shared
   /// async one, whose factory runs in a task of its own: that attempt is told of the cycle,
   /// rather than the unique factory running again without end.

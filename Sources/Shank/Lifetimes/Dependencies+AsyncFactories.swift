@@ -19,7 +19,7 @@ extension Dependencies {
   /// async module's value happens here, in between. What a unique module's factory made is
   /// handed to the next attempt alone (see ``asyncHandoffs``).
   func makingAsyncModules<Value: Sendable>(
-    on actor: (any Actor)?, at site: SourceSite,
+    on actor: (any Actor)?,
     _ resolve: @escaping @Sendable () throws(ResolutionError) -> Value
   ) async throws(ResolutionError) -> Value {
     var made: [(slot: ObjectIdentifier, value: Handed<Any>)] = []
@@ -38,7 +38,11 @@ extension Dependencies {
       guard case .failure(let error) = outcome, let pending = error.pending else {
         return try outcome.get()
       }
-      if let value = try await pending.make(site) { made.append((pending.slot, Handed(value))) }
+      // Its errors name where it was asked for, as a synchronous module's do, not where this
+      // resolution began.
+      if let value = try await pending.make(error.storage.fields.site) {
+        made.append((pending.slot, Handed(value)))
+      }
       let containers = (making?.containers ?? []) + [self, pending.container]
       making = AsyncMaking(containers: containers, going: going)
     }

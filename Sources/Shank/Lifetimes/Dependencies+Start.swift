@@ -84,7 +84,7 @@ extension Dependencies {
     let registration = module.value
     let isolation = isolation(ofResolving: registration.type, registeredAs: registration)
     do throws(ResolutionError) {
-      try await makingAsyncModules(on: isolation, at: site) { () throws(ResolutionError) in
+      try await makingAsyncModules(on: isolation) { () throws(ResolutionError) in
         // An outermost resolution like any other: observers see it, as `slowValue` tells them.
         let pending = Switches.isObserving ? PendingEvent(for: Unretained(module.value)) : nil
         _ = try module.value.inspectedInstance(at: site, from: self)

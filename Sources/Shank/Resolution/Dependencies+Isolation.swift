@@ -96,7 +96,7 @@ extension Dependencies {
     let lookedUp = (T.self as? SugaredType.Type)?.wrappedType ?? T.self
     let actor = isolation(
       ofResolving: lookedUp, registeredAs: registration(for: lookedUp, name: name))
-    return try await makingAsyncModules(on: actor, at: site) { () throws(ResolutionError) in
+    return try await makingAsyncModules(on: actor) { () throws(ResolutionError) in
       try self.value(T.self, name: name, site: site)
     }
   }
