@@ -50,12 +50,19 @@ count_all() {  # scenario, operations: the whole program, every thread, 2n runs 
   two=$(collected --callgrind-out-file="$out/cg.$1.2n" "$out/ShankProfile" "$1" "$((2 * $2))")
   per "$((two - one))" "$2"
 }
+per_module() {  # modules: S9 with misses, the whole program, 2 verify() less 1, per module
+  local one two
+  one=$(collected --callgrind-out-file="$out/cg.s9.1" "$out/ShankProfile" s9-miss 1 "$1")
+  two=$(collected --callgrind-out-file="$out/cg.s9.2" "$out/ShankProfile" s9-miss 2 "$1")
+  per "$((two - one))" "$1"
+}
 cell() {  # scenario or "-": its count, or n/a
   case "$1" in
     -) echo "n/a" ;;
     s4-miss) count "$1" 5 100000 ;;
     s5*) count "$1" 20 1000 ;;
     s11*) count_all "$1" 10000 ;;  # a scope closes on another thread: see below
+    s9-miss-*) per_module "${1#s9-miss-}" ;;  # verify() makes modules on a thread of its own
     *) count "$1" 10000 ;;
   esac
 }
@@ -93,6 +100,9 @@ row "S10 child container, key from the parent" s10-parent s10-parent-swinject - 
 # run of 20,000 less the run of 10,000. Swinject's side is counted the same way.
 row "S11 scope entered, singleton resolved, closed (whole program)" s11 s11-swinject - -
 row "S12 replace the root, 10 modules" s12 s12-swinject - -
+# verify() makes modules on a thread of its own: counted as S11 is, the whole program, per module.
+row "S9 \`verify()\` per module, 1,000 modules each missing a key (whole program)" s9-miss-1000 - - -
+row "S9 \`verify()\` per module, 8,000 modules each missing a key (whole program)" s9-miss-8000 - - -
 row "S13 resolve \`[P]\` of ten contributions" s13 - - s13-hand " (ten closures into an array)"
 row "S14 decorated resolve" s14 - - s14-hand " (factory, then a wrapping closure)"
 row "S15 resolve with one observer" s15 - - s15-hand " (factory timed, then a callback with an event)"

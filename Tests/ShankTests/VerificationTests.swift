@@ -336,7 +336,6 @@ import Testing
     try dependencies.verify()
   }
 
-  /// A missing key whose type has the short name of a type registered is written in full.
   /// A module registered as two types that asks for one of them, itself or through another
   /// module, is one cycle, whichever type `verify()` makes it by.
   @Test(arguments: [Scope.singleton, .unique], [false, true])
@@ -361,9 +360,18 @@ import Testing
       error.problems.map(\.description).filter { $0.hasPrefix("cycle:") } == ["cycle: \(path)"])
   }
 
-  @Test func aMissingTypeThatSharesARegisteredTypesShortNameIsWrittenInFull() throws {
+  /// A missing key whose type has the short name of a type registered, or of one a type
+  /// registered is written with, is written in full.
+  @Test(arguments: ClashingRegistration.allCases)
+  func aMissingTypeThatSharesARegisteredTypesShortNameIsWrittenInFull(
+    _ clashing: ClashingRegistration
+  ) throws {
     let dependencies = Dependencies {
-      Module { FeatureA.ClientImpl() as FeatureA.Client }
+      switch clashing {
+      case .type: Module { FeatureA.ClientImpl() as FeatureA.Client }
+      case .list: Module { [FeatureA.ClientImpl() as FeatureA.Client] }
+      case .optional: Module { FeatureA.ClientImpl() as FeatureA.Client? }
+      }
       Module { FeatureB.Screen() }
     }
     let error = try #require(throws: VerificationError.self) { try dependencies.verify() }
@@ -375,6 +383,11 @@ import Testing
 }
 
 // MARK: - Fixtures
+
+/// How a type of the short name of a missing one is registered.
+enum ClashingRegistration: CaseIterable {
+  case type, list, optional
+}
 
 final class ReleaseRecorder: Service, @unchecked Sendable {
   let serial = 0

@@ -479,7 +479,8 @@ let scenarios: [String: @MainActor (Int) -> Void] = [
 
 guard
   let run = scenarios.merging(peerScenarios, uniquingKeysWith: { $1 })
-    .merging(compositionScenarios, uniquingKeysWith: { $1 })[scenario]
+    .merging(compositionScenarios, uniquingKeysWith: { $1 })
+    .merging(verificationScenarios, uniquingKeysWith: { $1 })[scenario]
 else { fatalError("unknown scenario \(scenario)") }
 builtRoots.reserveCapacity(count)
 measured(run, count)

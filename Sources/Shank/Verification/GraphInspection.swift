@@ -9,8 +9,9 @@ struct GraphInspection {
   private(set) var problems: [VerificationError.Problem] = []
   /// Each node's ``DependencyGraph/Node/id``, by its registration.
   private var ids: [ObjectIdentifier: String] = [:]
-  /// The types registered, for a missing one that shares the short name of one of them.
-  private var types: [Any.Type] = []
+  /// The types registered and those they are written with (see
+  /// ``KeyDescription/leaves(of:)``), by short name, for a missing one that shares one's.
+  private var typesByShortName: [String: Set<ObjectIdentifier>] = [:]
   /// The cycles met while making the modules, each once, as first met.
   private var cycles: [[String]] = []
   /// Each of `cycles` from its least key round, so that the same cycle met from another of
@@ -127,7 +128,10 @@ struct GraphInspection {
     let key = registration.keyDescription
     let id = identifiers.identifier(for: key)
     ids[ObjectIdentifier(registration)] = id
-    types.append(registration.type)
+    for leaf in KeyDescription.leaves(of: registration.type) {
+      typesByShortName[KeyDescription.typeName(of: leaf), default: []].insert(
+        ObjectIdentifier(leaf))
+    }
     let kind: DependencyGraph.Node.Kind =
       switch registration.role {
       // A collector stands for its list.
@@ -160,8 +164,11 @@ struct GraphInspection {
   /// A key nothing registers, its types written in full where a type registered has the short
   /// name of one of them.
   private func missingKey(_ requirement: Requirement) -> KeyDescription {
-    let requested = KeyDescription.leaves(of: requirement.type)
-    let clashing = types.flatMap { KeyDescription.clashingNames(of: $0, with: requested) }
+    let clashing = KeyDescription.leaves(of: requirement.type).compactMap { leaf -> String? in
+      let name = KeyDescription.typeName(of: leaf)
+      let registered = typesByShortName[name, default: []]
+      return registered.contains { $0 != ObjectIdentifier(leaf) } ? name : nil
+    }
     return KeyDescription(
       typeName: KeyDescription.typeName(of: requirement.type, writingInFull: Set(clashing)),
       name: requirement.name)

@@ -73,9 +73,13 @@ final class InspectionThread: Sendable {
     let patience = Dependencies.verificationPatience
     let (seconds, attoseconds) = patience.components
     let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+    // The first module with no outcome: outcomes are recorded in order, so it only moves on,
+    // and a wait for each of many modules does not look at every one before it again.
+    var next = 0
     while true {
-      let (next, isMaking) = run.state.withLock {
-        ($0.outcomes.firstIndex { $0 == nil } ?? count, $0.waitedFor != nil)
+      let isMaking = run.state.withLock { state in
+        while next < count, state.outcomes[next] != nil { next += 1 }
+        return state.waitedFor != nil
       }
       // Done once every module has an outcome and the thread has dropped its copy.
       if next == count && !isMaking { break }
