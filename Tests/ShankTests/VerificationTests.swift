@@ -130,6 +130,26 @@ import Testing
     try Dependencies {}.verify(consumers: SinkListsReader())
   }
 
+  /// A type that conforms to `CustomReflectable` shows `verify()` only what its custom mirror
+  /// lists: an `@Inject` listed there is checked, one left out is not, as the article says.
+  @Test(arguments: [false, true])
+  func aCustomMirrorShowsOnlyTheInjectionsItLists(listingIt: Bool) throws {
+    let consumer = MirroredConsumer(listingItsInjection: listingIt)
+    let problems: [String]
+    do throws(VerificationError) {
+      try Dependencies {}.verify(consumers: consumer)
+      problems = []
+    } catch {
+      problems = error.problems.map(\.description)
+    }
+    #expect(
+      problems
+        == (listingIt
+          ? [
+            "MirroredConsumer needs Service in property \"service\" (ShankTests/VerificationTests.swift:\(MirroredConsumer.serviceLine)), and nothing registers it"
+          ] : []))
+  }
+
   /// Under a name, a list that nothing registers does not resolve, and verify() says so.
   @Test func namedListNothingRegistersIsMissing() throws {
     let error = try #require(throws: VerificationError.self) {
@@ -383,6 +403,17 @@ import Testing
 }
 
 // MARK: - Fixtures
+
+/// A consumer with a custom mirror, which lists its `@Inject` or leaves it out.
+struct MirroredConsumer: CustomReflectable {
+  static let serviceLine = #line + 1
+  @Inject var service: Service
+  let listingItsInjection: Bool
+
+  var customMirror: Mirror {
+    Mirror(self, children: listingItsInjection ? ["service": _service] : [:])
+  }
+}
 
 /// How a type of the short name of a missing one is registered.
 enum ClashingRegistration: CaseIterable {
