@@ -1389,6 +1389,8 @@ import Testing
   /// An attempt told that a shared async module is not made yet, which another attempt starts
   /// before it comes to await it, and whose factory awaits the asker's: whichever of the two
   /// comes to await the other second is told of the cycle, where it asked, and neither hangs.
+  /// Each asker is told of one of the two: when the pool runs other tests' jobs, the store's
+  /// attempt may start only once the first has failed, and each then closes its own cycle.
   @Test func anAttemptStartedBetweenAnAskAndItsAwaitClosesACycleThatIsTold() async {
     let askedForTheStore = Counter()
     let storeStarted = Counter()
@@ -1406,7 +1408,7 @@ import Testing
           // Told the store is not made yet: holds the loop that would await it until the
           // store's attempt has started and, most likely, come to await this one.
           askedForTheStore.increment()
-          holdUntil(atMost: 10) { storeStarted.value == 1 }
+          holdUntil(atMost: 10) { storeStarted.value > 0 }
           usleep(20_000)
           throw error
         }
@@ -1433,8 +1435,8 @@ import Testing
         cycle: DatabaseType → ReportType → StoreType → DatabaseType
       """
     #expect(
-      outcomes == [[closedByTheReport], [closedByTheReport]]
-        || outcomes == [[closedByTheStore], [closedByTheStore]])
+      outcomes.allSatisfy { [[closedByTheReport], [closedByTheStore]].contains($0) },
+      "\(outcomes)")
   }
 
   /// An async module whose factory throws, asked for by a synchronous factory, is told where
