@@ -1439,6 +1439,62 @@ import Testing
       "\(outcomes)")
   }
 
+  /// A `.weak` async module that a synchronous factory reads twice, letting go of it in
+  /// between, is made once: the resolution keeps what it awaited until it returns, so its next
+  /// attempt, which reads it twice again, finds it both times.
+  @Test func aWeakAsyncModuleReadTwiceByASynchronousFactoryIsMadeOnce() async throws {
+    let made = Counter()
+    let container = Dependencies {
+      Module(scope: .weak) { try await Self.connectedDatabase(made) }
+      Module { () throws -> ReportType in
+        let first = ObjectIdentifier(try Dependencies.resolveOrThrow(DatabaseType.self))
+        let second = ObjectIdentifier(try Dependencies.resolveOrThrow(DatabaseType.self))
+        precondition(first == second, "one instance for both reads")
+        return Report()
+      }
+    }
+    #expect(await Self.outcome(of: ReportType.self, from: container) == ["made"])
+    #expect(made.value == 1)
+  }
+
+  /// A synchronous factory that makes anew, each time it runs, the layer it resolves an async
+  /// module from is told that the module is not made, once its second run has met a new
+  /// layer's module instead of the one made for the first: making more would go on for ever.
+  @Test(arguments: [false, true])
+  func anAsyncModuleOfALayerASynchronousFactoryMakesAnewIsNotMadeForEver(override: Bool) async {
+    let made = Counter()
+    let registered = #line + 1
+    let database = Module(scope: .singleton) { () async throws -> DatabaseType in
+      made.increment()
+      return Database()
+    }
+    let line = #line + 7
+    let container = Dependencies {
+      Module { () throws -> ReportType in
+        if override {
+          try Dependencies.withOverrides {
+            database
+          } operation: {
+            _ = try Dependencies.resolveOrThrow(DatabaseType.self)
+          }
+        } else {
+          _ = try Dependencies(over: .current) { database }.resolveOrThrow(DatabaseType.self)
+        }
+        return Report()
+      }
+    }
+    #expect(
+      await Self.outcome(of: ReportType.self, from: container) == [
+        """
+        Shank cannot resolve DatabaseType synchronously: its factory is async, and nothing has made it in this container yet
+          asked for at ShankTests/AsyncFactoryTests.swift:\(override ? line : line + 3)
+          it was registered at ShankTests/AsyncFactoryTests.swift:\(registered) with an async factory
+          make it first: register it eager: true and call try await dependencies.start() at launch, or resolve it from async code with await Dependencies.resolveAsync(DatabaseType.self); a .unique one resolves only that way
+        """
+      ])
+    #expect(made.value == 1)
+  }
+
   /// An async module whose factory throws, asked for by a synchronous factory, is told where
   /// that factory asked for it, as a synchronous module's failure is, not where the
   /// resolution that awaits it began.

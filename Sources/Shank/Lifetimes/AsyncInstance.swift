@@ -55,6 +55,7 @@ final class AsyncInstance<Value>: Sendable {
   func take() throws -> Value {
     let trace = ResolutionTrace.current
     if !shares, let handed = handedOn(where: { _ in true }) {
+      state.withLock { $0.taken &+= 1 }
       return value(of: handed.value as! Made, on: trace)
     }
     // The provider whose factory this is, which the trace has innermost.
@@ -98,10 +99,11 @@ final class AsyncInstance<Value>: Sendable {
     let container = Dependencies.current
     let generation = provider?.cachedGeneration
     let absence: AsyncPending.Absence =
-      trace.inspection != nil ? .mainActorHeld : taken > 0 ? .notKept : .notMadeYet
+      trace.inspection != nil ? .mainActorHeld : shares && taken > 0 ? .notKept : .notMadeYet
+    let wasTakenSince = { @Sendable [state] in state.withLock { $0.taken } != taken }
     throw AsyncPending(
       site: site, slot: ObjectIdentifier(self), container: container, absence: absence,
-      isEager: provider?.isEager == true
+      isEager: provider?.isEager == true, wasTakenSince: wasTakenSince
     ) { site throws(ResolutionError) in
       try await self.make(
         in: container, at: site, taken: taken, generation: generation, route: route)
@@ -244,6 +246,7 @@ final class AsyncInstance<Value>: Sendable {
   private func runOnce(in container: Dependencies, by attempt: Attempt) async throws {
     do {
       let made = try await Self.run(factory, on: isolation, in: container)
+      attempt.made.withLock { $0 = Handed(made.value.value) }
       state.withLock { $0.state = .made(made, by: attempt) }
     } catch {
       state.withLock { $0.state = .empty }

@@ -17,7 +17,10 @@ extension Dependencies {
   ///
   /// The resolution itself stays the one path every resolution takes; only the making of an
   /// async module's value happens here, in between. What a unique module's factory made is
-  /// handed to the next attempt alone (see ``asyncHandoffs``).
+  /// handed to the next attempt alone (see ``asyncHandoffs``), and a shared one's is kept by its
+  /// ``Attempt``, which is kept here, so that no value made for it goes before it returns. An
+  /// attempt that took nothing from the slot filled for the one before ends the resolution with
+  /// its error: the next would not either.
   func makingAsyncModules<Value: Sendable>(
     on actor: (any Actor)?,
     _ resolve: @escaping @Sendable () throws(ResolutionError) -> Value
@@ -28,6 +31,7 @@ extension Dependencies {
     var making = AsyncMaking.current
     let going = Locked(true)
     defer { going.withLock { $0 = false } }
+    var last: AsyncPending?
     while true {
       let attempt = { @Sendable [made, making] () -> Result<Value, ResolutionError> in
         Self.$asyncMaking.withValue(making) {
@@ -38,6 +42,10 @@ extension Dependencies {
       guard case .failure(let error) = outcome, let pending = error.pending else {
         return try outcome.get()
       }
+      // An attempt that took nothing from the slot filled for it got no further for it, as when
+      // the factory makes anew the layer it resolves from: the next would not either.
+      if let last, !last.wasTakenSince() { throw error }
+      last = pending
       // Its errors name where it was asked for, as a synchronous module's do, not where this
       // resolution began.
       if let value = try await pending.make(error.storage.fields.site) {
