@@ -487,11 +487,13 @@ func exitIfStillRunning(after seconds: Int) {
 enum FeatureA {
   protocol Client: AnyObject {}
   final class ClientImpl: Client {}
+  struct Key: Hashable {}
 }
 
 /// Another feature, whose `Client` only its own module needs.
 enum FeatureB {
   protocol Client: AnyObject {}
+  struct Key: Hashable {}
 
   struct Screen {
     @Inject var client: Client

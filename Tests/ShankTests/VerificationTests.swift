@@ -356,6 +356,23 @@ import Testing
     try dependencies.verify()
   }
 
+  /// A missing key written with two types of one short name writes them in full, as the
+  /// message of a miss does.
+  @Test func aMissingTypeWrittenWithTwoTypesOfOneShortNameIsWrittenInFull() throws {
+    let error = try #require(throws: VerificationError.self) {
+      try Dependencies {}.verify(consumers: KeyMapReader())
+    }
+    let typeName = "[ShankTests.FeatureA.Key: ShankTests.FeatureB.Key]"
+    #expect(
+      error.problems.map(\.description) == [
+        "KeyMapReader needs \(typeName) in property \"map\" (ShankTests/VerificationTests.swift:\(KeyMapReader.line)), and nothing registers it"
+      ])
+    let miss = try #require(throws: ResolutionError.self) {
+      try Dependencies {}.resolveOrThrow([FeatureA.Key: FeatureB.Key].self)
+    }
+    #expect(miss.typeName == typeName)
+  }
+
   /// A module registered as two types that asks for one of them, itself or through another
   /// module, is one cycle, whichever type `verify()` makes it by.
   @Test(arguments: [Scope.singleton, .unique], [false, true])
@@ -413,6 +430,12 @@ struct MirroredConsumer: CustomReflectable {
   var customMirror: Mirror {
     Mirror(self, children: listingItsInjection ? ["service": _service] : [:])
   }
+}
+
+/// A consumer that asks for a dictionary keyed by one feature's `Key` of another's.
+struct KeyMapReader {
+  static let line = #line + 1
+  @Inject var map: [FeatureA.Key: FeatureB.Key]
 }
 
 /// How a type of the short name of a missing one is registered.

@@ -161,16 +161,18 @@ struct GraphInspection {
     return addNode(for: target, layer: layer)
   }
 
-  /// A key nothing registers, its types written in full where a type registered has the short
-  /// name of one of them.
+  /// A key nothing registers, its types written in full where a type registered, or another
+  /// it is written with, has the short name of one of them, as a miss's message writes it.
   private func missingKey(_ requirement: Requirement) -> KeyDescription {
-    let clashing = KeyDescription.leaves(of: requirement.type).compactMap { leaf -> String? in
+    let leaves = KeyDescription.leaves(of: requirement.type)
+    let clashing = leaves.compactMap { leaf -> String? in
       let name = KeyDescription.typeName(of: leaf)
       let registered = typesByShortName[name, default: []]
       return registered.contains { $0 != ObjectIdentifier(leaf) } ? name : nil
     }
+    let inFull = Set(clashing + KeyDescription.clashingNames(of: requirement.type, with: leaves))
     return KeyDescription(
-      typeName: KeyDescription.typeName(of: requirement.type, writingInFull: Set(clashing)),
+      typeName: KeyDescription.typeName(of: requirement.type, writingInFull: inFull),
       name: requirement.name)
   }
 
