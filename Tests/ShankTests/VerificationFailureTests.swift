@@ -28,6 +28,27 @@ import Testing
           declaredAt: "ShankTests/ShopFixtures.swift:22"))
   }
 
+  /// A singleton's deinit that stops, once every module is made, as `verify()` frees what it
+  /// made, is one more problem, named by what it asked for; the last module's own problems
+  /// are still told.
+  @Test(arguments: [false, true])
+  func aDeinitThatStopsAsVerifyFreesWhatItMadeIsOneMoreProblem(resetting: Bool) throws {
+    let dependencies = Dependencies {
+      Module(scope: .singleton) { StoppingWhenFreed(resetting: resetting) }
+      Module { CartModule() as CartModuleType }  // its ShopAppModuleType is missing
+    }
+    let error = try #require(throws: VerificationError.self) { try dependencies.verify() }
+    let stopped =
+      resetting
+      ? "an instance freed by verify() could not be made: Shank: reset(_:) takes a .cached(name) scope, not .singleton"
+      : "NeverRegistered could not be made: Shank cannot resolve NeverRegistered"
+    #expect(
+      error.problems.map(\.description).map { $0.prefix { $0 != ";" } } == [
+        "CartModuleType needs ShopAppModuleType in property \"app\" (ShankTests/ShopFixtures.swift:22), and nothing registers it",
+        stopped[...],
+      ])
+  }
+
   @Test func anInjectReadInsideAFactoryThatFindsNothingIsOneProblem() throws {
     let dependencies = Dependencies {
       Module { ReadsInjectionWhenMade() as ReadsInjectionWhenMade }
@@ -57,6 +78,7 @@ import Testing
   }
 
   @Test func aThrowingFactoryIsOneProblem() throws {
+    let line = #line + 2
     let dependencies = Dependencies {
       Module { () throws -> Service in throw ConfigurationMissing(key: "API_URL") }
     }
@@ -67,7 +89,7 @@ import Testing
           module: "Service",
           message: """
             Shank cannot resolve Service: its factory threw ConfigurationMissing(key: "API_URL")
-              asked for at ShankTests/VerificationFailureTests.swift:61
+              asked for at ShankTests/VerificationFailureTests.swift:\(line)
             """)
       ])
   }
@@ -843,4 +865,18 @@ let serviceListConsumerInjectLine = #line - 2
 /// A consumer of the named contributions to `Service`.
 final class ServiceDictionaryConsumer {
   @Inject var services: [String: Service]
+}
+
+/// Resolves what nothing registers as it is freed, or resets a scope that is not cached.
+final class StoppingWhenFreed: Sendable {
+  let resetting: Bool
+  init(resetting: Bool) { self.resetting = resetting }
+
+  deinit {
+    if resetting {
+      Dependencies.current.reset(.singleton)
+    } else {
+      _ = Dependencies.resolve(NeverRegistered.self)
+    }
+  }
 }

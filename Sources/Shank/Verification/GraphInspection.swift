@@ -42,9 +42,19 @@ struct GraphInspection {
     // Each pass makes what the one before found injected from underneath a layer that
     // replaced it.
     while !making.isEmpty {
-      let outcomes = InspectionThread.inspect(dependencies, making: making.map(\.target))
+      let (outcomes, whileFreeing) = InspectionThread.inspect(
+        dependencies, making: making.map(\.target))
       for ((registration, target), outcome) in zip(making, outcomes) {
         inspect(registration, outcome, resolvedFrom: layers[target.resolvedFrom])
+      }
+      // A deinit's, as the copy was freed: named by what it asked for, as no module was made.
+      switch whileFreeing {
+      case .failed(let error):
+        problems.append(.unresolvable(module: error.key.description, message: error.description))
+      case .stopped(let message):
+        problems.append(
+          .unresolvable(module: "an instance freed by verify()", message: message))
+      case .made, nil: break
       }
       (making, replaced) = (replaced, [])
     }

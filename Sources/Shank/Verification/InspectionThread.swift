@@ -45,6 +45,8 @@ final class InspectionThread: Sendable {
     /// makes (each thread starts after every module its predecessors were given), or `nil`
     /// once it is parked, gone or given up on. A thread not named here records nothing.
     var waitedFor: Int?
+    /// What stopped once every module had its outcome, as the copy was freed: a deinit.
+    var whileFreeing: InspectedModule?
     /// The container inspected, until verification returns: kept here rather than by a
     /// thread's closure, which is released only some time after the thread ends.
     var original: Dependencies?
@@ -61,13 +63,14 @@ final class InspectionThread: Sendable {
         original: original))
   }
 
-  /// The outcome of making each of `targets` in `dependencies`, in their order.
+  /// The outcome of making each of `targets` in `dependencies`, in their order, and what
+  /// stopped as what they made was freed, if anything did.
   ///
   /// Called on the main actor, main-actor factories run on the inspection thread while the
   /// caller waits for it, so that no other main-actor code runs meanwhile.
   static func inspect(
     _ dependencies: Dependencies, making targets: [InspectionTarget]
-  ) -> [InspectedModule] {
+  ) -> (outcomes: [InspectedModule], whileFreeing: InspectedModule?) {
     let count = targets.count
     let run = InspectionThread(dependencies, targets: targets)
     let patience = Dependencies.verificationPatience
@@ -91,7 +94,7 @@ final class InspectionThread: Sendable {
     }
     return run.state.withLock {
       $0.original = nil
-      return $0.outcomes.map { $0! }
+      return ($0.outcomes.map { $0! }, $0.whileFreeing)
     }
   }
 
@@ -175,10 +178,15 @@ final class InspectionThread: Sendable {
     }
   }
 
-  /// Records `outcome` for the module being made, and parks this thread for good.
+  /// Records `outcome` for the module being made, or, once it has one, as what stopped while
+  /// the copy was freed, and parks this thread for good.
   func abandon(_ outcome: InspectedModule) -> Never {
     _ = ifStillWaitedFor(ResolutionTrace.current.inspectionThread) {
-      $0.outcomes[$0.making] = outcome
+      if $0.outcomes[$0.making] == nil {
+        $0.outcomes[$0.making] = outcome
+      } else {
+        $0.whileFreeing = outcome
+      }
       $0.waitedFor = nil
       progress.signal()
     }
