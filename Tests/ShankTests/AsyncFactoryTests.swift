@@ -1457,6 +1457,92 @@ import Testing
     #expect(made.value == 1)
   }
 
+  /// An async singleton whose decorator reads another async module is made again once that
+  /// one is made, since the decorator failed on the first: `resolveAsync` and `start()` give
+  /// the decorated instance.
+  @Test(arguments: [false, true])
+  func aDecoratorThatReadsAnAsyncModuleGetsItMadeFirst(starting: Bool) async throws {
+    let container = Dependencies {
+      Module(scope: .singleton, eager: starting) { () async throws -> DatabaseType in Database() }
+      Module(scope: .singleton) { () async throws -> StoreType in Database() }
+      Module.decorating(DatabaseType.self) { database in
+        _ = try Dependencies.resolveOrThrow(StoreType.self)
+        return WrappedDatabase(database)
+      }
+    }
+    if starting {
+      _ = try await container.start()
+      #expect(try container.resolveOrThrow(DatabaseType.self) is WrappedDatabase)
+    } else {
+      #expect(try await container.resolveAsyncOrThrow(DatabaseType.self) is WrappedDatabase)
+    }
+  }
+
+  /// A shared async module that a resolution read, which loses its instance while the
+  /// resolution makes another it needs, to a release or a reset, is made again.
+  @Test(arguments: [Scope.weak, .cached("session")])
+  func aModuleThatLosesItsInstanceMeanwhileIsMadeAgain(scope: Scope) async throws {
+    let held = Held()
+    let container = Dependencies {
+      Module(scope: scope) { () async throws -> DatabaseType in Database() }
+      Module(scope: .singleton) { () async throws -> StoreType in
+        held.value = nil
+        if scope != .weak { await Dependencies.current.reset(scope) }
+        return Database()
+      }
+      Module { () throws -> ReportType in
+        _ = try Dependencies.resolveOrThrow(DatabaseType.self)
+        _ = try Dependencies.resolveOrThrow(StoreType.self)
+        return Report()
+      }
+    }
+    held.value = try await container.resolveAsyncOrThrow(DatabaseType.self)
+    #expect(await Self.outcome(of: ReportType.self, from: container) == ["made"])
+  }
+
+  /// A module whose factory resets its own scope loses every value it makes before a
+  /// synchronous factory that reads it twice gets the second: after a few rounds the
+  /// resolution is told so, rather than making values without end.
+  @Test func aModuleThatLosesEveryValueItMakesIsMadeAFewTimesThenToldSo() async {
+    let made = Counter()
+    let registered = #line + 2
+    let container = Dependencies {
+      Module(scope: .cached("session")) { () async throws -> DatabaseType in
+        made.increment()
+        await Dependencies.current.reset(.cached("session"))
+        return Database()
+      }
+      Module { () throws -> ReportType in
+        _ = try Dependencies.resolveOrThrow(DatabaseType.self)
+        _ = try Dependencies.resolveOrThrow(DatabaseType.self)
+        return Report()
+      }
+    }
+    #expect(
+      await Self.outcome(of: ReportType.self, from: container) == [
+        """
+        Shank cannot resolve DatabaseType synchronously: its factory is async, and this container does not keep what it made before
+          asked for at ShankTests/AsyncFactoryTests.swift:\(registered + 7)
+          it was registered at ShankTests/AsyncFactoryTests.swift:\(registered) with an async factory
+          make it again from async code with await Dependencies.resolveAsync(DatabaseType.self)
+        """
+      ])
+    #expect((2...10).contains(made.value), "made \(made.value)")
+  }
+
+  /// A `.weak` value that only the resolution that made it held is freed once it returns.
+  @Test func aWeakValueOnlyTheResolutionHeldIsFreedOnceItReturns() async throws {
+    let container = Dependencies {
+      Module(scope: .weak) { () async throws -> DatabaseType in Database() }
+      Module { () throws -> ReportType in
+        _ = try Dependencies.resolveOrThrow(DatabaseType.self)
+        return Report()
+      }
+    }
+    _ = try await container.resolveAsyncOrThrow(ReportType.self)
+    #expect(throws: ResolutionError.self) { try container.resolveOrThrow(DatabaseType.self) }
+  }
+
   /// A synchronous factory that makes anew, each time it runs, the layer it resolves an async
   /// module from is told that the module is not made, once its second run has met a new
   /// layer's module instead of the one made for the first: making more would go on for ever.
@@ -1825,6 +1911,17 @@ protocol DatabaseType: AnyObject, Sendable {
 protocol StoreType: AnyObject, Sendable {}
 
 /// Wraps a database, as a decorator of one does; it has the serial of what it wraps.
+/// A value a test holds, and a factory lets go of.
+final class Held: @unchecked Sendable {
+  private let lock = NSLock()
+  private var held: AnyObject?
+
+  var value: AnyObject? {
+    get { lock.withLock { held } }
+    set { lock.withLock { held = newValue } }
+  }
+}
+
 final class WrappedDatabase: DatabaseType {
   private let wrapped: DatabaseType
 

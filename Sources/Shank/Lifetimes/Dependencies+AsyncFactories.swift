@@ -11,6 +11,11 @@ extension Dependencies {
   /// kept nothing.
   @TaskLocal static var asyncHandoffs: Locked<[(slot: ObjectIdentifier, value: Handed<Any>)]>?
 
+  /// How often ``makingAsyncModules(on:_:)`` makes again a shared module that lost what it
+  /// made for the resolution: a value lost once or twice, to a race, is made again; one lost
+  /// at every round would be made without end.
+  static let remakesOfASlot = 8
+
   /// Runs `resolve`, a synchronous resolution, on `actor` (here, when it is `nil`), until it
   /// no longer meets an async module that is not made yet: each one it meets is made, and the
   /// resolution runs again.
@@ -18,9 +23,8 @@ extension Dependencies {
   /// The resolution itself stays the one path every resolution takes; only the making of an
   /// async module's value happens here, in between. What a unique module's factory made is
   /// handed to the next attempt alone (see ``asyncHandoffs``), and a shared one's is kept by its
-  /// ``Attempt``, which is kept here, so that no value made for it goes before it returns. An
-  /// attempt that took nothing from the slot filled for the one before ends the resolution with
-  /// its error: the next would not either.
+  /// ``Attempt``, which is kept here, so that no value made for it goes before it returns. A
+  /// round that could get no further than the one before ends the resolution with its error.
   func makingAsyncModules<Value: Sendable>(
     on actor: (any Actor)?,
     _ resolve: @escaping @Sendable () throws(ResolutionError) -> Value
@@ -32,6 +36,8 @@ extension Dependencies {
     let going = Locked(true)
     defer { going.withLock { $0 = false } }
     var last: AsyncPending?
+    // How often each slot has lost what was made for this resolution and been made again.
+    var remade: [ObjectIdentifier: Int] = [:]
     while true {
       let attempt = { @Sendable [made, making] () -> Result<Value, ResolutionError> in
         Self.$asyncMaking.withValue(making) {
@@ -42,9 +48,16 @@ extension Dependencies {
       guard case .failure(let error) = outcome, let pending = error.pending else {
         return try outcome.get()
       }
-      // An attempt that took nothing from the slot filled for it got no further for it, as when
-      // the factory makes anew the layer it resolves from: the next would not either.
-      if let last, !last.wasTakenSince() { throw error }
+      // Ends where another round would get no further: a slot that never held a value met
+      // where the one filled for this round went untaken, as when the factory makes anew the
+      // layer it resolves from; or a slot that keeps losing what is made for it, as one whose
+      // factory resets its own scope. One that lost a value now and then, to a release, a reset
+      // or a failed decorator, is made again.
+      if pending.absence == .notMadeYet, let last, !last.wasTakenSince() { throw error }
+      if pending.absence == .notKept {
+        remade[pending.slot, default: 0] += 1
+        if remade[pending.slot]! > Self.remakesOfASlot { throw error }
+      }
       last = pending
       // Its errors name where it was asked for, as a synchronous module's do, not where this
       // resolution began.
