@@ -1500,36 +1500,6 @@ import Testing
     #expect(await Self.outcome(of: ReportType.self, from: container) == ["made"])
   }
 
-  /// A module whose factory resets its own scope loses every value it makes before a
-  /// synchronous factory that reads it twice gets the second: after a few rounds the
-  /// resolution is told so, rather than making values without end.
-  @Test func aModuleThatLosesEveryValueItMakesIsMadeAFewTimesThenToldSo() async {
-    let made = Counter()
-    let registered = #line + 2
-    let container = Dependencies {
-      Module(scope: .cached("session")) { () async throws -> DatabaseType in
-        made.increment()
-        await Dependencies.current.reset(.cached("session"))
-        return Database()
-      }
-      Module { () throws -> ReportType in
-        _ = try Dependencies.resolveOrThrow(DatabaseType.self)
-        _ = try Dependencies.resolveOrThrow(DatabaseType.self)
-        return Report()
-      }
-    }
-    #expect(
-      await Self.outcome(of: ReportType.self, from: container) == [
-        """
-        Shank cannot resolve DatabaseType synchronously: its factory is async, and this container does not keep what it made before
-          asked for at ShankTests/AsyncFactoryTests.swift:\(registered + 7)
-          it was registered at ShankTests/AsyncFactoryTests.swift:\(registered) with an async factory
-          make it again from async code with await Dependencies.resolveAsync(DatabaseType.self)
-        """
-      ])
-    #expect((2...10).contains(made.value), "made \(made.value)")
-  }
-
   /// A `.weak` value that only the resolution that made it held is freed once it returns.
   @Test func aWeakValueOnlyTheResolutionHeldIsFreedOnceItReturns() async throws {
     let container = Dependencies {

@@ -11,11 +11,6 @@ extension Dependencies {
   /// kept nothing.
   @TaskLocal static var asyncHandoffs: Locked<[(slot: ObjectIdentifier, value: Handed<Any>)]>?
 
-  /// How often ``makingAsyncModules(on:_:)`` makes again a shared module that lost what it
-  /// made for the resolution: a value lost once or twice, to a race, is made again; one lost
-  /// at every round would be made without end.
-  static let remakesOfASlot = 8
-
   /// Runs `resolve`, a synchronous resolution, on `actor` (here, when it is `nil`), until it
   /// no longer meets an async module that is not made yet: each one it meets is made, and the
   /// resolution runs again.
@@ -36,8 +31,6 @@ extension Dependencies {
     let going = Locked(true)
     defer { going.withLock { $0 = false } }
     var last: AsyncPending?
-    // How often each slot has lost what was made for this resolution and been made again.
-    var remade: [ObjectIdentifier: Int] = [:]
     while true {
       let attempt = { @Sendable [made, making] () -> Result<Value, ResolutionError> in
         Self.$asyncMaking.withValue(making) {
@@ -50,14 +43,9 @@ extension Dependencies {
       }
       // Ends where another round would get no further: a slot that never held a value met
       // where the one filled for this round went untaken, as when the factory makes anew the
-      // layer it resolves from; or a slot that keeps losing what is made for it, as one whose
-      // factory resets its own scope. One that lost a value now and then, to a release, a reset
-      // or a failed decorator, is made again.
+      // layer it resolves from. One that lost its value, to a release, a reset or a failed
+      // decorator, is made again, however often other tasks' resets take it.
       if pending.absence == .notMadeYet, let last, !last.wasTakenSince() { throw error }
-      if pending.absence == .notKept {
-        remade[pending.slot, default: 0] += 1
-        if remade[pending.slot]! > Self.remakesOfASlot { throw error }
-      }
       last = pending
       // Its errors name where it was asked for, as a synchronous module's do, not where this
       // resolution began.
