@@ -28,25 +28,49 @@ import Testing
           declaredAt: "ShankTests/ShopFixtures.swift:22"))
   }
 
-  /// A singleton's deinit that stops, once every module is made, as `verify()` frees what it
-  /// made, is one more problem, named by what it asked for; the last module's own problems
-  /// are still told.
-  @Test(arguments: [false, true])
-  func aDeinitThatStopsAsVerifyFreesWhatItMadeIsOneMoreProblem(resetting: Bool) throws {
+  /// A deinit that stops as `verify()` frees what it made is one more problem: a unique
+  /// module's, freed once it is checked, is its module's; a singleton's, freed with the copy
+  /// once every module is made, is named by what it asked for. The module's own problems are
+  /// still told, and its edges drawn.
+  @Test(arguments: [Scope.singleton, .unique], [false, true])
+  func aDeinitThatStopsAsVerifyFreesWhatItMadeIsOneMoreProblem(scope: Scope, resetting: Bool)
+    throws
+  {
     let dependencies = Dependencies {
-      Module(scope: .singleton) { StoppingWhenFreed(resetting: resetting) }
-      Module { CartModule() as CartModuleType }  // its ShopAppModuleType is missing
+      Module(scope: scope) { StoppingWhenFreed(resetting: resetting) }
+      Module { PlainText("x") as TextType }
     }
     let error = try #require(throws: VerificationError.self) { try dependencies.verify() }
     let stopped =
       resetting
-      ? "an instance freed by verify() could not be made: Shank: reset(_:) takes a .cached(name) scope, not .singleton"
-      : "NeverRegistered could not be made: Shank cannot resolve NeverRegistered"
+      ? "Shank: reset(_:) takes a .cached(name) scope, not .singleton"
+      : "Shank cannot resolve NeverRegistered"
+    let module =
+      scope == .unique
+      ? "StoppingWhenFreed" : resetting ? "an instance freed by verify()" : "NeverRegistered"
     #expect(
       error.problems.map(\.description).map { $0.prefix { $0 != ";" } } == [
-        "CartModuleType needs ShopAppModuleType in property \"app\" (ShankTests/ShopFixtures.swift:22), and nothing registers it",
-        stopped[...],
+        "StoppingWhenFreed needs ShopAppModuleType in property \"app\" (ShankTests/VerificationFailureTests.swift:\(StoppingWhenFreed.appLine)), and nothing registers it",
+        "\(module) could not be made: \(stopped)"[...],
       ])
+    #expect(dependencies.graph().edges.map(\.property) == ["text"])
+  }
+
+  /// A singleton whose deinit stops, made again in a later pass for a module that a layer
+  /// replaced, is one problem, however many passes' copies free it.
+  @Test func aDeinitThatStopsInEachPassIsOneProblem() throws {
+    let parent = Dependencies {
+      Module(scope: .singleton) { StoppingWhenFreed(resetting: false) }
+      Module(scope: .singleton) { StoppingHolder() }
+    }
+    let child = Dependencies(over: parent) {
+      Module(scope: .singleton) { StoppingWhenFreed(resetting: false) }
+    }
+    let error = try #require(throws: VerificationError.self) { try child.verify() }
+    #expect(
+      error.problems.map(\.description).map { $0.prefix { $0 != ";" } }.filter {
+        $0.hasPrefix("NeverRegistered")
+      } == ["NeverRegistered could not be made: Shank cannot resolve NeverRegistered"])
   }
 
   @Test func anInjectReadInsideAFactoryThatFindsNothingIsOneProblem() throws {
@@ -867,8 +891,12 @@ final class ServiceDictionaryConsumer {
   @Inject var services: [String: Service]
 }
 
-/// Resolves what nothing registers as it is freed, or resets a scope that is not cached.
-final class StoppingWhenFreed: Sendable {
+/// Resolves what nothing registers as it is freed, or resets a scope that is not cached; needs
+/// what nothing registers, and a text, which its module's edge is drawn to.
+final class StoppingWhenFreed: @unchecked Sendable {
+  static let appLine = #line + 1
+  @Inject var app: ShopAppModuleType
+  @Inject var text: TextType
   let resetting: Bool
   init(resetting: Bool) { self.resetting = resetting }
 
@@ -879,4 +907,9 @@ final class StoppingWhenFreed: Sendable {
       _ = Dependencies.resolve(NeverRegistered.self)
     }
   }
+}
+
+/// A singleton that needs a `StoppingWhenFreed`.
+final class StoppingHolder {
+  @Inject var stopping: StoppingWhenFreed
 }

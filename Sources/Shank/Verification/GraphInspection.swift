@@ -47,14 +47,8 @@ struct GraphInspection {
       for ((registration, target), outcome) in zip(making, outcomes) {
         inspect(registration, outcome, resolvedFrom: layers[target.resolvedFrom])
       }
-      // A deinit's, as the copy was freed: named by what it asked for, as no module was made.
-      switch whileFreeing {
-      case .failed(let error):
-        problems.append(.unresolvable(module: error.key.description, message: error.description))
-      case .stopped(let message):
-        problems.append(
-          .unresolvable(module: "an instance freed by verify()", message: message))
-      case .made, nil: break
+      if let (module, outcome) = whileFreeing {
+        noteFreeing(outcome, of: module.map { making[$0].registration.keyDescription })
       }
       (making, replaced) = (replaced, [])
     }
@@ -184,6 +178,23 @@ struct GraphInspection {
     return KeyDescription(
       typeName: KeyDescription.typeName(of: requirement.type, writingInFull: inFull),
       name: requirement.name)
+  }
+
+  /// Notes what stopped as an instance was freed, a deinit, as the problem of `module`, whose
+  /// instance it was, or, once the copy was freed, of what it asked for; once, however many
+  /// passes' copies meet it.
+  private mutating func noteFreeing(_ outcome: InspectedModule, of module: KeyDescription?) {
+    let problem: VerificationError.Problem
+    switch outcome {
+    case .failed(let error):
+      let name = (module ?? error.key).description
+      problem = .unresolvable(module: name, message: error.description)
+    case .stopped(let message):
+      let name = module?.description ?? "an instance freed by verify()"
+      problem = .unresolvable(module: name, message: message)
+    case .made: return
+    }
+    if !problems.contains(problem) { problems.append(problem) }
   }
 
   /// Notes `path`, a cycle met while making a module, unless another of its modules met it.

@@ -45,8 +45,9 @@ final class InspectionThread: Sendable {
     /// makes (each thread starts after every module its predecessors were given), or `nil`
     /// once it is parked, gone or given up on. A thread not named here records nothing.
     var waitedFor: Int?
-    /// What stopped once every module had its outcome, as the copy was freed: a deinit.
-    var whileFreeing: InspectedModule?
+    /// What stopped once the module being made had its outcome, as its instance, or the copy,
+    /// was freed: a deinit; with that module, or `nil` for the copy, once every one was made.
+    var whileFreeing: (module: Int?, outcome: InspectedModule)?
     /// The container inspected, until verification returns: kept here rather than by a
     /// thread's closure, which is released only some time after the thread ends.
     var original: Dependencies?
@@ -70,7 +71,7 @@ final class InspectionThread: Sendable {
   /// caller waits for it, so that no other main-actor code runs meanwhile.
   static func inspect(
     _ dependencies: Dependencies, making targets: [InspectionTarget]
-  ) -> (outcomes: [InspectedModule], whileFreeing: InspectedModule?) {
+  ) -> (outcomes: [InspectedModule], whileFreeing: (module: Int?, outcome: InspectedModule)?) {
     let count = targets.count
     let run = InspectionThread(dependencies, targets: targets)
     let patience = Dependencies.verificationPatience
@@ -106,7 +107,8 @@ final class InspectionThread: Sendable {
       // it will find itself no longer waited for, and will not.
       guard progress.wait(timeout: .now()) == .timedOut else { return }
       $0.waitedFor = nil
-      guard $0.outcomes[$0.making] == nil else { return }
+      // Once every module has its outcome, only the copy was being freed.
+      guard $0.making < $0.outcomes.count, $0.outcomes[$0.making] == nil else { return }
       $0.outcomes[$0.making] = .stopped(
         "its factory did not return within \(patience); it may wait for something "
           + "verify() holds, such as the main queue when verify() runs on the main actor")
@@ -160,21 +162,29 @@ final class InspectionThread: Sendable {
       guard ifStillWaitedFor(first, { $0.making = index }) else { return }
       let target = targets[index]
       let registration = layers[target.layer].table.order[target.position].takeUnretainedValue()
-      let outcome = Self.make(registration, in: layers[target.resolvedFrom])
-      let recorded = ifStillWaitedFor(first) {
-        $0.outcomes[index] = outcome
-        progress.signal()
+      let (outcome, instance) = Self.make(registration, in: layers[target.resolvedFrom])
+      // Freed once its outcome is recorded: a deinit that stops then is what stopped while
+      // freeing, not the module's outcome.
+      let recorded = withExtendedLifetime(instance) {
+        ifStillWaitedFor(first) {
+          $0.outcomes[index] = outcome
+          progress.signal()
+        }
       }
       guard recorded else { return }
     }
+    _ = ifStillWaitedFor(first) { $0.making = targets.count }
   }
 
-  private static func make(_ registration: Registration, in copy: Dependencies) -> InspectedModule {
+  private static func make(_ registration: Registration, in copy: Dependencies) -> (
+    InspectedModule, Any?
+  ) {
     do {
       let instance = try registration.inspectedInstance(at: registration.site, from: copy)
-      return .made(valueType: type(of: instance as Any), injections: injectionPoints(of: instance))
+      let injections = injectionPoints(of: instance)
+      return (.made(valueType: type(of: instance as Any), injections: injections), instance)
     } catch {
-      return .failed(error)
+      return (.failed(error), nil)
     }
   }
 
@@ -182,10 +192,11 @@ final class InspectionThread: Sendable {
   /// the copy was freed, and parks this thread for good.
   func abandon(_ outcome: InspectedModule) -> Never {
     _ = ifStillWaitedFor(ResolutionTrace.current.inspectionThread) {
-      if $0.outcomes[$0.making] == nil {
-        $0.outcomes[$0.making] = outcome
+      let making = $0.making < $0.outcomes.count ? $0.making : nil
+      if let making, $0.outcomes[making] == nil {
+        $0.outcomes[making] = outcome
       } else {
-        $0.whileFreeing = outcome
+        $0.whileFreeing = (making, outcome)
       }
       $0.waitedFor = nil
       progress.signal()
