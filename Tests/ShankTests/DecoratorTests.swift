@@ -15,6 +15,39 @@ import Testing
     #expect(container.resolve(GreeterType.self, name: "named").greeting == "NAMED!")
   }
 
+  /// A kept instance that a decorator failed on is disposed of then: it is never kept, so
+  /// nothing would drop it later. Its factory's next run makes the one that is kept.
+  @Test(arguments: [Scope.singleton, .cached("session")], [false, true])
+  func anInstanceADecoratorFailedOnIsDisposedOf(scope: Scope, async: Bool) async {
+    let made = Counter()
+    let closed = Counter()
+    let failures = Counter()
+    let decorator = Module.decorating(DatabaseType.self) { database in
+      if failures.increment() == 1 { throw StubFailure() }
+      return WrappedDatabase(database)
+    }
+    let onClose: (DatabaseType) -> Void = { _ in closed.increment() }
+    let container = Dependencies {
+      if async {
+        Module(scope: scope, onClose: onClose) { () async -> DatabaseType in
+          made.increment()
+          return Database()
+        }
+      } else {
+        Module(scope: scope, onClose: onClose) { () -> DatabaseType in
+          made.increment()
+          return Database()
+        }
+      }
+      decorator
+    }
+    for _ in 0..<2 { _ = try? await container.resolveAsyncOrThrow(DatabaseType.self) }
+    #expect(made.value == 2)
+    await container.close()
+    await eventually(timeout: 30) { closed.value == 2 }
+    #expect(closed.value == 2)
+  }
+
   @Test func decoratorsStackInRegistrationOrderLowerLayersFirst() {
     let root = Dependencies {
       Module.decorating(GreeterType.self) { Tagged($0, "root") }

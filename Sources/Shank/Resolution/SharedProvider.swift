@@ -151,8 +151,14 @@ class SharedProvider<Value>: Provider<Value> {
     throws(ResolutionError) -> Value
   {
     if let owner = unretainedOwner, owner.read({ $0.decorates }) {
-      value = try owner.borrow { owner throws(ResolutionError) in
-        try owner.decorated(value, at: site)
+      do {
+        value = try owner.borrow { owner throws(ResolutionError) in
+          try owner.decorated(value, at: site)
+        }
+      } catch {
+        // Made, and never to be kept: disposed of now, as nothing drops it later.
+        dispose(value)
+        throw error
       }
     }
     if Switches.isObserving { PendingEvent.noteMade(self) }
