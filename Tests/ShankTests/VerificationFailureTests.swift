@@ -56,6 +56,24 @@ import Testing
     #expect(dependencies.graph().edges.map(\.property) == ["text"])
   }
 
+  /// Unique modules whose deinits stop are each one problem, their own: making goes on from
+  /// the next module on a thread of its own.
+  @Test func uniqueModulesWhoseDeinitsStopAreEachTheirOwnProblem() throws {
+    let dependencies = Dependencies {
+      Module("a") { StoppingWhenFreed(resetting: false) }
+      Module("b") { StoppingWhenFreed(resetting: true) }
+      Module { PlainText("x") as TextType }
+    }
+    let error = try #require(throws: VerificationError.self) { try dependencies.verify() }
+    #expect(
+      error.problems.map(\.description).map { $0.prefix { $0 != ";" } }.filter {
+        $0.contains("could not be made")
+      } == [
+        "StoppingWhenFreed named \"a\" could not be made: Shank cannot resolve NeverRegistered",
+        "StoppingWhenFreed named \"b\" could not be made: Shank: reset(_:) takes a .cached(name) scope, not .singleton",
+      ])
+  }
+
   /// A singleton whose deinit stops, made again in a later pass for a module that a layer
   /// replaced, is one problem, however many passes' copies free it.
   @Test func aDeinitThatStopsInEachPassIsOneProblem() throws {

@@ -47,7 +47,7 @@ struct GraphInspection {
       for ((registration, target), outcome) in zip(making, outcomes) {
         inspect(registration, outcome, resolvedFrom: layers[target.resolvedFrom])
       }
-      if let (module, outcome) = whileFreeing {
+      for (module, outcome) in whileFreeing {
         noteFreeing(outcome, of: module.map { making[$0].registration.keyDescription })
       }
       (making, replaced) = (replaced, [])

@@ -47,7 +47,7 @@ final class InspectionThread: Sendable {
     var waitedFor: Int?
     /// What stopped once the module being made had its outcome, as its instance, or the copy,
     /// was freed: a deinit; with that module, or `nil` for the copy, once every one was made.
-    var whileFreeing: (module: Int?, outcome: InspectedModule)?
+    var whileFreeing: [(module: Int?, outcome: InspectedModule)] = []
     /// The container inspected, until verification returns: kept here rather than by a
     /// thread's closure, which is released only some time after the thread ends.
     var original: Dependencies?
@@ -71,7 +71,7 @@ final class InspectionThread: Sendable {
   /// caller waits for it, so that no other main-actor code runs meanwhile.
   static func inspect(
     _ dependencies: Dependencies, making targets: [InspectionTarget]
-  ) -> (outcomes: [InspectedModule], whileFreeing: (module: Int?, outcome: InspectedModule)?) {
+  ) -> (outcomes: [InspectedModule], whileFreeing: [(module: Int?, outcome: InspectedModule)]) {
     let count = targets.count
     let run = InspectionThread(dependencies, targets: targets)
     let patience = Dependencies.verificationPatience
@@ -196,7 +196,7 @@ final class InspectionThread: Sendable {
       if let making, $0.outcomes[making] == nil {
         $0.outcomes[making] = outcome
       } else {
-        $0.whileFreeing = (making, outcome)
+        $0.whileFreeing.append((making, outcome))
       }
       $0.waitedFor = nil
       progress.signal()
