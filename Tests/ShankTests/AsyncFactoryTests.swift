@@ -1406,10 +1406,11 @@ import Testing
           _ = try Dependencies.resolveOrThrow(StoreType.self)
         } catch {
           // Told the store is not made yet: holds the loop that would await it until the
-          // store's attempt has started and, most likely, come to await this one.
+          // store's attempt has started and, but for a thread held back for 200 ms, come to
+          // await this one.
           askedForTheStore.increment()
           holdUntil(atMost: 10) { storeStarted.value > 0 }
-          usleep(20_000)
+          usleep(200_000)
           throw error
         }
         return Report()
