@@ -1514,9 +1514,29 @@ import Testing
     #expect(throws: ResolutionError.self) { try container.resolveOrThrow(DatabaseType.self) }
   }
 
+  /// A synchronous factory whose path changes once an async module it awaited is made, so
+  /// that it then meets another before it comes to the first again, gets both made.
+  @Test func aFactoryWhosePathChangesOnceAModuleIsMadeGetsWhatItMeetsMade() async {
+    let configured = Counter()
+    let container = Dependencies {
+      Module(scope: .singleton) { () async -> DatabaseType in
+        configured.increment()
+        return Database()
+      }
+      Module(scope: .singleton) { () async -> StoreType in Database() }
+      Module { () throws -> ReportType in
+        if configured.value > 0 { _ = try Dependencies.resolveOrThrow(StoreType.self) }
+        _ = try Dependencies.resolveOrThrow(DatabaseType.self)
+        return Report()
+      }
+    }
+    #expect(await Self.outcome(of: ReportType.self, from: container) == ["made"])
+  }
+
   /// A synchronous factory that makes anew, each time it runs, the layer it resolves an async
-  /// module from is told that the module is not made, once its second run has met a new
-  /// layer's module instead of the one made for the first: making more would go on for ever.
+  /// module from is told that the module is not made, once three of its runs in a row have met
+  /// a new layer's module instead of the one made for the run before: making more would go on
+  /// for ever.
   @Test(arguments: [false, true])
   func anAsyncModuleOfALayerASynchronousFactoryMakesAnewIsNotMadeForEver(override: Bool) async {
     let made = Counter()
@@ -1549,7 +1569,7 @@ import Testing
           make it first: register it eager: true and call try await dependencies.start() at launch, or resolve it from async code with await Dependencies.resolveAsync(DatabaseType.self); a .unique one resolves only that way
         """
       ])
-    #expect(made.value == 1)
+    #expect(made.value == 3)
   }
 
   /// An async module whose factory throws, asked for by a synchronous factory, is told where

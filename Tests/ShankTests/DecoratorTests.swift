@@ -17,7 +17,8 @@ import Testing
 
   /// A kept instance that a decorator failed on is disposed of then: it is never kept, so
   /// nothing would drop it later. Its factory's next run makes the one that is kept.
-  @Test(arguments: [Scope.singleton, .cached("session")], [false, true])
+  /// A `.weak` one's `onClose` never runs, as the Lifetimes article says, failed on or not.
+  @Test(arguments: [Scope.singleton, .cached("session"), .weak], [false, true])
   func anInstanceADecoratorFailedOnIsDisposedOf(scope: Scope, async: Bool) async {
     let made = Counter()
     let closed = Counter()
@@ -44,8 +45,13 @@ import Testing
     for _ in 0..<2 { _ = try? await container.resolveAsyncOrThrow(DatabaseType.self) }
     #expect(made.value == 2)
     await container.close()
-    await eventually(timeout: 30) { closed.value == 2 }
-    #expect(closed.value == 2)
+    if scope == .weak {
+      try? await Task.sleep(nanoseconds: 100_000_000)
+      #expect(closed.value == 0)
+    } else {
+      await eventually(timeout: 30) { closed.value == 2 }
+      #expect(closed.value == 2)
+    }
   }
 
   @Test func decoratorsStackInRegistrationOrderLowerLayersFirst() {

@@ -11,6 +11,10 @@ extension Dependencies {
   /// kept nothing.
   @TaskLocal static var asyncHandoffs: Locked<[(slot: ObjectIdentifier, value: Handed<Any>)]>?
 
+  /// How many rounds in a row of ``makingAsyncModules(on:_:)`` may get no further than the
+  /// one before before the resolution ends with the error of the last.
+  static let stalledRounds = 3
+
   /// Runs `resolve`, a synchronous resolution, on `actor` (here, when it is `nil`), until it
   /// no longer meets an async module that is not made yet: each one it meets is made, and the
   /// resolution runs again.
@@ -18,8 +22,8 @@ extension Dependencies {
   /// The resolution itself stays the one path every resolution takes; only the making of an
   /// async module's value happens here, in between. What a unique module's factory made is
   /// handed to the next attempt alone (see ``asyncHandoffs``), and a shared one's is kept by its
-  /// ``Attempt``, which is kept here, so that no value made for it goes before it returns. A
-  /// round that could get no further than the one before ends the resolution with its error.
+  /// ``Attempt``, which is kept here, so that no value made for it goes before it returns. It
+  /// ends with the error of the last round once ``stalledRounds`` in a row got no further.
   func makingAsyncModules<Value: Sendable>(
     on actor: (any Actor)?,
     _ resolve: @escaping @Sendable () throws(ResolutionError) -> Value
@@ -31,6 +35,8 @@ extension Dependencies {
     let going = Locked(true)
     defer { going.withLock { $0 = false } }
     var last: AsyncPending?
+    // Rounds in a row that got no further than the one before (see below).
+    var stalled = 0
     while true {
       let attempt = { @Sendable [made, making] () -> Result<Value, ResolutionError> in
         Self.$asyncMaking.withValue(making) {
@@ -41,11 +47,15 @@ extension Dependencies {
       guard case .failure(let error) = outcome, let pending = error.pending else {
         return try outcome.get()
       }
-      // Ends where another round would get no further: a slot that never held a value met
-      // where the one filled for this round went untaken, as when the factory makes anew the
-      // layer it resolves from. One that lost its value, to a release, a reset or a failed
-      // decorator, is made again, however often other tasks' resets take it.
-      if pending.absence == .notMadeYet, let last, !last.wasTakenSince() { throw error }
+      // A round got no further than the one before when it met a slot that never held a value
+      // where the one filled for it went untaken, as when the factory makes anew the layer it
+      // resolves from. A factory whose path changed, once something it awaited was made, does
+      // so once or twice; after three rounds in a row the next would get no further either.
+      // A slot that lost its value, to a release, a reset or a failed decorator, is made again,
+      // however often other tasks' resets take it.
+      let isStalled = pending.absence == .notMadeYet && last?.wasTakenSince() == false
+      stalled = isStalled ? stalled + 1 : 0
+      if stalled == Self.stalledRounds { throw error }
       last = pending
       // Its errors name where it was asked for, as a synchronous module's do, not where this
       // resolution began.

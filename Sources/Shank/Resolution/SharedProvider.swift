@@ -156,8 +156,9 @@ class SharedProvider<Value>: Provider<Value> {
           try owner.decorated(value, at: site)
         }
       } catch {
-        // Made, and never to be kept: disposed of now, as nothing drops it later.
-        dispose(value)
+        // Never to be kept: disposed of now, as nothing drops it later, unless its scope keeps
+        // nothing it would dispose of (`.weak`).
+        if scope.keepsInstances { dispose(value) }
         throw error
       }
     }
