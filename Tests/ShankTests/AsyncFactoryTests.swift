@@ -1395,7 +1395,7 @@ import Testing
     let askedForTheStore = Counter()
     let storeStarted = Counter()
     let reportLine = #line + 9
-    let storeLine = #line + 21
+    let storeLine = #line + 22
     let container = Dependencies {
       Module(scope: .singleton) { () async throws -> DatabaseType in
         _ = try await Dependencies.resolveAsyncOrThrow(ReportType.self)
