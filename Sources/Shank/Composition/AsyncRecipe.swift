@@ -25,9 +25,11 @@ final class AsyncRecipe<Value>: Recipe {
   }
 
   override func register(into registrations: inout RegistrationList) {
+    // A value made and never taken is disposed of as the provider would have disposed of it:
+    // only where its scope keeps instances.
     let instance = AsyncInstance(
-      factory: factory, isolation: isolation, onClose: onClose, site: site,
-      shares: scope.kind != .unique)
+      factory: factory, isolation: isolation, onClose: scope.keepsInstances ? onClose : nil,
+      site: site, shares: scope.kind != .unique)
     // Made for this container alone: a `ModuleRecipe` makes its providers, even a unique one,
     // for each container it registers in, and the list keeps them.
     shape(

@@ -103,7 +103,8 @@ final class AsyncInstance<Value>: Sendable {
     let wasTakenSince = { @Sendable [state] in state.withLock { $0.taken } != taken }
     throw AsyncPending(
       site: site, slot: ObjectIdentifier(self), container: container, absence: absence,
-      isEager: provider?.isEager == true, wasTakenSince: wasTakenSince
+      isEager: provider?.isEager == true, key: route[route.count - 1],
+      wasTakenSince: wasTakenSince
     ) { site throws(ResolutionError) in
       try await self.make(
         in: container, at: site, taken: taken, generation: generation, route: route)

@@ -13,6 +13,8 @@ struct AsyncPending: Error, Sendable {
   let absence: Absence
   /// Whether the module is eager, so that `start()` makes it.
   let isEager: Bool
+  /// The module's key as it was asked for.
+  let key: KeyDescription
   /// Whether a value was taken from the slot since this was thrown, by any resolution.
   let wasTakenSince: @Sendable () -> Bool
 

@@ -13,7 +13,7 @@ extension Dependencies {
 
   /// How many rounds in a row of ``makingAsyncModules(on:_:)`` may get no further than the
   /// one before before the resolution ends with the error of the last.
-  static let stalledRounds = 3
+  static let stalledRounds = 2
 
   /// Runs `resolve`, a synchronous resolution, on `actor` (here, when it is `nil`), until it
   /// no longer meets an async module that is not made yet: each one it meets is made, and the
@@ -35,7 +35,9 @@ extension Dependencies {
     let going = Locked(true)
     defer { going.withLock { $0 = false } }
     var last: AsyncPending?
-    // Rounds in a row that got no further than the one before (see below).
+    // The slot each module was first met in, and the rounds in a row that got no further than
+    // the one before (see below).
+    var firstMet: [KeyDescription: ObjectIdentifier] = [:]
     var stalled = 0
     while true {
       let attempt = { @Sendable [made, making] () -> Result<Value, ResolutionError> in
@@ -47,13 +49,16 @@ extension Dependencies {
       guard case .failure(let error) = outcome, let pending = error.pending else {
         return try outcome.get()
       }
-      // A round got no further than the one before when it met a slot that never held a value
-      // where the one filled for it went untaken, as when the factory makes anew the layer it
-      // resolves from. A factory whose path changed, once something it awaited was made, does
-      // so once or twice; after three rounds in a row the next would get no further either.
-      // A slot that lost its value, to a release, a reset or a failed decorator, is made again,
-      // however often other tasks' resets take it.
-      let isStalled = pending.absence == .notMadeYet && last?.wasTakenSince() == false
+      // A round got no further than the one before when it met, in a slot that never held a
+      // value, a module met before in another slot, and left the slot filled for it untaken:
+      // as when the factory makes anew the layer it resolves from. After two in a row, the
+      // next would get no further either. A factory whose path changed once something it
+      // awaited was made meets other modules; a slot that lost its value, to a release, a
+      // reset or a failed decorator, is made again, however often other tasks' resets take it.
+      let met = firstMet[pending.key, default: pending.slot]
+      firstMet[pending.key] = met
+      let isStalled =
+        pending.absence == .notMadeYet && met != pending.slot && last?.wasTakenSince() == false
       stalled = isStalled ? stalled + 1 : 0
       if stalled == Self.stalledRounds { throw error }
       last = pending
