@@ -1501,6 +1501,42 @@ import Testing
     #expect(await Self.outcome(of: ReportType.self, from: container) == ["made"])
   }
 
+  /// A synchronous factory that asks again for a shared async module whose value it lost in
+  /// the same run, as each of its runs does, to a decorator that always fails on it or to its
+  /// own factory's reset of its scope, is told that the container does not keep it, after two
+  /// such runs, rather than making values without end.
+  @Test(arguments: [false, true])
+  func aModuleLostInEveryRunThatHandedItIsNotMadeWithoutEnd(resetting: Bool) async {
+    let made = Counter()
+    let registered = #line + 2
+    let container = Dependencies {
+      Module(scope: .cached("session")) { () async -> DatabaseType in
+        made.increment()
+        if resetting { await Dependencies.current.reset(.cached("session")) }
+        return Database()
+      }
+      Module.decorating(DatabaseType.self) { database in
+        if !resetting { throw StubFailure() }
+        return database
+      }
+      Module { () throws -> ReportType in
+        _ = try? Dependencies.resolveOrThrow(DatabaseType.self)
+        _ = try Dependencies.resolveOrThrow(DatabaseType.self)
+        return Report()
+      }
+    }
+    #expect(
+      await Self.outcome(of: ReportType.self, from: container) == [
+        """
+        Shank cannot resolve DatabaseType synchronously: its factory is async, and this container does not keep what it made before
+          asked for at ShankTests/AsyncFactoryTests.swift:\(registered + 11)
+          it was registered at ShankTests/AsyncFactoryTests.swift:\(registered) with an async factory
+          make it again from async code with await Dependencies.resolveAsync(DatabaseType.self)
+        """
+      ])
+    #expect(made.value == 2)
+  }
+
   /// A `.weak` async module's value that was made and never taken, as the resolution that
   /// asked for it went another way, is not disposed of when its container goes: a `.weak`
   /// module's `onClose` never runs.

@@ -22,7 +22,8 @@ final class AsyncInstance<Value>: Sendable {
   private let shares: Bool
   /// The slot, and how many values the provider has taken from it: a resolution that found
   /// nothing before a value was taken finds it kept when it tries again, so it makes no other.
-  private let state = Locked((state: State.empty, taken: UInt(0)))
+  /// With the round of `makingAsyncModules` that was last handed a value from it.
+  private let state = Locked((state: State.empty, taken: UInt(0), handedIn: UInt64(0)))
 
   private enum State {
     case empty
@@ -62,12 +63,13 @@ final class AsyncInstance<Value>: Sendable {
     let provider = trace.innermost
     let (made, taken) = state.withLock { slot -> ((Handed<Made>, Attempt)?, UInt) in
       guard case .made(let value, let attempt) = slot.state else { return (nil, slot.taken) }
-      slot = (state: .empty, taken: slot.taken &+ 1)
+      slot.state = .empty
+      slot.taken &+= 1
       return ((value, attempt), slot.taken)
     }
     if let (made, attempt) = made {
       guard attempt.generation != provider?.cachedGeneration else {
-        return value(of: made.value, on: trace)
+        return handed(made.value, on: trace)
       }
       // Made across a reset, it goes, as a synchronous factory's instance would, only to a
       // resolution that awaited its attempt since before the reset (see `make`). One more
@@ -78,7 +80,7 @@ final class AsyncInstance<Value>: Sendable {
         return try take()
       }
       _ = provider?.reset()
-      return value(of: made.value, on: trace)
+      return handed(made.value, on: trace)
     }
     // The keys that led here, as asked for, this module's last (its provider, running this
     // factory, is on the trace): the path of a cycle that making it would close, and the name
@@ -101,10 +103,12 @@ final class AsyncInstance<Value>: Sendable {
     let absence: AsyncPending.Absence =
       trace.inspection != nil ? .mainActorHeld : shares && taken > 0 ? .notKept : .notMadeYet
     let wasTakenSince = { @Sendable [state] in state.withLock { $0.taken } != taken }
+    let round = Dependencies.asyncRound
+    let lostThisRound = shares && round != 0 && state.withLock { $0.handedIn } == round
     throw AsyncPending(
       site: site, slot: ObjectIdentifier(self), container: container, absence: absence,
       isEager: provider?.isEager == true, key: route[route.count - 1],
-      wasTakenSince: wasTakenSince
+      wasLostThisRound: lostThisRound, wasTakenSince: wasTakenSince
     ) { site throws(ResolutionError) in
       try await self.make(
         in: container, at: site, taken: taken, generation: generation, route: route)
@@ -146,6 +150,13 @@ final class AsyncInstance<Value>: Sendable {
     } catch {
       return error.path
     }
+  }
+
+  /// What `made` holds, handed to this round of `makingAsyncModules`, if any.
+  private func handed(_ made: Made, on trace: ResolutionTrace) -> Value {
+    let round = Dependencies.asyncRound
+    if round != 0 { state.withLock { $0.handedIn = round } }
+    return value(of: made, on: trace)
   }
 
   /// What `made` holds; the time its factory took counts in the events of the resolutions that

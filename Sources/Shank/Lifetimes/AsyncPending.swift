@@ -15,6 +15,9 @@ struct AsyncPending: Error, Sendable {
   let isEager: Bool
   /// The module's key as it was asked for.
   let key: KeyDescription
+  /// Whether this round of `makingAsyncModules` was handed a value from the slot, and lost it
+  /// before it asked again: another round would do the same.
+  let wasLostThisRound: Bool
   /// Whether a value was taken from the slot since this was thrown, by any resolution.
   let wasTakenSince: @Sendable () -> Bool
 

@@ -11,6 +11,13 @@ extension Dependencies {
   /// kept nothing.
   @TaskLocal static var asyncHandoffs: Locked<[(slot: ObjectIdentifier, value: Handed<Any>)]>?
 
+  /// The round of ``makingAsyncModules(on:_:)`` that this synchronous resolution is, unique in
+  /// the process; 0 outside one.
+  @TaskLocal static var asyncRound: UInt64 = 0
+
+  /// The last round number given out.
+  private static let rounds = Locked<UInt64>(0)
+
   /// How many rounds in a row of ``makingAsyncModules(on:_:)`` may get no further than the
   /// one before before the resolution ends with the error of the last.
   static let stalledRounds = 2
@@ -40,9 +47,15 @@ extension Dependencies {
     var firstMet: [KeyDescription: ObjectIdentifier] = [:]
     var stalled = 0
     while true {
+      let round = Self.rounds.withLock { rounds in
+        rounds &+= 1
+        return rounds
+      }
       let attempt = { @Sendable [made, making] () -> Result<Value, ResolutionError> in
         Self.$asyncMaking.withValue(making) {
-          Self.$asyncHandoffs.withValue(Locked(made)) { Result(catching: resolve) }
+          Self.$asyncRound.withValue(round) {
+            Self.$asyncHandoffs.withValue(Locked(made)) { Result(catching: resolve) }
+          }
         }
       }
       let outcome = if let actor { await Self.run(on: actor, attempt) } else { attempt() }
@@ -50,15 +63,18 @@ extension Dependencies {
         return try outcome.get()
       }
       // A round got no further than the one before when it met, in a slot that never held a
-      // value, a module met before in another slot, and left the slot filled for it untaken:
-      // as when the factory makes anew the layer it resolves from. After two in a row, the
-      // next would get no further either. A factory whose path changed once something it
-      // awaited was made meets other modules; a slot that lost its value, to a release, a
-      // reset or a failed decorator, is made again, however often other tasks' resets take it.
+      // value, a module met before in another slot, and left the slot filled for it untaken,
+      // as when the factory makes anew the layer it resolves from; or when it lost the value
+      // it was handed from a slot before it asked for it again, as when a decorator always
+      // fails on it, or its factory resets its own scope. After two in a row, the next would
+      // get no further either. A factory whose path changed once something it awaited was
+      // made meets other modules; a slot that lost its value to a release, a reset or a
+      // failed decorator before this round is made again, however often other tasks reset it.
       let met = firstMet[pending.key, default: pending.slot]
       firstMet[pending.key] = met
       let isStalled =
         pending.absence == .notMadeYet && met != pending.slot && last?.wasTakenSince() == false
+        || pending.absence == .notKept && pending.wasLostThisRound
       stalled = isStalled ? stalled + 1 : 0
       if stalled == Self.stalledRounds { throw error }
       last = pending
