@@ -1502,22 +1502,19 @@ import Testing
   }
 
   /// A synchronous factory that asks again for a shared async module whose value it lost in
-  /// the same run, as each of its runs does, to a decorator that always fails on it or to its
-  /// own factory's reset of its scope, is told that the container does not keep it, after two
-  /// such runs, rather than making values without end.
-  @Test(arguments: [false, true])
-  func aModuleLostInEveryRunThatHandedItIsNotMadeWithoutEnd(resetting: Bool) async {
+  /// the same run, as each of its runs does, to a decorator that always fails on it, is told
+  /// that the container does not keep it, after two such runs, rather than making values
+  /// without end.
+  @Test func aModuleLostInEveryRunThatHandedItIsNotMadeWithoutEnd() async {
     let made = Counter()
     let registered = #line + 2
     let container = Dependencies {
       Module(scope: .cached("session")) { () async -> DatabaseType in
         made.increment()
-        if resetting { await Dependencies.current.reset(.cached("session")) }
         return Database()
       }
-      Module.decorating(DatabaseType.self) { database in
-        if !resetting { throw StubFailure() }
-        return database
+      Module.decorating(DatabaseType.self) { (_: DatabaseType) throws -> DatabaseType in
+        throw StubFailure()
       }
       Module { () throws -> ReportType in
         _ = try? Dependencies.resolveOrThrow(DatabaseType.self)
@@ -1529,12 +1526,40 @@ import Testing
       await Self.outcome(of: ReportType.self, from: container) == [
         """
         Shank cannot resolve DatabaseType synchronously: its factory is async, and this container does not keep what it made before
-          asked for at ShankTests/AsyncFactoryTests.swift:\(registered + 11)
+          asked for at ShankTests/AsyncFactoryTests.swift:\(registered + 9)
           it was registered at ShankTests/AsyncFactoryTests.swift:\(registered) with an async factory
           make it again from async code with await Dependencies.resolveAsync(DatabaseType.self)
         """
       ])
     #expect(made.value == 2)
+  }
+
+  /// A module another task resets while its factory runs, in two makings in a row, is made a
+  /// third time for a synchronous factory that reads it twice: what a reset made it lose is
+  /// not the resolution's own loss.
+  @Test func resetsByAnotherTaskWhileItIsMadeAreNoRefusal() async {
+    let made = Counter()
+    let resets = Counter()
+    let container = Dependencies {
+      Module(scope: .cached("session")) { () async -> DatabaseType in
+        let making = made.increment()
+        if making <= 2 { await eventually { resets.value >= making } }
+        return Database()
+      }
+      Module { () throws -> ReportType in
+        _ = try Dependencies.resolveOrThrow(DatabaseType.self)
+        _ = try Dependencies.resolveOrThrow(DatabaseType.self)
+        return Report()
+      }
+    }
+    async let outcome = Self.outcome(of: ReportType.self, from: container)
+    for making in 1...2 {
+      await eventually { made.value == making }
+      await container.reset(.cached("session"))
+      resets.increment()
+    }
+    #expect(await outcome == ["made"])
+    #expect(made.value == 3)
   }
 
   /// A `.weak` async module's value that was made and never taken, as the resolution that

@@ -79,8 +79,9 @@ final class AsyncInstance<Value>: Sendable {
         dispose(made)
         return try take()
       }
+      // Not counted as handed to this round: what it loses so, another task's reset took.
       _ = provider?.reset()
-      return handed(made.value, on: trace)
+      return value(of: made.value, on: trace)
     }
     // The keys that led here, as asked for, this module's last (its provider, running this
     // factory, is on the trace): the path of a cycle that making it would close, and the name
