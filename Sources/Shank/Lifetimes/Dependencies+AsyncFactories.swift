@@ -66,10 +66,11 @@ extension Dependencies {
       // value, a module met before in another slot, and left the slot filled for it untaken,
       // as when the factory makes anew the layer it resolves from; or when it lost the value
       // it was handed from a slot before it asked for it again, as when a decorator always
-      // fails on it, or its factory resets its own scope. After two in a row, the next would
-      // get no further either. A factory whose path changed once something it awaited was
-      // made meets other modules; a slot that lost its value to a release, a reset or a
-      // failed decorator before this round is made again, however often other tasks reset it.
+      // fails on it (a value made across a reset is not counted as handed: see `take()`).
+      // After two in a row, the next would get no further either. A factory whose path changed
+      // once something it awaited was made meets other modules; a slot that lost its value to
+      // a release, a reset or a failed decorator before this round is made again, however
+      // often other tasks reset it.
       let met = firstMet[pending.key, default: pending.slot]
       firstMet[pending.key] = met
       let isStalled =
