@@ -1669,6 +1669,64 @@ import Testing
     #expect(made.value == 2)
   }
 
+  /// A synchronous factory that keeps every layer it makes and reads the async module of the
+  /// one it made the run before, then its new one's, takes a value each run, so that no run
+  /// looks stalled, and would make one for ever: it is told the module is not made after
+  /// 1,000 runs.
+  @Test func aFactoryThatTakesWhatTheRunBeforeMadeIsToldAfterTheMostRounds() async {
+    let made = Counter()
+    let layers = Collector<Dependencies>()
+    let database = Module(scope: .singleton) { () async throws -> DatabaseType in
+      made.increment()
+      return Database()
+    }
+    let container = Dependencies {
+      Module { () throws -> ReportType in
+        let layer = Dependencies(over: .current) { database }
+        _ = try layers.all.last?.resolveOrThrow(DatabaseType.self)
+        layers.append(layer)
+        _ = try layer.resolveOrThrow(DatabaseType.self)
+        return Report()
+      }
+    }
+    let outcome = await Self.outcome(of: ReportType.self, from: container)
+    #expect(outcome.count == 1)
+    #expect(
+      outcome.first?.hasPrefix(
+        "Shank cannot resolve DatabaseType synchronously: its factory is async, and nothing has made it in this container yet"
+      ) == true)
+    // Made in each of the 1,000 rounds but the last, which ends with the error.
+    #expect(made.value == 999)
+  }
+
+  /// A synchronous factory that reads twice a `.cached` async module whose factory resets its
+  /// own scope loses each value it is made, as one that another task resets does, and is told
+  /// the module is not kept after 1,000 runs, rather than making values
+  /// for ever.
+  @Test func aFactoryReadingTwiceAModuleThatResetsItsOwnScopeIsToldAfterTheMostRounds() async {
+    let made = Counter()
+    let container = Dependencies {
+      Module(scope: .cached("session")) { () async -> DatabaseType in
+        made.increment()
+        await Dependencies.current.reset(.cached("session"))
+        return Database()
+      }
+      Module { () throws -> ReportType in
+        _ = try Dependencies.resolveOrThrow(DatabaseType.self)
+        _ = try Dependencies.resolveOrThrow(DatabaseType.self)
+        return Report()
+      }
+    }
+    let outcome = await Self.outcome(of: ReportType.self, from: container)
+    #expect(outcome.count == 1)
+    #expect(
+      outcome.first?.hasPrefix(
+        "Shank cannot resolve DatabaseType synchronously: its factory is async, and this container does not keep what it made before"
+      ) == true)
+    // Made in each of the 1,000 rounds but the last, which ends with the error.
+    #expect(made.value == 999)
+  }
+
   /// An async module whose factory throws, asked for by a synchronous factory, is told where
   /// that factory asked for it, as a synchronous module's failure is, not where the
   /// resolution that awaits it began.

@@ -22,6 +22,12 @@ extension Dependencies {
   /// one before before the resolution ends with the error of the last.
   static let stalledRounds = 2
 
+  /// How many rounds of ``makingAsyncModules(on:_:)`` a resolution may take before it ends
+  /// with the error of the last, whatever the rounds made: a backstop for the shapes the
+  /// stall rule does not see (ARCHITECTURE's known debts), far above the 75 rounds measured
+  /// for a resolution racing a storm of other tasks' resets.
+  static let mostRounds = 1_000
+
   /// Runs `resolve`, a synchronous resolution, on `actor` (here, when it is `nil`), until it
   /// no longer meets an async module that is not made yet: each one it meets is made, and the
   /// resolution runs again.
@@ -42,11 +48,13 @@ extension Dependencies {
     let going = Locked(true)
     defer { going.withLock { $0 = false } }
     var last: AsyncPending?
-    // The slot each module was first met in, and the rounds in a row that got no further than
-    // the one before (see below).
+    // The slot each module was first met in, the rounds in a row that got no further than the
+    // one before (see below), and the rounds in all.
     var firstMet: [KeyDescription: ObjectIdentifier] = [:]
     var stalled = 0
+    var tried = 0
     while true {
+      tried += 1
       let round = Self.rounds.withLock { rounds in
         rounds &+= 1
         return rounds
@@ -77,7 +85,7 @@ extension Dependencies {
         pending.absence == .notMadeYet && met != pending.slot && last?.wasTakenSince() == false
         || pending.absence == .notKept && pending.wasLostThisRound
       stalled = isStalled ? stalled + 1 : 0
-      if stalled == Self.stalledRounds { throw error }
+      if stalled == Self.stalledRounds || tried == Self.mostRounds { throw error }
       last = pending
       // Its errors name where it was asked for, as a synchronous module's do, not where this
       // resolution began.
