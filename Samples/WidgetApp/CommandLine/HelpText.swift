@@ -13,7 +13,7 @@ enum HelpText {
       verify          Check that every module's @Inject resolves
 
     Flags:
-      --store FOLDER  Keep the JSON store in FOLDER (default: a temporary folder)
+      --store FOLDER  Keep the JSON store in FOLDER (default: WidgetApp in the temporary folder, kept between runs)
       --staging       Use the "staging" widget module, registered under that name
       --analytics     Add the optional analytics module
       --mock          Swap in the mock store and remote

@@ -1,3 +1,5 @@
+// The recipes a `Module` holds: `Recipe`, a module's `ModuleRecipe` and an alias's `AliasRecipe`.
+
 /// What a ``Module`` holds: makes the module's registrations afresh for each container, so
 /// that each container keeps its own instances.
 ///

@@ -1,4 +1,4 @@
-// The error of a miss: near misses, what is registered, the never-built and bare-test hints.
+// The error of a miss: near misses, what is registered, and which hints apply.
 
 extension Dependencies {
   /// How many entries a message lists of each kind.

@@ -1,4 +1,5 @@
-// The storage behind an `@Inject` property: resolved once, then read with one acquire load.
+// An `@Inject` property's context and first read: the container it resolves from, then the
+// value published to its cell (`OnceCell`, in `Sync/Once.swift`).
 
 /// Where an ``Inject`` property keeps what it resolved, shared by copies of the wrapper: a
 /// ``OnceCell`` whose context is the property's name, site and making container.

@@ -1,3 +1,5 @@
+// What an `@Inject` property asks for, and how `verify()` finds such properties by reflection.
+
 /// What an ``Inject`` property asks for, read by reflection without resolving it.
 struct Requirement {
   /// The type looked up: the property's type, or its wrapped type when it is optional.
