@@ -7,7 +7,8 @@ struct ArgumentTests {
   @Test(
     "bad arguments give one line on stderr and exit code 2, never a trap",
     arguments: [
-      ["frobnicate"], ["show"], ["add"], ["add", "  "], ["show", "w1", "w2"], ["list", "extra"],
+      ["frobnicate"], ["show"], ["add"], ["add", "  "], ["add", "a\nb"], ["show", "w1", "w2"],
+      ["list", "extra"],
       ["--bogus"], ["--store"], ["-x", "list"],
     ])
   func badArguments(_ arguments: [String]) async {
@@ -32,6 +33,10 @@ struct ArgumentTests {
     #expect(
       await TestApp().run("show").errors == [
         "WidgetApp: show needs a widget ID, as in: show w1 (see WidgetApp --help)"
+      ])
+    #expect(
+      await TestApp().run("add", "a\nb").errors == [
+        "WidgetApp: add takes text on one line, without control characters (see WidgetApp --help)"
       ])
   }
 

@@ -93,6 +93,10 @@ struct Invocation: Equatable {
         message:
           "\(command) takes one argument, but got \(arguments.count); quote a name with spaces")
     }
+    // A line break would split the widget's line in every list after.
+    if value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+      throw UsageError(message: "\(command) takes text on one line, without control characters")
+    }
     return value
   }
 }
