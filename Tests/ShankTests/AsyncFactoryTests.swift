@@ -1441,21 +1441,116 @@ import Testing
   }
 
   /// A `.weak` async module that a synchronous factory reads twice, letting go of it in
-  /// between, is made once: the resolution keeps what it awaited until it returns, so its next
-  /// attempt, which reads it twice again, finds it both times.
-  @Test func aWeakAsyncModuleReadTwiceByASynchronousFactoryIsMadeOnce() async throws {
+  /// between, is made once, decorated or not, through `resolveAsync` or `start()`: the
+  /// resolution holds what the provider kept until it returns, so its next round, which reads
+  /// it twice again, finds it both times.
+  @Test(arguments: [false, true], [false, true])
+  func aWeakAsyncModuleReadTwiceByASynchronousFactoryIsMadeOnce(decorated: Bool, starting: Bool)
+    async throws
+  {
     let made = Counter()
+    let read = Collector<ObjectIdentifier>()
     let container = Dependencies {
       Module(scope: .weak) { try await Self.connectedDatabase(made) }
+      if decorated { Module.decorating(DatabaseType.self) { WrappedDatabase($0) as DatabaseType } }
+      Module(scope: .singleton, eager: starting) { () throws -> ReportType in
+        read.append(ObjectIdentifier(try Dependencies.resolveOrThrow(DatabaseType.self)))
+        read.append(ObjectIdentifier(try Dependencies.resolveOrThrow(DatabaseType.self)))
+        return Report()
+      }
+    }
+    if starting {
+      _ = try await container.start()
+    } else {
+      #expect(await Self.outcome(of: ReportType.self, from: container) == ["made"])
+    }
+    #expect(made.value == 1)
+    let reads = read.all.suffix(2)
+    #expect(reads.count == 2 && reads.first == reads.last)
+  }
+
+  /// A decorated `.weak` async contribution whose list a synchronous factory reads twice is
+  /// made once, as a module is.
+  @Test func aDecoratedWeakAsyncContributionReadTwiceIsMadeOnce() async {
+    let made = Counter()
+    let container = Dependencies {
+      Module.contribution(scope: .weak) { try await Self.connectedDatabase(made) }
+      Module.decorating(DatabaseType.self) { WrappedDatabase($0) as DatabaseType }
       Module { () throws -> ReportType in
-        let first = ObjectIdentifier(try Dependencies.resolveOrThrow(DatabaseType.self))
-        let second = ObjectIdentifier(try Dependencies.resolveOrThrow(DatabaseType.self))
-        precondition(first == second, "one instance for both reads")
+        _ = try Dependencies.resolveOrThrow([DatabaseType].self)
+        _ = try Dependencies.resolveOrThrow([DatabaseType].self)
         return Report()
       }
     }
     #expect(await Self.outcome(of: ReportType.self, from: container) == ["made"])
     #expect(made.value == 1)
+  }
+
+  /// A `.cached` async module that another task resets between a synchronous factory's two
+  /// reads of it, in two rounds in a row, is made a third time: the round lost it to a reset,
+  /// not of its own doing. So it is when the second read is through another of its types.
+  @Test(arguments: [false, true])
+  func resetsByAnotherTaskBetweenReadsAreNoRefusal(throughAlias: Bool) async {
+    let made = Counter()
+    let asked = Counter()
+    let resets = Counter()
+    let container = Dependencies {
+      Module(scope: .cached("session"), as: DatabaseType.self, StoreType.self) {
+        () async -> Database in
+        made.increment()
+        return Database()
+      }
+      Module { () throws -> ReportType in
+        _ = try Dependencies.resolveOrThrow(DatabaseType.self)
+        let reading = asked.increment()
+        if reading <= 2 { _ = holdUntil(atMost: 60) { resets.value >= reading } }
+        if throughAlias {
+          _ = try Dependencies.resolveOrThrow(StoreType.self)
+        } else {
+          _ = try Dependencies.resolveOrThrow(DatabaseType.self)
+        }
+        return Report()
+      }
+    }
+    // A thread of its own: the factory holds one of the cooperative pool's.
+    Thread {
+      for reading in 1...2 {
+        _ = holdUntil(atMost: 60) { asked.value >= reading }
+        container.reset(.cached("session"))
+        resets.increment()
+      }
+    }.start()
+    #expect(await Self.outcome(of: ReportType.self, from: container) == ["made"])
+    #expect(made.value == 3)
+  }
+
+  /// Async modules of one short name, each feature's `Client`, are modules of their own to a
+  /// synchronous factory whose path changes once one is made: it gets each one made.
+  @Test func modulesOfOneShortNameAreModulesOfTheirOwnToAFactoryWhosePathChanges() async {
+    let made = Collector<String>()
+    let container = Dependencies {
+      Module(scope: .singleton) { () async -> FeatureA.Client in
+        made.append("A")
+        return FeaturesClient()
+      }
+      Module(scope: .singleton) { () async -> FeatureB.Client in
+        made.append("B")
+        return FeaturesClient()
+      }
+      Module(scope: .singleton) { () async -> FeatureC.Client in
+        made.append("C")
+        return FeaturesClient()
+      }
+      Module { () throws -> ReportType in
+        // Each made sends the next round to the next first.
+        if made.all.contains("B") { _ = try Dependencies.resolveOrThrow(FeatureC.Client.self) }
+        if made.all.contains("A") { _ = try Dependencies.resolveOrThrow(FeatureB.Client.self) }
+        _ = try Dependencies.resolveOrThrow(FeatureA.Client.self)
+        return Report()
+      }
+    }
+    #expect(await Self.outcome(of: ReportType.self, from: container) == ["made"])
+    #expect(made.all == ["A", "B", "C"])
   }
 
   /// An async singleton whose decorator reads another async module is made again once that

@@ -502,3 +502,11 @@ enum FeatureB {
 
 /// The line of `FeatureB.Screen`'s `@Inject`.
 let featureBClientLine = #line - 5
+
+/// A third feature with a `Client` of its own.
+enum FeatureC {
+  protocol Client: AnyObject {}
+}
+
+/// A client of every feature.
+final class FeaturesClient: FeatureA.Client, FeatureB.Client, FeatureC.Client {}

@@ -12,20 +12,22 @@
 /// A shared module's value waits here until the provider takes it, and its factory runs once
 /// however many ask at the same time. A ``Scope/unique`` module's provider keeps nothing, so
 /// each `resolveAsync` makes its own value and hands it to its own resolution (see
-/// ``Dependencies/asyncHandoffs``).
+/// ``AsyncRound/handoffs``).
 final class AsyncInstance<Value>: Sendable {
   let factory: Handed<() async throws -> Value>
   let isolation: (any Actor)?
   private let onClose: Handed<(Value) async -> Void>?
   private let site: SourceSite
   /// Whether the provider keeps what it takes, so one value serves everyone who waited.
-  private let shares: Bool
+  let shares: Bool
   /// The slot, and how many values the provider has taken from it: a resolution that found
   /// nothing before a value was taken finds it kept when it tries again, so it makes no other.
-  /// With the round of `makingAsyncModules` that was last handed a value from it.
-  private let state = Locked((state: State.empty, taken: UInt(0), handedIn: UInt64(0)))
+  /// With the round of `makingAsyncModules` that was last handed a value from it, and the
+  /// provider's generation then: a reset since made it lose the value, not the round.
+  let state = Locked(
+    (state: State.empty, taken: UInt(0), handedIn: (round: UInt64(0), generation: UInt?.none)))
 
-  private enum State {
+  enum State {
     case empty
     /// The factory is running; everyone who asks awaits this attempt.
     case making(Task<Void, any Error>, Attempt)
@@ -69,7 +71,7 @@ final class AsyncInstance<Value>: Sendable {
     }
     if let (made, attempt) = made {
       guard attempt.generation != provider?.cachedGeneration else {
-        return handed(made.value, on: trace)
+        return handed(made.value, generation: attempt.generation, on: trace)
       }
       // Made across a reset, it goes, as a synchronous factory's instance would, only to a
       // resolution that awaited its attempt since before the reset (see `make`). One more
@@ -104,11 +106,13 @@ final class AsyncInstance<Value>: Sendable {
     let absence: AsyncPending.Absence =
       trace.inspection != nil ? .mainActorHeld : shares && taken > 0 ? .notKept : .notMadeYet
     let wasTakenSince = { @Sendable [state] in state.withLock { $0.taken } != taken }
-    let round = Dependencies.asyncRound
-    let lostThisRound = shares && round != 0 && state.withLock { $0.handedIn } == round
+    let round = Dependencies.asyncRound?.number ?? 0
+    let lostThisRound =
+      shares && round != 0 && state.withLock { $0.handedIn } == (round, generation)
     throw AsyncPending(
       site: site, slot: ObjectIdentifier(self), container: container, absence: absence,
-      isEager: provider?.isEager == true, key: route[route.count - 1],
+      isEager: provider?.isEager == true,
+      key: AsyncPending.Key(type: ObjectIdentifier(Value.self), name: route[route.count - 1].name),
       wasLostThisRound: lostThisRound, wasTakenSince: wasTakenSince
     ) { site throws(ResolutionError) in
       try await self.make(
@@ -116,47 +120,12 @@ final class AsyncInstance<Value>: Sendable {
     }
   }
 
-  /// The cycle that asking for the module closes where its own factory runs in this task, and
-  /// asked, through the synchronous factories that `route` names, for it again: waiting for
-  /// that factory would never end. The path starts at the last `closing` keys of `route`, the
-  /// module's own and, for a contribution, its list's before it, as a synchronous cycle's does.
-  private func cycle(closedBy route: [String], closing: Int = 1) -> [String]? {
-    let runs = UniqueRun.ofThisTask
-    let after: ArraySlice<UniqueRun>
-    if shares {
-      guard case .making(_, let attempt) = state.withLock({ $0.state }) else { return nil }
-      guard WaitGraph.holding === attempt else {
-        return cycle(awaiting: attempt, asked: route)
-      }
-      // The attempt runs in a task of its own: every unique run of this task came after.
-      after = runs[...]
-    } else {
-      guard let run = runs.firstIndex(where: { $0.slot == ObjectIdentifier(self) }) else {
-        return nil
-      }
-      after = runs[(run + 1)...]
+  /// What `made` holds, handed to this round of `makingAsyncModules`, if any, in the
+  /// provider's `generation`.
+  private func handed(_ made: Made, generation: UInt?, on trace: ResolutionTrace) -> Value {
+    if let round = Dependencies.asyncRound {
+      state.withLock { $0.handedIn = (round.number, generation) }
     }
-    let loop = route.suffix(closing)
-    return loop + after.flatMap(\.route) + route.dropLast(closing) + [loop[loop.startIndex]]
-  }
-
-  /// The cycle that awaiting `attempt`, asked for through `route`, would close: the run or
-  /// attempt this task works for is what `attempt` waits for, through any number of others.
-  /// Only asked: this task does not wait, so no other may find it waiting.
-  private func cycle(awaiting attempt: Attempt, asked route: [String]) -> [String]? {
-    do throws(WaitGraph.Cycle) {
-      _ = try WaitGraph.shared.recordWaitOfThisTask(
-        for: attempt, via: route.dropLast(), as: route[route.count - 1], keeping: false)
-      return nil
-    } catch {
-      return error.path
-    }
-  }
-
-  /// What `made` holds, handed to this round of `makingAsyncModules`, if any.
-  private func handed(_ made: Made, on trace: ResolutionTrace) -> Value {
-    let round = Dependencies.asyncRound
-    if round != 0 { state.withLock { $0.handedIn = round } }
     return value(of: made, on: trace)
   }
 
@@ -172,7 +141,7 @@ final class AsyncInstance<Value>: Sendable {
   /// module's value, or a shared one's attempt awaited, of which a resolution that went round
   /// several times holds many, only the one that made the value counting.
   private func handedOn(where matches: (Any) -> Bool) -> Handed<Any>? {
-    Dependencies.asyncHandoffs?.withLock { values in
+    Dependencies.asyncRound?.handoffs.withLock { values in
       values.firstIndex { $0.slot == ObjectIdentifier(self) && matches($0.value.value) }
         .map { values.remove(at: $0).value }
     }
@@ -259,7 +228,6 @@ final class AsyncInstance<Value>: Sendable {
   private func runOnce(in container: Dependencies, by attempt: Attempt) async throws {
     do {
       let made = try await Self.run(factory, on: isolation, in: container)
-      attempt.made.withLock { $0 = Handed(made.value.value) }
       state.withLock { $0.state = .made(made, by: attempt) }
     } catch {
       state.withLock { $0.state = .empty }

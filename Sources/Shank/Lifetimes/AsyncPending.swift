@@ -13,13 +13,18 @@ struct AsyncPending: Error, Sendable {
   let absence: Absence
   /// Whether the module is eager, so that `start()` makes it.
   let isEager: Bool
-  /// The module's key as it was asked for.
-  let key: KeyDescription
+  /// The module's type and name, the same in every container that registers it.
+  let key: Key
   /// Whether this round of `makingAsyncModules` was handed a value from the slot, and lost it
   /// before it asked again: another round would do the same.
   let wasLostThisRound: Bool
   /// Whether a value was taken from the slot since this was thrown, by any resolution.
   let wasTakenSince: @Sendable () -> Bool
+
+  struct Key: Hashable {
+    let type: ObjectIdentifier
+    let name: String?
+  }
 
   enum Absence: Sendable {
     /// Nothing has made one in the container yet.

@@ -5,10 +5,6 @@
 final class Attempt: Sendable {
   /// The resets of a `.cached` module's scope that came before the run began.
   let generation: UInt?
-  /// The value the run made, which every resolution that awaited it keeps until it returns
-  /// (`makingAsyncModules` holds the attempt): a `.weak` module's value,
-  /// which nothing else may hold, lives on until such a resolution has taken it.
-  let made = Locked<Handed<Any>?>(nil)
 
   init(generation: UInt?) {
     self.generation = generation

@@ -1,23 +1,6 @@
 // Making the instances of async factories, for `start()` and `resolveAsync`.
 
 extension Dependencies {
-  /// Values that unique modules' async factories made for one `resolveAsync` or `start()`,
-  /// with the slot each was made for, oldest first, which one attempt of its synchronous
-  /// resolution takes: a unique provider keeps nothing, so nobody else may get them.
-  ///
-  /// Each attempt starts with every value made so far and takes each once, in the order they
-  /// were made, so a module resolved twice in one attempt gets two values; a later attempt,
-  /// after another value was made, takes them again, since the attempt that took them failed and
-  /// kept nothing.
-  @TaskLocal static var asyncHandoffs: Locked<[(slot: ObjectIdentifier, value: Handed<Any>)]>?
-
-  /// The round of ``makingAsyncModules(on:_:)`` that this synchronous resolution is, unique in
-  /// the process; 0 outside one.
-  @TaskLocal static var asyncRound: UInt64 = 0
-
-  /// The last round number given out.
-  private static let rounds = Locked<UInt64>(0)
-
   /// How many rounds in a row of ``makingAsyncModules(on:_:)`` may get no further than the
   /// one before before the resolution ends with the error of the last.
   static let stalledRounds = 2
@@ -36,14 +19,15 @@ extension Dependencies {
   ///
   /// The resolution itself stays the one path every resolution takes; only the making of an
   /// async module's value happens here, in between. What a unique module's factory made is
-  /// handed to the next attempt alone (see ``asyncHandoffs``), and a shared one's is kept by its
-  /// ``Attempt``, which is kept here, so that no value made for it goes before it returns. It
-  /// ends with the error of the last round once ``stalledRounds`` in a row got no further.
+  /// handed to the next round alone (see ``AsyncRound/handoffs``), and a `.weak` one's is held
+  /// until it returns (``AsyncRound/held``). It ends with the error of the last round once
+  /// ``stalledRounds`` in a row got no further, or after ``mostRounds``.
   func makingAsyncModules<Value: Sendable>(
     on actor: (any Actor)?,
     _ resolve: @escaping @Sendable () throws(ResolutionError) -> Value
   ) async throws(ResolutionError) -> Value {
     var made: [(slot: ObjectIdentifier, value: Handed<Any>)] = []
+    let held = Locked<[Handed<Any>]>([])
     // Once a factory has run for it, the resolution goes on as one begun before a close since,
     // in the container it resolves from and in the one the factory made its module in.
     var making = AsyncMaking.current
@@ -52,20 +36,15 @@ extension Dependencies {
     var last: AsyncPending?
     // The slot each module was first met in, the rounds in a row that got no further than the
     // one before (see below), and the rounds in all.
-    var firstMet: [KeyDescription: ObjectIdentifier] = [:]
+    var firstMet: [AsyncPending.Key: ObjectIdentifier] = [:]
     var stalled = 0
     var tried = 0
     while true {
       tried += 1
-      let round = Self.rounds.withLock { rounds in
-        rounds &+= 1
-        return rounds
-      }
-      let attempt = { @Sendable [made, making] () -> Result<Value, ResolutionError> in
+      let round = AsyncRound(handoffs: made, held: held)
+      let attempt = { @Sendable [making] () -> Result<Value, ResolutionError> in
         Self.$asyncMaking.withValue(making) {
-          Self.$asyncRound.withValue(round) {
-            Self.$asyncHandoffs.withValue(Locked(made)) { Result(catching: resolve) }
-          }
+          Self.$asyncRound.withValue(round) { Result(catching: resolve) }
         }
       }
       let outcome = if let actor { await Self.run(on: actor, attempt) } else { attempt() }

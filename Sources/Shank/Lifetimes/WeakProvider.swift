@@ -12,6 +12,10 @@ final class WeakProvider<Value>: SharedProvider<Value> {
   }
 
   override func store(_ value: Value, madeIn generation: UInt) {
-    if Swift.type(of: value as Any) is AnyObject.Type { object = value as AnyObject }
+    guard Swift.type(of: value as Any) is AnyObject.Type else { return }
+    object = value as AnyObject
+    // An async one, decorated or not, lives until the `resolveAsync` or `start()` that made
+    // it returns, so that reading it twice there does not make it twice.
+    if terms.isAsync { Dependencies.asyncRound?.held.withLock { $0.append(Handed(value)) } }
   }
 }
