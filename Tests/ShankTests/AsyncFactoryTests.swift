@@ -1524,6 +1524,46 @@ import Testing
     #expect(made.value == 3)
   }
 
+  /// A `.cached` async module that another task resets between a synchronous factory's two
+  /// reads of it in every round can never be read twice: the resolution ends with the error
+  /// of its last round after 1,000 rounds, rather than making values for ever.
+  @Test func aScopeResetBetweenReadsInEveryRoundEndsAfterTheMostRounds() async {
+    let made = Counter()
+    let asked = Counter()
+    let resets = Counter()
+    let done = Counter()
+    let container = Dependencies {
+      Module(scope: .cached("session")) { () async -> DatabaseType in
+        made.increment()
+        return Database()
+      }
+      Module { () throws -> ReportType in
+        _ = try Dependencies.resolveOrThrow(DatabaseType.self)
+        let reading = asked.increment()
+        _ = holdUntil(atMost: 60) { resets.value >= reading }
+        _ = try Dependencies.resolveOrThrow(DatabaseType.self)
+        return Report()
+      }
+    }
+    Thread {
+      var reading = 1
+      while holdUntil(atMost: 60, { asked.value >= reading || done.value > 0 }), done.value == 0 {
+        container.reset(.cached("session"))
+        resets.increment()
+        reading += 1
+      }
+    }.start()
+    let outcome = await Self.outcome(of: ReportType.self, from: container)
+    done.increment()
+    #expect(outcome.count == 1)
+    #expect(
+      outcome.first?.hasPrefix(
+        "Shank cannot resolve DatabaseType synchronously: its factory is async, and this container does not keep what it made before"
+      ) == true)
+    // Made in each of the 1,000 rounds but the last, which ends with the error.
+    #expect(made.value == 999)
+  }
+
   /// Async modules of one short name, each feature's `Client`, are modules of their own to a
   /// synchronous factory whose path changes once one is made: it gets each one made.
   @Test func modulesOfOneShortNameAreModulesOfTheirOwnToAFactoryWhosePathChanges() async {

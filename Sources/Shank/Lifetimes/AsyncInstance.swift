@@ -22,10 +22,8 @@ final class AsyncInstance<Value>: Sendable {
   let shares: Bool
   /// The slot, and how many values the provider has taken from it: a resolution that found
   /// nothing before a value was taken finds it kept when it tries again, so it makes no other.
-  /// With the round of `makingAsyncModules` that was last handed a value from it, and the
-  /// provider's generation then: a reset since made it lose the value, not the round.
-  let state = Locked(
-    (state: State.empty, taken: UInt(0), handedIn: (round: UInt64(0), generation: UInt?.none)))
+  /// With the round of `makingAsyncModules` that was last handed a value from it.
+  let state = Locked((state: State.empty, taken: UInt(0), handedIn: UInt64(0)))
 
   enum State {
     case empty
@@ -71,7 +69,7 @@ final class AsyncInstance<Value>: Sendable {
     }
     if let (made, attempt) = made {
       guard attempt.generation != provider?.cachedGeneration else {
-        return handed(made.value, generation: attempt.generation, on: trace)
+        return handed(made.value, on: trace)
       }
       // Made across a reset, it goes, as a synchronous factory's instance would, only to a
       // resolution that awaited its attempt since before the reset (see `make`). One more
@@ -107,12 +105,12 @@ final class AsyncInstance<Value>: Sendable {
       trace.inspection != nil ? .mainActorHeld : shares && taken > 0 ? .notKept : .notMadeYet
     let wasTakenSince = { @Sendable [state] in state.withLock { $0.taken } != taken }
     let round = Dependencies.asyncRound?.number ?? 0
-    let lostThisRound =
-      shares && round != 0 && state.withLock { $0.handedIn } == (round, generation)
+    let lostThisRound = shares && round != 0 && state.withLock { $0.handedIn } == round
     throw AsyncPending(
       site: site, slot: ObjectIdentifier(self), container: container, absence: absence,
       isEager: provider?.isEager == true,
       key: AsyncPending.Key(type: ObjectIdentifier(Value.self), name: route[route.count - 1].name),
+      generation: generation,
       wasLostThisRound: lostThisRound, wasTakenSince: wasTakenSince
     ) { site throws(ResolutionError) in
       try await self.make(
@@ -120,12 +118,9 @@ final class AsyncInstance<Value>: Sendable {
     }
   }
 
-  /// What `made` holds, handed to this round of `makingAsyncModules`, if any, in the
-  /// provider's `generation`.
-  private func handed(_ made: Made, generation: UInt?, on trace: ResolutionTrace) -> Value {
-    if let round = Dependencies.asyncRound {
-      state.withLock { $0.handedIn = (round.number, generation) }
-    }
+  /// What `made` holds, handed to this round of `makingAsyncModules`, if any.
+  private func handed(_ made: Made, on trace: ResolutionTrace) -> Value {
+    if let round = Dependencies.asyncRound { state.withLock { $0.handedIn = round.number } }
     return value(of: made, on: trace)
   }
 

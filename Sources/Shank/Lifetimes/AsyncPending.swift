@@ -15,8 +15,11 @@ struct AsyncPending: Error, Sendable {
   let isEager: Bool
   /// The module's type and name, the same in every container that registers it.
   let key: Key
+  /// The resets of a `.cached` module's scope when it was thrown.
+  let generation: UInt?
   /// Whether this round of `makingAsyncModules` was handed a value from the slot, and lost it
-  /// before it asked again: another round would do the same.
+  /// before it asked again: another round would do the same, unless the scope was reset since
+  /// the round before.
   let wasLostThisRound: Bool
   /// Whether a value was taken from the slot since this was thrown, by any resolution.
   let wasTakenSince: @Sendable () -> Bool

@@ -54,8 +54,9 @@ extension Dependencies {
       // A round got no further than the one before when it met, in a slot that never held a
       // value, a module met before in another slot, and left the slot filled for it untaken,
       // as when the factory makes anew the layer it resolves from; or when it lost the value
-      // it was handed from a slot before it asked for it again, as when a decorator always
-      // fails on it (a value made across a reset is not counted as handed: see `take()`).
+      // it was handed from a slot before it asked for it again, with no reset of its scope
+      // since the round before met it, as when a decorator always fails on it (a value made
+      // across a reset is not counted as handed: see `take()`).
       // After two in a row, the next would get no further either. A factory whose path changed
       // once something it awaited was made meets other modules; a slot that lost its value to
       // a release, a reset or a failed decorator before this round is made again, however
@@ -65,6 +66,7 @@ extension Dependencies {
       let isStalled =
         pending.absence == .notMadeYet && met != pending.slot && last?.wasTakenSince() == false
         || pending.absence == .notKept && pending.wasLostThisRound
+          && last?.slot == pending.slot && last?.generation == pending.generation
       stalled = isStalled ? stalled + 1 : 0
       if stalled == Self.stalledRounds || tried == Self.mostRounds { throw error }
       last = pending
