@@ -66,11 +66,12 @@ extension ResolutionError {
       )
     case .notMadeYet(let registeredAt):
       let registered = "  it was registered at \(registeredAt) with an async factory"
+      let gaveUp = storage.fields.pending?.gaveUp.map(Self.advice(gaveUp:))
       switch storage.fields.pending?.absence {
       case .notKept:
         return (
           "Shank cannot resolve \(key) synchronously: its factory is async, and this container does not keep what it made before",
-          [registered, "  make it again from async code with await \(resolvingAsync)"]
+          [registered, gaveUp ?? "  make it again from async code with await \(resolvingAsync)"]
         )
       case .mainActorHeld:
         return (
@@ -86,9 +87,10 @@ extension ResolutionError {
           "Shank cannot resolve \(key) synchronously: its factory is async, and nothing has made it in this container yet",
           [
             registered,
-            eager
-              ? "  it is eager: resolve it once try await dependencies.start() has returned, or from async code with await \(resolvingAsync)"
-              : "  make it first: register it eager: true and call try await dependencies.start() at launch, or resolve it from async code with await \(resolvingAsync); a .unique one resolves only that way",
+            gaveUp
+              ?? (eager
+                ? "  it is eager: resolve it once try await dependencies.start() has returned, or from async code with await \(resolvingAsync)"
+                : "  make it first: register it eager: true and call try await dependencies.start() at launch, or resolve it from async code with await \(resolvingAsync); a .unique one resolves only that way"),
           ]
         )
       }
@@ -101,6 +103,18 @@ extension ResolutionError {
           "  resolve a long run of modules one after another rather than each from the one before, or resolve on a thread with a larger stack",
         ]
       )
+    }
+  }
+
+  /// Why `start()` or `resolveAsync`, which the advice would otherwise point at, gave up.
+  private static func advice(gaveUp: AsyncPending.GaveUp) -> String {
+    switch gaveUp {
+    case .metAnew:
+      "  each time it was made for this resolution, the factory that asks for it then met it in a new container, as one that makes a child or withOverrides layer anew at every run does: make that layer once, outside the factory"
+    case .lost:
+      "  each time it was made for this resolution, it was lost before it was asked for again, as to a decorator that fails on it"
+    case .rounds:
+      "  this resolution ran its synchronous factories \(Dependencies.mostRounds) times, making the async modules each run met, and no run found them all made and kept, as when other tasks reset their scope more often than the factories run"
     }
   }
 

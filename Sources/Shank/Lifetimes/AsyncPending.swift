@@ -23,6 +23,18 @@ struct AsyncPending: Error, Sendable {
   let wasLostThisRound: Bool
   /// Whether a value was taken from the slot since this was thrown, by any resolution.
   let wasTakenSince: @Sendable () -> Bool
+  /// Why `makingAsyncModules` gave up on the resolution, which its message says instead of
+  /// pointing at `resolveAsync`, where it ends.
+  var gaveUp: GaveUp?
+
+  enum GaveUp: Sendable {
+    /// Two rounds in a row met the module in a container made anew.
+    case metAnew
+    /// Two rounds in a row lost the value they were handed.
+    case lost
+    /// ``Dependencies/mostRounds`` rounds went by.
+    case rounds
+  }
 
   struct Key: Hashable {
     let type: ObjectIdentifier

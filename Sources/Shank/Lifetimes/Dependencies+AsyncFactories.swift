@@ -63,12 +63,17 @@ extension Dependencies {
       // often other tasks reset it.
       let met = firstMet[pending.key, default: pending.slot]
       firstMet[pending.key] = met
-      let isStalled =
+      let metAnew =
         pending.absence == .notMadeYet && met != pending.slot && last?.wasTakenSince() == false
-        || pending.absence == .notKept && pending.wasLostThisRound
-          && last?.slot == pending.slot && last?.generation == pending.generation
-      stalled = isStalled ? stalled + 1 : 0
-      if stalled == Self.stalledRounds || tried == Self.mostRounds { throw error }
+      let lost =
+        pending.absence == .notKept && pending.wasLostThisRound && last?.slot == pending.slot
+        && last?.generation == pending.generation
+      stalled = metAnew || lost ? stalled + 1 : 0
+      if stalled == Self.stalledRounds || tried == Self.mostRounds {
+        var fields = error.storage.fields
+        fields.pending?.gaveUp = tried == Self.mostRounds ? .rounds : metAnew ? .metAnew : .lost
+        throw ResolutionError(fields)
+      }
       last = pending
       // Its errors name where it was asked for, as a synchronous module's do, not where this
       // resolution began.
