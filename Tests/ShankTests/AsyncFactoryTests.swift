@@ -1556,31 +1556,47 @@ import Testing
     let outcome = await Self.outcome(of: ReportType.self, from: container)
     done.increment()
     #expect(outcome.count == 1)
-    #expect(
-      outcome.first?.hasPrefix(
-        "Shank cannot resolve DatabaseType synchronously: its factory is async, and this container does not keep what it made before"
-      ) == true)
+    #expect(outcome.first?.hasPrefix(Self.gaveUpHeadline) == true)
     #expect(outcome.first?.hasSuffix(Self.gaveUpAfterTheMostRounds) == true)
     // Made in each of the 1,000 rounds but the last, which ends with the error.
     #expect(made.value == 999)
   }
 
   /// Async modules of one short name, each feature's `Client`, are modules of their own to a
-  /// synchronous factory whose path changes once one is made: it gets each one made.
-  @Test func modulesOfOneShortNameAreModulesOfTheirOwnToAFactoryWhosePathChanges() async {
+  /// synchronous factory whose path changes once one is made: it gets each one made. So are
+  /// modules that each make one class, registered as each feature's `Client` (`as:`).
+  @Test(arguments: [false, true])
+  func modulesOfOneShortNameAreModulesOfTheirOwnToAFactoryWhosePathChanges(oneClass: Bool)
+    async
+  {
     let made = Collector<String>()
     let container = Dependencies {
-      Module(scope: .singleton) { () async -> FeatureA.Client in
-        made.append("A")
-        return FeaturesClient()
-      }
-      Module(scope: .singleton) { () async -> FeatureB.Client in
-        made.append("B")
-        return FeaturesClient()
-      }
-      Module(scope: .singleton) { () async -> FeatureC.Client in
-        made.append("C")
-        return FeaturesClient()
+      if oneClass {
+        Module(scope: .singleton, as: FeatureA.Client.self) { () async in
+          made.append("A")
+          return FeaturesClient()
+        }
+        Module(scope: .singleton, as: FeatureB.Client.self) { () async in
+          made.append("B")
+          return FeaturesClient()
+        }
+        Module(scope: .singleton, as: FeatureC.Client.self) { () async in
+          made.append("C")
+          return FeaturesClient()
+        }
+      } else {
+        Module(scope: .singleton) { () async -> FeatureA.Client in
+          made.append("A")
+          return FeaturesClient()
+        }
+        Module(scope: .singleton) { () async -> FeatureB.Client in
+          made.append("B")
+          return FeaturesClient()
+        }
+        Module(scope: .singleton) { () async -> FeatureC.Client in
+          made.append("C")
+          return FeaturesClient()
+        }
       }
       Module { () throws -> ReportType in
         // Each made sends the next round to the next first.
@@ -1592,6 +1608,72 @@ import Testing
     }
     #expect(await Self.outcome(of: ReportType.self, from: container) == ["made"])
     #expect(made.all == ["A", "B", "C"])
+  }
+
+  /// A synchronous factory that loses, in turn, the value of one shared async module and then
+  /// of another, to decorators that always fail on them, is told after two such runs in a
+  /// row, as one that always loses the same one is.
+  @Test func valuesLostInTurnFromTwoModulesAreNotMadeWithoutEnd() async {
+    let made = Counter()
+    let runs = Counter()
+    let container = Dependencies {
+      Module(scope: .singleton) { () async -> DatabaseType in
+        made.increment()
+        return Database()
+      }
+      Module(scope: .singleton) { () async -> StoreType in
+        made.increment()
+        return Database()
+      }
+      Module.decorating(DatabaseType.self) { (_: DatabaseType) throws -> DatabaseType in
+        throw StubFailure()
+      }
+      Module.decorating(StoreType.self) { (_: StoreType) throws -> StoreType in
+        throw StubFailure()
+      }
+      Module { () throws -> ReportType in
+        if runs.increment() % 2 == 1 {
+          _ = try? Dependencies.resolveOrThrow(DatabaseType.self)
+          _ = try Dependencies.resolveOrThrow(DatabaseType.self)
+        } else {
+          _ = try? Dependencies.resolveOrThrow(StoreType.self)
+          _ = try Dependencies.resolveOrThrow(StoreType.self)
+        }
+        return Report()
+      }
+    }
+    let outcome = await Self.outcome(of: ReportType.self, from: container)
+    #expect(
+      outcome.first?.hasSuffix(
+        "  each time it was made for this resolution, it was lost before it was asked for again, as to a decorator that fails on it"
+      ) == true)
+    #expect(made.value == 3)
+  }
+
+  /// A task that a synchronous factory starts while `resolveAsync` runs it does not keep the
+  /// resolution's `.weak` async modules alive once the resolution has returned.
+  @Test(arguments: [false, true])
+  func aWeakAsyncModuleIsFreedOnceTheResolutionReturns(startingATask: Bool) async throws {
+    let made = WeakBox()
+    let stop = Counter()
+    let container = Dependencies {
+      Module(scope: .weak) { () async -> Service in
+        let service = ServiceImpl()
+        made.made = service
+        return service
+      }
+      Module { () throws -> ReportType in
+        _ = try Dependencies.resolveOrThrow(Service.self)
+        if startingATask {
+          Task { while stop.value == 0 { try? await Task.sleep(nanoseconds: 1_000_000) } }
+        }
+        return Report()
+      }
+    }
+    _ = try await container.resolveAsyncOrThrow(ReportType.self)
+    let freed = made.made == nil
+    stop.increment()
+    #expect(freed)
   }
 
   /// An async singleton whose decorator reads another async module is made again once that
@@ -1827,10 +1909,7 @@ import Testing
     }
     let outcome = await Self.outcome(of: ReportType.self, from: container)
     #expect(outcome.count == 1)
-    #expect(
-      outcome.first?.hasPrefix(
-        "Shank cannot resolve DatabaseType synchronously: its factory is async, and nothing has made it in this container yet"
-      ) == true)
+    #expect(outcome.first?.hasPrefix(Self.gaveUpHeadline) == true)
     #expect(outcome.first?.hasSuffix(Self.gaveUpAfterTheMostRounds) == true)
     // Made in each of the 1,000 rounds but the last, which ends with the error.
     #expect(made.value == 999)
@@ -1856,10 +1935,7 @@ import Testing
     }
     let outcome = await Self.outcome(of: ReportType.self, from: container)
     #expect(outcome.count == 1)
-    #expect(
-      outcome.first?.hasPrefix(
-        "Shank cannot resolve DatabaseType synchronously: its factory is async, and this container does not keep what it made before"
-      ) == true)
+    #expect(outcome.first?.hasPrefix(Self.gaveUpHeadline) == true)
     #expect(outcome.first?.hasSuffix(Self.gaveUpAfterTheMostRounds) == true)
     // Made in each of the 1,000 rounds but the last, which ends with the error.
     #expect(made.value == 999)
@@ -1924,9 +2000,12 @@ import Testing
     await outcome(of: DatabaseType.self, from: container)
   }
 
-  /// The last line of a resolution's error that `makingAsyncModules` ended after its most rounds.
+  /// The first and last lines of the error of a resolution of a `DatabaseType` that
+  /// `makingAsyncModules` ended after its most rounds.
+  static let gaveUpHeadline =
+    "Shank cannot resolve DatabaseType synchronously: its factory is async, and the resolution that makes what the synchronous factories ask for gave up"
   static let gaveUpAfterTheMostRounds =
-    "  this resolution ran its synchronous factories 1000 times, making the async modules each run met, and no run found them all made and kept, as when other tasks reset their scope more often than the factories run"
+    "  it ran the synchronous factories 1000 times, making the async module each run met, and no run found every one made and kept: a synchronous factory that reads that many .unique async modules, or whose scope other tasks reset more often than it runs, never finishes; have an async factory await them with Dependencies.resolveAsync instead"
 
   /// What resolving `T` from `container` ends in, watched as ``outcomeOfResolvingADatabase(from:)``.
   static func outcome<T: Sendable>(of type: T.Type, from container: Dependencies) async

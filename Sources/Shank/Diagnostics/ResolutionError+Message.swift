@@ -67,6 +67,12 @@ extension ResolutionError {
     case .notMadeYet(let registeredAt):
       let registered = "  it was registered at \(registeredAt) with an async factory"
       let gaveUp = storage.fields.pending?.gaveUp.map(Self.advice(gaveUp:))
+      if storage.fields.pending?.gaveUp == .rounds {
+        return (
+          "Shank cannot resolve \(key) synchronously: its factory is async, and the resolution that makes what the synchronous factories ask for gave up",
+          [registered, gaveUp!]
+        )
+      }
       switch storage.fields.pending?.absence {
       case .notKept:
         return (
@@ -114,7 +120,7 @@ extension ResolutionError {
     case .lost:
       "  each time it was made for this resolution, it was lost before it was asked for again, as to a decorator that fails on it"
     case .rounds:
-      "  this resolution ran its synchronous factories \(Dependencies.mostRounds) times, making the async modules each run met, and no run found them all made and kept, as when other tasks reset their scope more often than the factories run"
+      "  it ran the synchronous factories \(Dependencies.mostRounds) times, making the async module each run met, and no run found every one made and kept: a synchronous factory that reads that many .unique async modules, or whose scope other tasks reset more often than it runs, never finishes; have an async factory await them with Dependencies.resolveAsync instead"
     }
   }
 

@@ -86,7 +86,8 @@ final class AsyncInstance<Value>: Sendable {
     // The keys that led here, as asked for, this module's last (its provider, running this
     // factory, is on the trace): the path of a cycle that making it would close, and the name
     // of its errors.
-    let route = trace.askedChain(from: 0).map(\.keyDescription)
+    let asked = trace.askedChain(from: 0)
+    let route = asked.map(\.keyDescription)
     // A contribution was asked for by its list, which the loop then goes through first, as
     // a synchronous one's does.
     let closing = provider.flatMap { trace.reader(of: $0) }?.role == .collector ? 2 : 1
@@ -104,12 +105,13 @@ final class AsyncInstance<Value>: Sendable {
     let absence: AsyncPending.Absence =
       trace.inspection != nil ? .mainActorHeld : shares && taken > 0 ? .notKept : .notMadeYet
     let wasTakenSince = { @Sendable [state] in state.withLock { $0.taken } != taken }
-    let round = Dependencies.asyncRound?.number ?? 0
+    let round = AsyncRound.current?.number ?? 0
     let lostThisRound = shares && round != 0 && state.withLock { $0.handedIn } == round
     throw AsyncPending(
       site: site, slot: ObjectIdentifier(self), container: container, absence: absence,
       isEager: provider?.isEager == true,
-      key: AsyncPending.Key(type: ObjectIdentifier(Value.self), name: route[route.count - 1].name),
+      key: AsyncPending.Key(
+        type: ObjectIdentifier(asked[asked.count - 1].keyType), name: route[route.count - 1].name),
       generation: generation,
       wasLostThisRound: lostThisRound, wasTakenSince: wasTakenSince
     ) { site throws(ResolutionError) in
@@ -120,7 +122,7 @@ final class AsyncInstance<Value>: Sendable {
 
   /// What `made` holds, handed to this round of `makingAsyncModules`, if any.
   private func handed(_ made: Made, on trace: ResolutionTrace) -> Value {
-    if let round = Dependencies.asyncRound { state.withLock { $0.handedIn = round.number } }
+    if let round = AsyncRound.current { state.withLock { $0.handedIn = round.number } }
     return value(of: made, on: trace)
   }
 
@@ -136,7 +138,7 @@ final class AsyncInstance<Value>: Sendable {
   /// module's value, or a shared one's attempt awaited, of which a resolution that went round
   /// several times holds many, only the one that made the value counting.
   private func handedOn(where matches: (Any) -> Bool) -> Handed<Any>? {
-    Dependencies.asyncRound?.handoffs.withLock { values in
+    AsyncRound.current?.handoffs.withLock { values in
       values.firstIndex { $0.slot == ObjectIdentifier(self) && matches($0.value.value) }
         .map { values.remove(at: $0).value }
     }

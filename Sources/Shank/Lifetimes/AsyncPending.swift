@@ -13,7 +13,7 @@ struct AsyncPending: Error, Sendable {
   let absence: Absence
   /// Whether the module is eager, so that `start()` makes it.
   let isEager: Bool
-  /// The module's type and name, the same in every container that registers it.
+  /// The module's type and name as asked for, the same in every container that registers it.
   let key: Key
   /// The resets of a `.cached` module's scope when it was thrown.
   let generation: UInt?

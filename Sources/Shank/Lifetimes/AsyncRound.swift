@@ -21,6 +21,22 @@ struct AsyncRound: Sendable {
   /// is then made once.
   let held: Locked<[Handed<Any>]>
 
+  /// Whether the round goes on: a task that it starts, which inherits it, finds it only then,
+  /// as for ``AsyncMaking``.
+  let going = Locked(true)
+
+  /// Ends the round, whose values a task it started may still hold it for.
+  func end() {
+    going.withLock { $0 = false }
+    handoffs.withLock { $0 = [] }
+  }
+
+  /// This task's, while it goes on.
+  static var current: AsyncRound? {
+    guard let round = Dependencies.asyncRound, round.going.withLock({ $0 }) else { return nil }
+    return round
+  }
+
   /// The last round number given out.
   private static let numbers = Locked<UInt64>(0)
 

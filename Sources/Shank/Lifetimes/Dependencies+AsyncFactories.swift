@@ -32,11 +32,17 @@ extension Dependencies {
     // in the container it resolves from and in the one the factory made its module in.
     var making = AsyncMaking.current
     let going = Locked(true)
-    defer { going.withLock { $0 = false } }
+    // A task that a round started may hold the round: it keeps nothing past the return.
+    defer {
+      going.withLock { $0 = false }
+      held.withLock { $0 = [] }
+    }
     var last: AsyncPending?
     // The slot each module was first met in, the rounds in a row that got no further than the
     // one before (see below), and the rounds in all.
     var firstMet: [AsyncPending.Key: ObjectIdentifier] = [:]
+    // The generation of each slot when a round last met it.
+    var generations: [ObjectIdentifier: UInt?] = [:]
     var stalled = 0
     var tried = 0
     while true {
@@ -44,7 +50,10 @@ extension Dependencies {
       let round = AsyncRound(handoffs: made, held: held)
       let attempt = { @Sendable [making] () -> Result<Value, ResolutionError> in
         Self.$asyncMaking.withValue(making) {
-          Self.$asyncRound.withValue(round) { Result(catching: resolve) }
+          Self.$asyncRound.withValue(round) {
+            defer { round.end() }
+            return Result(catching: resolve)
+          }
         }
       }
       let outcome = if let actor { await Self.run(on: actor, attempt) } else { attempt() }
@@ -55,7 +64,7 @@ extension Dependencies {
       // value, a module met before in another slot, and left the slot filled for it untaken,
       // as when the factory makes anew the layer it resolves from; or when it lost the value
       // it was handed from a slot before it asked for it again, with no reset of its scope
-      // since the round before met it, as when a decorator always fails on it (a value made
+      // since a round last met it, as when a decorator always fails on it (a value made
       // across a reset is not counted as handed: see `take()`).
       // After two in a row, the next would get no further either. A factory whose path changed
       // once something it awaited was made meets other modules; a slot that lost its value to
@@ -66,8 +75,9 @@ extension Dependencies {
       let metAnew =
         pending.absence == .notMadeYet && met != pending.slot && last?.wasTakenSince() == false
       let lost =
-        pending.absence == .notKept && pending.wasLostThisRound && last?.slot == pending.slot
-        && last?.generation == pending.generation
+        pending.absence == .notKept && pending.wasLostThisRound
+        && generations[pending.slot] == pending.generation
+      generations[pending.slot] = pending.generation
       stalled = metAnew || lost ? stalled + 1 : 0
       if stalled == Self.stalledRounds || tried == Self.mostRounds {
         var fields = error.storage.fields

@@ -16,6 +16,6 @@ final class WeakProvider<Value>: SharedProvider<Value> {
     object = value as AnyObject
     // An async one, decorated or not, lives until the `resolveAsync` or `start()` that made
     // it returns, so that reading it twice there does not make it twice.
-    if terms.isAsync { Dependencies.asyncRound?.held.withLock { $0.append(Handed(value)) } }
+    if terms.isAsync { AsyncRound.current?.held.withLock { $0.append(Handed(value)) } }
   }
 }
