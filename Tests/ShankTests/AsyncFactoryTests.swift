@@ -1611,8 +1611,8 @@ import Testing
   }
 
   /// A synchronous factory that loses, in turn, the value of one shared async module and then
-  /// of another, to decorators that always fail on them, is told after two such runs in a
-  /// row, as one that always loses the same one is.
+  /// of another, to decorators that always fail on them, is told once it has lost one twice,
+  /// as one that always loses the same one is.
   @Test func valuesLostInTurnFromTwoModulesAreNotMadeWithoutEnd() async {
     let made = Counter()
     let runs = Counter()
@@ -1645,9 +1645,93 @@ import Testing
     let outcome = await Self.outcome(of: ReportType.self, from: container)
     #expect(
       outcome.first?.hasSuffix(
-        "  each time it was made for this resolution, it was lost before it was asked for again, as to a decorator that fails on it"
+        "  it was made and lost twice for this resolution before it was asked for again, as to a decorator that fails on it, or to a .weak scope, which keeps no value type"
       ) == true)
-    #expect(made.value == 3)
+    #expect(made.value == 4)
+  }
+
+  /// A synchronous factory whose decorators each fail once, on two modules in turn, gets both
+  /// kept in the end: a module lost once is no refusal.
+  @Test func decoratorsThatEachFailOnceOnTwoModulesAreNoRefusal() async {
+    let made = Collector<String>()
+    let failed = Collector<String>()
+    let container = Dependencies {
+      Module(scope: .singleton) { () async -> DatabaseType in
+        made.append("database")
+        return Database()
+      }
+      Module(scope: .singleton) { () async -> StoreType in
+        made.append("store")
+        return Database()
+      }
+      Module.decorating(DatabaseType.self) { (database: DatabaseType) throws -> DatabaseType in
+        if !failed.all.contains("database") {
+          failed.append("database")
+          throw StubFailure()
+        }
+        return database
+      }
+      Module.decorating(StoreType.self) { (store: StoreType) throws -> StoreType in
+        if !failed.all.contains("store") {
+          failed.append("store")
+          throw StubFailure()
+        }
+        return store
+      }
+      Module { () throws -> ReportType in
+        if made.all.contains("store") {
+          _ = try? Dependencies.resolveOrThrow(DatabaseType.self)
+          _ = try Dependencies.resolveOrThrow(DatabaseType.self)
+        }
+        _ = try? Dependencies.resolveOrThrow(StoreType.self)
+        _ = try Dependencies.resolveOrThrow(StoreType.self)
+        return Report()
+      }
+    }
+    #expect(await Self.outcome(of: ReportType.self, from: container) == ["made"])
+    #expect(made.all == ["store", "database", "database", "store"])
+  }
+
+  /// A module that a child container registers over its parent's and grandparent's, each
+  /// async, met in each of the three by a synchronous factory whose path changes once one is
+  /// made, is made in each: layers made before the call are none made anew.
+  @Test func oneKeyInEachLayerUnderTheContainerIsMadeInEach() async {
+    let made = Collector<String>()
+    let grandparent = Dependencies {
+      Module(scope: .singleton) { () async -> DatabaseType in
+        made.append("grandparent")
+        return Database()
+      }
+      Module(scope: .singleton) { () throws -> FeatureA.Client in
+        _ = try Dependencies.resolveOrThrow(DatabaseType.self)
+        return FeaturesClient()
+      }
+    }
+    let parent = Dependencies(over: grandparent) {
+      Module(scope: .singleton) { () async -> DatabaseType in
+        made.append("parent")
+        return Database()
+      }
+      Module(scope: .singleton) { () throws -> FeatureB.Client in
+        _ = try Dependencies.resolveOrThrow(DatabaseType.self)
+        return FeaturesClient()
+      }
+    }
+    let child = Dependencies(over: parent) {
+      Module(scope: .singleton) { () async -> DatabaseType in
+        made.append("child")
+        return Database()
+      }
+      Module { () throws -> ReportType in
+        // Each made sends the next round to the next layer down first.
+        if made.all.contains("parent") { _ = try Dependencies.resolveOrThrow(FeatureA.Client.self) }
+        if made.all.contains("child") { _ = try Dependencies.resolveOrThrow(FeatureB.Client.self) }
+        _ = try Dependencies.resolveOrThrow(DatabaseType.self)
+        return Report()
+      }
+    }
+    #expect(await Self.outcome(of: ReportType.self, from: child) == ["made"])
+    #expect(made.all == ["child", "parent", "grandparent"])
   }
 
   /// A task that a synchronous factory starts while `resolveAsync` runs it does not keep the
@@ -1746,7 +1830,7 @@ import Testing
         Shank cannot resolve DatabaseType synchronously: its factory is async, and this container does not keep what it made before
           asked for at ShankTests/AsyncFactoryTests.swift:\(registered + 9)
           it was registered at ShankTests/AsyncFactoryTests.swift:\(registered) with an async factory
-          each time it was made for this resolution, it was lost before it was asked for again, as to a decorator that fails on it
+          it was made and lost twice for this resolution before it was asked for again, as to a decorator that fails on it, or to a .weak scope, which keeps no value type
         """
       ])
     #expect(made.value == 2)
@@ -2005,7 +2089,7 @@ import Testing
   static let gaveUpHeadline =
     "Shank cannot resolve DatabaseType synchronously: its factory is async, and the resolution that makes what the synchronous factories ask for gave up"
   static let gaveUpAfterTheMostRounds =
-    "  it ran the synchronous factories 1000 times, making the async module each run met, and no run found every one made and kept: a synchronous factory that reads that many .unique async modules, or whose scope other tasks reset more often than it runs, never finishes; have an async factory await them with Dependencies.resolveAsync instead"
+    "  it ran the synchronous factories 1000 times, making the async module each run met, and no run found every one made and kept: a synchronous factory that reads .unique async modules that many times, or whose scope other tasks reset more often than it runs, never finishes; have an async factory await them with Dependencies.resolveAsync instead"
 
   /// What resolving `T` from `container` ends in, watched as ``outcomeOfResolvingADatabase(from:)``.
   static func outcome<T: Sendable>(of type: T.Type, from container: Dependencies) async

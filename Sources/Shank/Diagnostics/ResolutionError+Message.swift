@@ -118,9 +118,9 @@ extension ResolutionError {
     case .metAnew:
       "  each time it was made for this resolution, the factory that asks for it then met it in a new container, as one that makes a child or withOverrides layer anew at every run does: make that layer once, outside the factory"
     case .lost:
-      "  each time it was made for this resolution, it was lost before it was asked for again, as to a decorator that fails on it"
+      "  it was made and lost twice for this resolution before it was asked for again, as to a decorator that fails on it, or to a .weak scope, which keeps no value type"
     case .rounds:
-      "  it ran the synchronous factories \(Dependencies.mostRounds) times, making the async module each run met, and no run found every one made and kept: a synchronous factory that reads that many .unique async modules, or whose scope other tasks reset more often than it runs, never finishes; have an async factory await them with Dependencies.resolveAsync instead"
+      "  it ran the synchronous factories \(Dependencies.mostRounds) times, making the async module each run met, and no run found every one made and kept: a synchronous factory that reads .unique async modules that many times, or whose scope other tasks reset more often than it runs, never finishes; have an async factory await them with Dependencies.resolveAsync instead"
     }
   }
 

@@ -30,7 +30,7 @@ struct AsyncPending: Error, Sendable {
   enum GaveUp: Sendable {
     /// Two rounds in a row met the module in a container made anew.
     case metAnew
-    /// Two rounds in a row lost the value they were handed.
+    /// Two rounds lost the value they were handed, with no reset in between.
     case lost
     /// ``Dependencies/mostRounds`` rounds went by.
     case rounds

@@ -1,8 +1,8 @@
 // Making the instances of async factories, for `start()` and `resolveAsync`.
 
 extension Dependencies {
-  /// How many rounds in a row of ``makingAsyncModules(on:_:)`` may get no further than the
-  /// one before before the resolution ends with the error of the last.
+  /// How many rounds in a row of ``makingAsyncModules(on:_:)`` may meet a module in a layer
+  /// made anew before the resolution ends with the error of the last.
   static let stalledRounds = 2
 
   /// How many rounds of ``makingAsyncModules(on:_:)`` a resolution may take before it ends
@@ -21,7 +21,8 @@ extension Dependencies {
   /// async module's value happens here, in between. What a unique module's factory made is
   /// handed to the next round alone (see ``AsyncRound/handoffs``), and a `.weak` one's is held
   /// until it returns (``AsyncRound/held``). It ends with the error of the last round once
-  /// ``stalledRounds`` in a row got no further, or after ``mostRounds``.
+  /// ``stalledRounds`` in a row met a module in a layer made anew, once a slot lost its value
+  /// twice, or after ``mostRounds``.
   func makingAsyncModules<Value: Sendable>(
     on actor: (any Actor)?,
     _ resolve: @escaping @Sendable () throws(ResolutionError) -> Value
@@ -38,12 +39,12 @@ extension Dependencies {
       held.withLock { $0 = [] }
     }
     var last: AsyncPending?
-    // The slot each module was first met in, the rounds in a row that got no further than the
-    // one before (see below), and the rounds in all.
+    // The slot each module was first met in, the rounds in a row that met one in a layer made
+    // anew (see below), the generation of each slot's scope when it last lost a value, and the
+    // rounds in all.
     var firstMet: [AsyncPending.Key: ObjectIdentifier] = [:]
-    // The generation of each slot when a round last met it.
-    var generations: [ObjectIdentifier: UInt?] = [:]
     var stalled = 0
+    var lostIn: [ObjectIdentifier: UInt?] = [:]
     var tried = 0
     while true {
       tried += 1
@@ -60,28 +61,27 @@ extension Dependencies {
       guard case .failure(let error) = outcome, let pending = error.pending else {
         return try outcome.get()
       }
-      // A round got no further than the one before when it met, in a slot that never held a
-      // value, a module met before in another slot, and left the slot filled for it untaken,
-      // as when the factory makes anew the layer it resolves from; or when it lost the value
-      // it was handed from a slot before it asked for it again, with no reset of its scope
-      // since a round last met it, as when a decorator always fails on it (a value made
-      // across a reset is not counted as handed: see `take()`).
-      // After two in a row, the next would get no further either. A factory whose path changed
-      // once something it awaited was made meets other modules; a slot that lost its value to
-      // a release, a reset or a failed decorator before this round is made again, however
-      // often other tasks reset it.
+      // Two rounds in a row that met, in a slot that never held a value, a module met before in
+      // another slot, outside this container and those under it, and left the slot filled for
+      // it untaken, got no further: as when the factory makes anew the layer it resolves
+      // from. A factory whose path changes once something it awaited is made meets other
+      // modules, or finds them in the layers it resolves from. A slot that lost the value it
+      // handed this round before it was asked for again, as to a decorator that fails on it,
+      // for the second time with no reset of its scope in between, would lose it again (a value
+      // made across a reset is not counted as handed: see `take()`); one that lost it to
+      // another task's reset is made again, however often.
       let met = firstMet[pending.key, default: pending.slot]
       firstMet[pending.key] = met
       let metAnew =
         pending.absence == .notMadeYet && met != pending.slot && last?.wasTakenSince() == false
-      let lost =
-        pending.absence == .notKept && pending.wasLostThisRound
-        && generations[pending.slot] == pending.generation
-      generations[pending.slot] = pending.generation
-      stalled = metAnew || lost ? stalled + 1 : 0
-      if stalled == Self.stalledRounds || tried == Self.mostRounds {
+        && !sequence(first: self, next: \.parent).contains { $0 === pending.container }
+      stalled = metAnew ? stalled + 1 : 0
+      let lost = pending.absence == .notKept && pending.wasLostThisRound
+      let lostAgain = lost && lostIn[pending.slot] == pending.generation
+      if lost { lostIn[pending.slot] = pending.generation }
+      if stalled == Self.stalledRounds || lostAgain || tried == Self.mostRounds {
         var fields = error.storage.fields
-        fields.pending?.gaveUp = tried == Self.mostRounds ? .rounds : metAnew ? .metAnew : .lost
+        fields.pending?.gaveUp = tried == Self.mostRounds ? .rounds : lostAgain ? .lost : .metAnew
         throw ResolutionError(fields)
       }
       last = pending
