@@ -116,7 +116,7 @@ extension ResolutionError {
   private static func advice(gaveUp: AsyncPending.GaveUp) -> String {
     switch gaveUp {
     case .metAnew:
-      "  each time it was made for this resolution, the factory that asks for it then met it in a new container, as one that makes a child or withOverrides layer anew at every run does: make that layer once, outside the factory"
+      "  the factory that asks for it met it in another container than the one it was made in for the run before, and left that one unused, twice, as one that makes a child or withOverrides layer anew at every run does: make that layer once, outside the factory"
     case .lost:
       "  it was made and lost twice for this resolution before it was asked for again, as to a decorator that fails on it, or to a .weak scope, which keeps no value type"
     case .rounds:

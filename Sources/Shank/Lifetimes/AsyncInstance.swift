@@ -110,8 +110,7 @@ final class AsyncInstance<Value>: Sendable {
     throw AsyncPending(
       site: site, slot: ObjectIdentifier(self), container: container, absence: absence,
       isEager: provider?.isEager == true,
-      key: AsyncPending.Key(
-        type: ObjectIdentifier(asked[asked.count - 1].keyType), name: route[route.count - 1].name),
+      key: ObjectIdentifier(asked[asked.count - 1].keyType),
       generation: generation,
       wasLostThisRound: lostThisRound, wasTakenSince: wasTakenSince
     ) { site throws(ResolutionError) in

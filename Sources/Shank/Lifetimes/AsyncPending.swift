@@ -13,8 +13,8 @@ struct AsyncPending: Error, Sendable {
   let absence: Absence
   /// Whether the module is eager, so that `start()` makes it.
   let isEager: Bool
-  /// The module's type and name as asked for, the same in every container that registers it.
-  let key: Key
+  /// The module's type as asked for, the same in every container that registers it.
+  let key: ObjectIdentifier
   /// The resets of a `.cached` module's scope when it was thrown.
   let generation: UInt?
   /// Whether this round of `makingAsyncModules` was handed a value from the slot, and lost it
@@ -28,17 +28,12 @@ struct AsyncPending: Error, Sendable {
   var gaveUp: GaveUp?
 
   enum GaveUp: Sendable {
-    /// Two rounds in a row met the module in a container made anew.
+    /// Rounds met the module in a container made anew ``Dependencies/timesMetAnew`` times.
     case metAnew
     /// Two rounds lost the value they were handed, with no reset in between.
     case lost
     /// ``Dependencies/mostRounds`` rounds went by.
     case rounds
-  }
-
-  struct Key: Hashable {
-    let type: ObjectIdentifier
-    let name: String?
   }
 
   enum Absence: Sendable {

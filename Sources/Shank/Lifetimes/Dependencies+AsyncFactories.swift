@@ -1,9 +1,9 @@
 // Making the instances of async factories, for `start()` and `resolveAsync`.
 
 extension Dependencies {
-  /// How many rounds in a row of ``makingAsyncModules(on:_:)`` may meet a module in a layer
-  /// made anew before the resolution ends with the error of the last.
-  static let stalledRounds = 2
+  /// How many times ``makingAsyncModules(on:_:)`` may meet one module in a layer made anew
+  /// before the resolution ends with the error of the last round.
+  static let timesMetAnew = 2
 
   /// How many rounds of ``makingAsyncModules(on:_:)`` a resolution may take before it ends
   /// with the error of the last, whatever the rounds made: a backstop for the shapes the
@@ -21,7 +21,7 @@ extension Dependencies {
   /// async module's value happens here, in between. What a unique module's factory made is
   /// handed to the next round alone (see ``AsyncRound/handoffs``), and a `.weak` one's is held
   /// until it returns (``AsyncRound/held``). It ends with the error of the last round once
-  /// ``stalledRounds`` in a row met a module in a layer made anew, once a slot lost its value
+  /// it met a module in a layer made anew ``timesMetAnew`` times, once a slot lost its value
   /// twice, or after ``mostRounds``.
   func makingAsyncModules<Value: Sendable>(
     on actor: (any Actor)?,
@@ -38,12 +38,10 @@ extension Dependencies {
       going.withLock { $0 = false }
       held.withLock { $0 = [] }
     }
-    var last: AsyncPending?
-    // The slot each module was first met in, the rounds in a row that met one in a layer made
-    // anew (see below), the generation of each slot's scope when it last lost a value, and the
-    // rounds in all.
-    var firstMet: [AsyncPending.Key: ObjectIdentifier] = [:]
-    var stalled = 0
+    // Per type asked for, the last round's meeting with it and how often it was met anew (see
+    // below); per slot, its scope's generation when it last lost a value; and the rounds in all.
+    var lastMet: [ObjectIdentifier: AsyncPending] = [:]
+    var timesMetAnew: [ObjectIdentifier: Int] = [:]
     var lostIn: [ObjectIdentifier: UInt?] = [:]
     var tried = 0
     while true {
@@ -61,30 +59,31 @@ extension Dependencies {
       guard case .failure(let error) = outcome, let pending = error.pending else {
         return try outcome.get()
       }
-      // Two rounds in a row that met, in a slot that never held a value, a module met before in
-      // another slot, outside this container and those under it, and left the slot filled for
-      // it untaken, got no further: as when the factory makes anew the layer it resolves
-      // from. A factory whose path changes once something it awaited is made meets other
-      // modules, or finds them in the layers it resolves from. A slot that lost the value it
-      // handed this round before it was asked for again, as to a decorator that fails on it,
-      // for the second time with no reset of its scope in between, would lose it again (a value
-      // made across a reset is not counted as handed: see `take()`); one that lost it to
+      // A module is met anew in a slot that never held a value, outside this container and
+      // those it falls through to, after a round met it in another slot, which it left
+      // untaken, as when the factory makes anew the layer it resolves from: met so twice, it
+      // would be again. A factory whose path changes once something it awaited is made meets
+      // other modules, or finds them in the layers it resolves from. A slot that lost the value
+      // it handed this round before it was asked for again, as to a decorator that fails on
+      // it, for the second time with no reset of its scope in between, would lose it again (a
+      // value made across a reset is not counted as handed: see `take()`); one that lost it to
       // another task's reset is made again, however often.
-      let met = firstMet[pending.key, default: pending.slot]
-      firstMet[pending.key] = met
-      let metAnew =
-        pending.absence == .notMadeYet && met != pending.slot && last?.wasTakenSince() == false
-        && !sequence(first: self, next: \.parent).contains { $0 === pending.container }
-      stalled = metAnew ? stalled + 1 : 0
+      let before = lastMet.updateValue(pending, forKey: pending.key)
+      if pending.absence == .notMadeYet, let before, before.slot != pending.slot,
+        !before.wasTakenSince(),
+        !sequence(first: self, next: \.parent).contains(where: { $0 === pending.container })
+      {
+        timesMetAnew[pending.key, default: 0] += 1
+      }
+      let metAnew = timesMetAnew[pending.key] == Self.timesMetAnew
       let lost = pending.absence == .notKept && pending.wasLostThisRound
       let lostAgain = lost && lostIn[pending.slot] == pending.generation
       if lost { lostIn[pending.slot] = pending.generation }
-      if stalled == Self.stalledRounds || lostAgain || tried == Self.mostRounds {
+      if metAnew || lostAgain || tried == Self.mostRounds {
         var fields = error.storage.fields
         fields.pending?.gaveUp = tried == Self.mostRounds ? .rounds : lostAgain ? .lost : .metAnew
         throw ResolutionError(fields)
       }
-      last = pending
       // Its errors name where it was asked for, as a synchronous module's do, not where this
       // resolution began.
       if let value = try await pending.make(error.storage.fields.site) {
