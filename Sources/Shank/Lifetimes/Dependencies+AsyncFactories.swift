@@ -7,7 +7,7 @@ extension Dependencies {
 
   /// How many rounds of ``makingAsyncModules(on:_:)`` a resolution may take before it ends
   /// with the error of the last, whatever the rounds made: a backstop for the shapes the
-  /// stall rule does not see (ARCHITECTURE's known debts), far above the 75 rounds measured
+  /// rules below do not see (ARCHITECTURE's known debts), far above the 75 rounds measured
   /// for a resolution racing a storm of other tasks' resets. A resolution that meets that many
   /// async modules not made yet, one round each, is refused too: it cannot tell them apart
   /// from the modules of layers a factory makes anew, and takes time quadratic in them.
