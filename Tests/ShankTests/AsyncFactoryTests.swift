@@ -1884,29 +1884,47 @@ import Testing
     #expect(throws: ResolutionError.self) { try container.resolveOrThrow(DatabaseType.self) }
   }
 
+  /// Where a factory finds the modules it resolves.
+  enum Layer: CaseIterable, Sendable {
+    /// The container resolved from.
+    case own
+    /// A child of it, made before the call.
+    case childMadeBefore
+    /// A child the factory makes in its first run, and keeps.
+    case childMadeOnce
+  }
+
   /// A synchronous factory whose path changes each time an async module it awaited is made,
   /// so that it then meets another before it comes to those made, gets each one made, however
-  /// many rounds in a row that takes.
-  @Test func aFactoryWhosePathChangesOnceAModuleIsMadeGetsWhatItMeetsMade() async {
+  /// many rounds in a row that takes, wherever it finds them.
+  @Test(arguments: Layer.allCases)
+  func aFactoryWhosePathChangesOnceAModuleIsMadeGetsWhatItMeetsMade(in layer: Layer) async {
     let made = Collector<String>()
     let stages = ["a", "b", "c", "d"]
-    let container = Dependencies {
-      for stage in stages {
-        Module(stage, scope: .singleton) { () async -> DatabaseType in
-          made.append(stage)
-          return Database()
-        }
+    let modules = stages.map { stage in
+      Module(stage, scope: .singleton) { () async -> DatabaseType in
+        made.append(stage)
+        return Database()
       }
+    }
+    let child = Collector<Dependencies>()
+    let container = Dependencies {
+      if layer == .own { modules }
       Module { () throws -> ReportType in
+        if layer == .childMadeOnce, child.all.isEmpty {
+          child.append(Dependencies(over: .current) { modules })
+        }
+        let from = child.all.first ?? .current
         // Each stage made sends the next round to the one after it first.
         for (stage, next) in zip(stages, stages.dropFirst()).reversed()
         where made.all.contains(stage) {
-          _ = try Dependencies.resolveOrThrow(DatabaseType.self, name: next)
+          _ = try from.resolveOrThrow(DatabaseType.self, name: next)
         }
-        _ = try Dependencies.resolveOrThrow(DatabaseType.self, name: "a")
+        _ = try from.resolveOrThrow(DatabaseType.self, name: "a")
         return Report()
       }
     }
+    if layer == .childMadeBefore { child.append(Dependencies(over: container) { modules }) }
     #expect(await Self.outcome(of: ReportType.self, from: container) == ["made"])
     #expect(made.all == stages)
   }
