@@ -1892,6 +1892,9 @@ import Testing
     case childMadeBefore
     /// A child the factory makes in its first run, and keeps.
     case childMadeOnce
+    /// A child made before the call that registers every other module again, over the
+    /// container resolved from, which registers them all.
+    case childOverridingSome
   }
 
   /// A synchronous factory whose path changes each time an async module it awaited is made,
@@ -1909,7 +1912,7 @@ import Testing
     }
     let child = Collector<Dependencies>()
     let container = Dependencies {
-      if layer == .own { modules }
+      if layer == .own || layer == .childOverridingSome { modules }
       Module { () throws -> ReportType in
         if layer == .childMadeOnce, child.all.isEmpty {
           child.append(Dependencies(over: .current) { modules })
@@ -1925,6 +1928,9 @@ import Testing
       }
     }
     if layer == .childMadeBefore { child.append(Dependencies(over: container) { modules }) }
+    if layer == .childOverridingSome {
+      child.append(Dependencies(over: container) { [modules[1], modules[3]] })
+    }
     #expect(await Self.outcome(of: ReportType.self, from: container) == ["made"])
     #expect(made.all == stages)
   }

@@ -60,8 +60,8 @@ extension Dependencies {
         return try outcome.get()
       }
       // A module is met anew in a slot that never held a value, outside this container and
-      // those it falls through to, after a round met it in another container, whose slot it
-      // left untaken, as when the factory makes anew the layer it resolves from: met so twice, it
+      // those it falls through to, after a round met it in another such container, whose slot
+      // it left untaken, as when the factory makes anew the layer it resolves from: met so twice, it
       // would be again. A factory whose path changes once something it awaited is made meets
       // other modules, or finds them in the layers it resolves from. A slot that lost the value
       // it handed this round before it was asked for again, as to a decorator that fails on
@@ -70,8 +70,8 @@ extension Dependencies {
       // another task's reset is made again, however often.
       let before = lastMet.updateValue(pending, forKey: pending.key)
       if pending.absence == .notMadeYet, let before, before.container !== pending.container,
-        !before.wasTakenSince(),
-        !sequence(first: self, next: \.parent).contains(where: { $0 === pending.container })
+        !before.wasTakenSince(), isLayerOfItsOwn(pending.container),
+        isLayerOfItsOwn(before.container)
       {
         timesMetAnew[pending.key, default: 0] += 1
       }
@@ -92,5 +92,11 @@ extension Dependencies {
       let containers = (making?.containers ?? []) + [self, pending.container]
       making = AsyncMaking(containers: containers, going: going)
     }
+  }
+
+  /// Whether `container` is neither this one nor one it falls through to: one a factory may
+  /// have made anew.
+  private func isLayerOfItsOwn(_ container: Dependencies) -> Bool {
+    !sequence(first: self, next: \.parent).contains { $0 === container }
   }
 }
