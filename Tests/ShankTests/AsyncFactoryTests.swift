@@ -1516,31 +1516,6 @@ import Testing
     #expect(made.value == 3)
   }
 
-  /// A `.cached` async module whose scope is reset between a synchronous factory's two reads
-  /// of it in every round can never be read twice: the resolution ends with the error of its
-  /// last round after 1,000 rounds, rather than making values for ever.
-  @Test func aScopeResetBetweenReadsInEveryRoundEndsAfterTheMostRounds() async {
-    let made = Counter()
-    let container = Dependencies {
-      Module(scope: .cached("session")) { () async -> DatabaseType in
-        made.increment()
-        return Database()
-      }
-      Module { () throws -> ReportType in
-        _ = try Dependencies.resolveOrThrow(DatabaseType.self)
-        Dependencies.current.reset(.cached("session"))
-        _ = try Dependencies.resolveOrThrow(DatabaseType.self)
-        return Report()
-      }
-    }
-    let outcome = await Self.outcome(of: ReportType.self, from: container)
-    #expect(outcome.count == 1)
-    #expect(outcome.first?.hasPrefix(Self.gaveUpHeadline) == true)
-    #expect(outcome.first?.hasSuffix(Self.gaveUpAfterTheMostRounds) == true)
-    // Made in each of the 1,000 rounds but the last, which ends with the error.
-    #expect(made.value == 999)
-  }
-
   /// Async modules of one short name, each feature's `Client`, are modules of their own to a
   /// synchronous factory whose path changes once one is made: it gets each one made. So are
   /// modules that each make one class, registered as each feature's `Client` (`as:`).
@@ -1994,38 +1969,31 @@ import Testing
         return Report()
       }
     }
-    let outcome = await Self.outcome(of: ReportType.self, from: container)
-    #expect(outcome.count == 1)
-    #expect(outcome.first?.hasPrefix(Self.gaveUpHeadline) == true)
-    #expect(outcome.first?.hasSuffix(Self.gaveUpAfterTheMostRounds) == true)
-    // Made in each of the 1,000 rounds but the last, which ends with the error.
-    #expect(made.value == 999)
+    Self.expectGivenUpAfterTheMostRounds(
+      await Self.outcome(of: ReportType.self, from: container), made: made.value)
   }
 
-  /// A synchronous factory that reads twice a `.cached` async module whose factory resets its
-  /// own scope loses each value it is made, as one that another task resets does, and is told
-  /// the module is not kept after 1,000 runs, rather than making values
-  /// for ever.
-  @Test func aFactoryReadingTwiceAModuleThatResetsItsOwnScopeIsToldAfterTheMostRounds() async {
+  /// A synchronous factory that reads twice a `.cached` async module whose scope is reset in
+  /// every round, between its reads or by the module's own factory as it is made, loses each
+  /// value it is made, and is told so after 1,000 rounds, rather than making values for ever.
+  @Test(arguments: [false, true])
+  func aScopeResetInEveryRoundEndsAfterTheMostRounds(byItsOwnFactory: Bool) async {
     let made = Counter()
     let container = Dependencies {
       Module(scope: .cached("session")) { () async -> DatabaseType in
         made.increment()
-        await Dependencies.current.reset(.cached("session"))
+        if byItsOwnFactory { await Dependencies.current.reset(.cached("session")) }
         return Database()
       }
       Module { () throws -> ReportType in
         _ = try Dependencies.resolveOrThrow(DatabaseType.self)
+        if !byItsOwnFactory { Dependencies.current.reset(.cached("session")) }
         _ = try Dependencies.resolveOrThrow(DatabaseType.self)
         return Report()
       }
     }
-    let outcome = await Self.outcome(of: ReportType.self, from: container)
-    #expect(outcome.count == 1)
-    #expect(outcome.first?.hasPrefix(Self.gaveUpHeadline) == true)
-    #expect(outcome.first?.hasSuffix(Self.gaveUpAfterTheMostRounds) == true)
-    // Made in each of the 1,000 rounds but the last, which ends with the error.
-    #expect(made.value == 999)
+    Self.expectGivenUpAfterTheMostRounds(
+      await Self.outcome(of: ReportType.self, from: container), made: made.value)
   }
 
   /// A synchronous factory that makes anew the layer it resolves an async module from, under a
@@ -2125,12 +2093,22 @@ import Testing
     await outcome(of: DatabaseType.self, from: container)
   }
 
-  /// The first and last lines of the error of a resolution of a `DatabaseType` that
-  /// `makingAsyncModules` ended after its most rounds.
-  static let gaveUpHeadline =
-    "Shank cannot resolve DatabaseType synchronously: its factory is async, and the resolution that makes what the synchronous factories ask for gave up"
-  static let gaveUpAfterTheMostRounds =
-    "  it ran the synchronous factories 1000 times, making the async module each run met, and no run found every one made and kept: a synchronous factory that reads .unique async modules that many times, or whose scope other tasks reset more often than it runs, never finishes; have an async factory await them with Dependencies.resolveAsync instead"
+  /// Expects `outcome` to be the error of a resolution that `makingAsyncModules` gave up on
+  /// after its 1,000 rounds, asking for a `DatabaseType`, which each round but the last made.
+  static func expectGivenUpAfterTheMostRounds(
+    _ outcome: [String], made: Int, sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    #expect(outcome.count == 1, sourceLocation: sourceLocation)
+    #expect(
+      outcome.first?.hasPrefix(
+        "Shank cannot resolve DatabaseType synchronously: its factory is async, and the resolution that makes what the synchronous factories ask for gave up"
+      ) == true, sourceLocation: sourceLocation)
+    #expect(
+      outcome.first?.hasSuffix(
+        "  it ran the synchronous factories 1000 times, making the async module each run met, and no run found every one made and kept: a synchronous factory that reads .unique async modules that many times, or whose scope other tasks reset more often than it runs, never finishes; have an async factory await them with Dependencies.resolveAsync instead"
+      ) == true, sourceLocation: sourceLocation)
+    #expect(made == 999, sourceLocation: sourceLocation)
+  }
 
   /// What resolving `T` from `container` ends in, watched as ``outcomeOfResolvingADatabase(from:)``.
   static func outcome<T: Sendable>(of type: T.Type, from container: Dependencies) async
