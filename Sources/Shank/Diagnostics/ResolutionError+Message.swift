@@ -67,10 +67,10 @@ extension ResolutionError {
     case .notMadeYet(let registeredAt):
       let registered = "  it was registered at \(registeredAt) with an async factory"
       let gaveUp = storage.fields.pending?.gaveUp.map(Self.advice(gaveUp:))
-      if storage.fields.pending?.gaveUp == .rounds {
+      if storage.fields.pending?.gaveUp == .rounds, let gaveUp {
         return (
           "Shank cannot resolve \(key) synchronously: its factory is async, and the resolution that makes what the synchronous factories ask for gave up",
-          [registered, gaveUp!]
+          [registered, gaveUp]
         )
       }
       switch storage.fields.pending?.absence {

@@ -18,8 +18,7 @@ struct AsyncPending: Error, Sendable {
   /// The resets of a `.cached` module's scope when it was thrown.
   let generation: UInt?
   /// Whether this round of `makingAsyncModules` was handed a value from the slot, and lost it
-  /// before it asked again: another round would do the same, unless the scope was reset since
-  /// the round before.
+  /// before it asked again.
   let wasLostThisRound: Bool
   /// Whether a value was taken from the slot since this was thrown, by any resolution.
   let wasTakenSince: @Sendable () -> Bool
@@ -30,7 +29,7 @@ struct AsyncPending: Error, Sendable {
   enum GaveUp: Sendable {
     /// Rounds met the module in a container made anew ``Dependencies/timesMetAnew`` times.
     case metAnew
-    /// Two rounds lost the value they were handed, with no reset in between.
+    /// The slot lost the value it handed a round twice, with no reset of its scope in between.
     case lost
     /// ``Dependencies/mostRounds`` rounds went by.
     case rounds
