@@ -344,7 +344,7 @@ import Testing
     #expect(
       error.description == #"""
         Shank found 1 problem in the dependency graph:
-          - SampleModuleType named "x\ny" needs Service named "a\nb" in property "service" (\#(fileID):\#(lineBreakingInjectLine)), and nothing registers it
+          - SampleModuleType named "x\ny" needs Service named "a\nb" in property "service" (\#(fileID):\#(lineBreakingInjectLine)), which no container it resolves from registers
         """#)
   }
 

@@ -50,7 +50,7 @@ import Testing
       ? "StoppingWhenFreed" : resetting ? "an instance freed by verify()" : "NeverRegistered"
     #expect(
       error.problems.map(\.description).map { $0.prefix { $0 != ";" } } == [
-        "StoppingWhenFreed needs ShopAppModuleType in property \"app\" (ShankTests/VerificationFailureTests.swift:\(StoppingWhenFreed.appLine)), and nothing registers it",
+        "StoppingWhenFreed needs ShopAppModuleType in property \"app\" (ShankTests/VerificationFailureTests.swift:\(StoppingWhenFreed.appLine)), which no container it resolves from registers",
         "\(module) could not be made: \(stopped)"[...],
       ])
     #expect(dependencies.graph().edges.map(\.property) == ["text"])
@@ -265,7 +265,7 @@ import Testing
     #expect(problems.dropFirst().first?.hasPrefix("FailingModuleType could not be made") == true)
     #expect(
       problems.last
-        == #"CartModuleType needs ShopAppModuleType in property "app" (ShankTests/ShopFixtures.swift:22), and nothing registers it"#
+        == #"CartModuleType needs ShopAppModuleType in property "app" (ShankTests/ShopFixtures.swift:22), which no container it resolves from registers"#
     )
     // The thread left behind goes on once released, and changes nothing of the answer given.
     release.signal()
@@ -298,7 +298,7 @@ import Testing
     #expect(
       problems == [
         "Service could not be made: its factory did not return within 6.0 seconds; it may wait for something verify() holds, such as the main queue when verify() runs on the main actor",
-        #"CartModuleType needs ShopAppModuleType in property "app" (ShankTests/ShopFixtures.swift:22), and nothing registers it"#,
+        #"CartModuleType needs ShopAppModuleType in property "app" (ShankTests/ShopFixtures.swift:22), which no container it resolves from registers"#,
       ])
   }
 
@@ -584,7 +584,7 @@ import Testing
     #expect(
       error.description == """
         Shank found 1 problem in the dependency graph:
-          - CheckoutViewController needs PaymentGateway named "checkout" in property "checkout" (ShankTests/VerificationFailureTests.swift:\(checkoutInjectLine)), and nothing registers it
+          - CheckoutViewController needs PaymentGateway named "checkout" in property "checkout" (ShankTests/VerificationFailureTests.swift:\(checkoutInjectLine)), which no container it resolves from registers
         """)
   }
 

@@ -41,7 +41,7 @@ import Testing
     #expect(
       error.description == """
         Shank found 4 problems in the dependency graph:
-          - CartModuleType needs ShopAppModuleType in property "app" (ShankTests/ShopFixtures.swift:22), and nothing registers it
+          - CartModuleType needs ShopAppModuleType in property "app" (ShankTests/ShopFixtures.swift:22), which no container it resolves from registers
           - LedgerModuleType, registered at ShankTests/VerificationTests.swift:21, is made as StrayModule, which does not conform to it
           - PromotionsModuleType, registered .weak at ShankTests/VerificationTests.swift:22, is made as PromotionsModule, a value type: .weak keeps only class instances, so it is made at every resolution
           - cycle: LedgerModuleType named "primary" → AuditModuleType → LedgerModuleType named "primary"
@@ -146,7 +146,7 @@ import Testing
       problems
         == (listingIt
           ? [
-            "MirroredConsumer needs Service in property \"service\" (ShankTests/VerificationTests.swift:\(MirroredConsumer.serviceLine)), and nothing registers it"
+            "MirroredConsumer needs Service in property \"service\" (ShankTests/VerificationTests.swift:\(MirroredConsumer.serviceLine)), which no container it resolves from registers"
           ] : []))
   }
 
@@ -365,7 +365,7 @@ import Testing
     let typeName = "[ShankTests.FeatureA.Key: ShankTests.FeatureB.Key]"
     #expect(
       error.problems.map(\.description) == [
-        "KeyMapReader needs \(typeName) in property \"map\" (ShankTests/VerificationTests.swift:\(KeyMapReader.line)), and nothing registers it"
+        "KeyMapReader needs \(typeName) in property \"map\" (ShankTests/VerificationTests.swift:\(KeyMapReader.line)), which no container it resolves from registers"
       ])
     let miss = try #require(throws: ResolutionError.self) {
       try Dependencies {}.resolveOrThrow([FeatureA.Key: FeatureB.Key].self)
@@ -414,7 +414,7 @@ import Testing
     let error = try #require(throws: VerificationError.self) { try dependencies.verify() }
     #expect(
       error.problems.map(\.description) == [
-        "Screen needs ShankTests.FeatureB.Client in property \"client\" (ShankTests/Fixtures.swift:\(featureBClientLine)), and nothing registers it"
+        "Screen needs ShankTests.FeatureB.Client in property \"client\" (ShankTests/Fixtures.swift:\(featureBClientLine)), which no container it resolves from registers"
       ])
   }
 }
@@ -577,6 +577,10 @@ final class PongModule: PongModuleType {
         .missing(
           module: "ServiceReader", property: "service", requirement: "Service",
           declaredAt: "ShankTests/GraphTests.swift:\(ServiceReader.line)")
+      ])
+    #expect(
+      error.problems.map(\.description) == [
+        "ServiceReader needs Service in property \"service\" (ShankTests/GraphTests.swift:\(ServiceReader.line)), which no container it resolves from registers"
       ])
     let unique = Dependencies(over: Dependencies { Module { ServiceReader() } }) {
       Module { ServiceImpl() as Service }

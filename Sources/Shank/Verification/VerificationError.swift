@@ -5,14 +5,14 @@
 ///
 /// ```
 /// Shank found 2 problems in the dependency graph:
-///   - WidgetModuleType needs AnalyticsModuleType in property "analytics" (Widgets.swift:12), and nothing registers it
+///   - WidgetModuleType needs AnalyticsModuleType in property "analytics" (Widgets.swift:12), which no container it resolves from registers
 ///   - cycle: AModuleType → BModuleType → AModuleType
 /// ```
 public struct VerificationError: Error, CustomStringConvertible, Sendable {
   /// One thing wrong with the graph.
   public enum Problem: Sendable, Hashable, CustomStringConvertible {
     /// `module`'s `@Inject` property `property`, declared at `declaredAt`, asks for
-    /// `requirement` (a type and name), which nothing registers.
+    /// `requirement` (a type and name), which no container `module` resolves from registers.
     case missing(module: String, property: String, requirement: String, declaredAt: String)
     /// `module`'s `@Inject` property `property`, declared at `declaredAt`, asks for
     /// `requirement`, whose making runs the `async` factory of a ``Scope/unique`` module (it
@@ -46,7 +46,7 @@ public struct VerificationError: Error, CustomStringConvertible, Sendable {
     public var description: String {
       switch self {
       case .missing(let module, let property, let requirement, let site):
-        "\(module) needs \(requirement) in property \"\(property)\" (\(site)), and nothing registers it"
+        "\(module) needs \(requirement) in property \"\(property)\" (\(site)), which no container it resolves from registers"
       case .asyncOnly(let module, let property, let requirement, let site):
         "\(module) needs \(requirement) in property \"\(property)\" (\(site)), which only resolveAsync can make: it runs the async factory of a .unique module, which no container keeps, so reading the property always stops; resolve it with try await Dependencies.resolveAsync instead, or register the module .singleton and eager: true so that start() makes it once"
       case .cycle(let path):
