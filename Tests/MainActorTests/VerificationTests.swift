@@ -34,6 +34,27 @@ import Testing
       ])
   }
 
+  /// `graph()` on the main actor cannot make a main-actor async module either: the module is
+  /// a node all the same, with no edges, where `verify()` says why.
+  @Test func onTheMainActorGraphShowsAMainActorAsyncModuleItCannotMake() {
+    let graph = Dependencies {
+      Module(scope: .singleton) { () async -> SessionModuleType in SessionModule() }
+    }.graph()
+    #expect(graph.nodes.map(\.typeName) == ["SessionModuleType"])
+    #expect(graph.edges.isEmpty)
+  }
+
+  /// Off the main actor, `verify()` reports a main-actor async module as it reports a
+  /// synchronous one there.
+  @Test func offTheMainActorAMainActorAsyncModuleIsReportedNotMade() async {
+    let dependencies = Dependencies {
+      Module(scope: .singleton) { () async -> SessionModuleType in SessionModule() }
+    }
+    let problems = await verifyOffTheMainActor(dependencies)
+    #expect(problems.count == 1)
+    #expect(problems.first?.contains("off the main actor") == true)
+  }
+
   @Test func offTheMainActorMainActorModulesAreReportedNotMade() async throws {
     let dependencies = Dependencies { Module { ReportModule(analytics: AnalyticsModule()) } }
     let problems = await verifyOffTheMainActor(dependencies)

@@ -997,6 +997,36 @@ import Testing
       ])
   }
 
+  /// What Verifying the Graph says `verify()` does not see: a factory that reads a `.unique`
+  /// async module synchronously passes, since `verify()` makes the module by waiting for it.
+  /// At run time only `resolveAsync` makes one: of a synchronous factory, only a synchronous
+  /// resolution fails; of an async factory that does not await it, every resolution.
+  @Test func verifyPassesAFactoryThatReadsAUniqueAsyncModuleWhichOnlyResolveAsyncMakes() async {
+    let container = Dependencies {
+      Module { () async -> DatabaseType in Database() }
+      Module { () throws -> ReportType in
+        _ = try Dependencies.resolveOrThrow(DatabaseType.self)
+        return Report()
+      }
+    }
+    #expect(throws: Never.self) { try container.verify() }
+    #expect(throws: ResolutionError.self) { try container.resolveOrThrow(ReportType.self) }
+    #expect(await Self.outcome(of: ReportType.self, from: container) == ["made"])
+    let awaiting = Dependencies {
+      Module { () async -> DatabaseType in Database() }
+      Module { () async throws -> ReportType in
+        _ = try Dependencies.resolveOrThrow(DatabaseType.self)
+        return Report()
+      }
+    }
+    #expect(throws: Never.self) { try awaiting.verify() }
+    let outcome = await Self.outcome(of: ReportType.self, from: awaiting)
+    #expect(
+      outcome.first?.hasPrefix(
+        "Shank cannot resolve DatabaseType synchronously: its factory is async, and nothing has made it in this container yet"
+      ) == true)
+  }
+
   @Test func graphShowsAsyncModulesAndWhatTheyInject() {
     let graph = Dependencies {
       Module(scope: .singleton) { () async -> AsyncHolderType in AsyncHolder() }
@@ -1971,6 +2001,37 @@ import Testing
     }
     Self.expectGivenUpAfterTheMostRounds(
       await Self.outcome(of: ReportType.self, from: container), made: made.value)
+  }
+
+  /// A synchronous factory that meets 1,000 async modules not made yet, one more each round,
+  /// is refused once it has gone round 1,000 times, as its documentation says: the rounds
+  /// cannot tell them from modules made anew.
+  @Test func aFactoryMeetingTheMostRoundsOfUnmadeModulesIsToldAfterThem() async {
+    let made = Counter()
+    let line = #line + 3
+    let container = Dependencies {
+      for index in 0..<1_000 {
+        Module(String(index), scope: .singleton) { () async -> DatabaseType in
+          made.increment()
+          return Database()
+        }
+      }
+      Module { () throws -> ReportType in
+        for index in 0..<1_000 {
+          _ = try Dependencies.resolveOrThrow(DatabaseType.self, name: String(index))
+        }
+        return Report()
+      }
+    }
+    let outcome = await Self.outcome(of: ReportType.self, from: container)
+    #expect(
+      outcome.first?.hasPrefix(
+        """
+        Shank cannot resolve DatabaseType named "999" synchronously: its factory is async, and the resolution that makes what the synchronous factories ask for gave up
+          asked for at ShankTests/AsyncFactoryTests.swift:\(line + 7)
+          it was registered at ShankTests/AsyncFactoryTests.swift:\(line) with an async factory
+        """) == true)
+    #expect(made.value == 999)
   }
 
   /// A synchronous factory that reads twice a `.cached` async module whose scope is reset in

@@ -456,9 +456,17 @@ import Testing
       let container = await actorBoundModules()
       _ = container.resolve(ActorBoundModuleType.self)
     }
-    #expect(
-      standardError(of: result)
-        == "Incorrect actor executor assumption; expected 'ShankTests.BindingActor' executor.\n")
+    // `resolveOrThrow` stops too, as its documentation says: the runtime's check stops there.
+    let throwing = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      exitIfStillRunning(after: 20)
+      let container = await actorBoundModules()
+      _ = try? container.resolveOrThrow(ActorBoundModuleType.self)
+    }
+    for result in [result, throwing] {
+      #expect(
+        standardError(of: result)
+          == "Incorrect actor executor assumption; expected 'ShankTests.BindingActor' executor.\n")
+    }
   }
 }
 

@@ -329,17 +329,24 @@ import Testing
         DispatchQueue.main.sync {}
         return ServiceImpl()
       }
-      Module { LeafModule() }
+      Module { () throws -> LeafModule in throw StubFailure() }
     }
+    // Verifying the Graph promises a minute, which the suite would not wait for.
+    #expect(Dependencies.verificationPatience == .seconds(60))
     let error = try #require(throws: VerificationError.self) {
       try Dependencies.$verificationPatience.withValue(.seconds(5)) {
         try dependencies.verify()
       }
     }
-    #expect(error.problems.count == 1)
+    #expect(error.problems.count == 2)
     #expect(
       error.problems.first?.description.hasPrefix(
         "Service could not be made: its factory did not return within 5.0 seconds") == true)
+    // The module after it is still checked.
+    #expect(
+      error.problems.last?.description.hasPrefix(
+        "LeafModule could not be made: Shank cannot resolve LeafModule: its factory threw StubFailure()"
+      ) == true)
   }
 
   // MARK: Threads left parked

@@ -54,8 +54,10 @@ extension Dependencies {
   ///   - line: The line that asks, for diagnostics; leave it to its default.
   /// - Returns: The module's instance, made or shared as its ``Scope`` says.
   /// - Throws: ``ResolutionError`` when the key is missing, a factory closes a cycle, the
-  ///   module is bound to an actor this code is not on, or factories resolving one another
-  ///   have nearly filled this thread's stack.
+  ///   module is bound to the main actor and this code is not on it, or factories resolving
+  ///   one another have nearly filled this thread's stack. A module bound to another actor,
+  ///   resolved off it, stops the program in the runtime's check instead: no public API tells
+  ///   whether code runs on an actor without stopping.
   @inlinable
   public static func resolveOrThrow<T>(
     _ type: T.Type = T.self, name: String? = nil, fileID: StaticString = #fileID, line: UInt = #line
@@ -102,8 +104,10 @@ extension Dependencies {
   ///   - line: The line that asks, for diagnostics; leave it to its default.
   /// - Returns: The module's instance, made or shared as its ``Scope`` says.
   /// - Throws: ``ResolutionError`` when the key is missing, a factory closes a cycle, the
-  ///   module is bound to an actor this code is not on, or factories resolving one another
-  ///   have nearly filled this thread's stack.
+  ///   module is bound to the main actor and this code is not on it, or factories resolving
+  ///   one another have nearly filled this thread's stack. A module bound to another actor,
+  ///   resolved off it, stops the program in the runtime's check instead: no public API tells
+  ///   whether code runs on an actor without stopping.
   @inlinable
   public func resolveOrThrow<T>(
     _ type: T.Type = T.self, name: String? = nil, fileID: StaticString = #fileID, line: UInt = #line
