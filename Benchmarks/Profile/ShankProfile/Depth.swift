@@ -53,15 +53,26 @@ func depthStackAddress() -> UInt {
 
 /// The modules of a chain of `length` links, each made by a factory that resolves the next
 /// with `resolveOrThrow`, so that a chain too deep for its thread throws `.tooDeep` to the
-/// outermost call instead of stopping the program.
+/// outermost call instead of stopping the program. An `aliased` link is registered
+/// `as: ChainLink.self`, so that each level reads through an alias to its provider.
 @ModuleBuilder
-func depthChain(length: Int, scope: Scope, recorder: DepthRecorder) -> [Module] {
+func depthChain(length: Int, scope: Scope, aliased: Bool, recorder: DepthRecorder) -> [Module] {
   for index in 0..<length {
     let next = index + 1 < length ? String(index + 1) : nil
-    Module(String(index), scope: scope) { () throws -> ChainLink in
-      recorder.enter(index, at: depthStackAddress())
-      guard let next else { return ChainLinkImpl(next: nil) }
-      return ChainLinkImpl(next: try Dependencies.resolveOrThrow(ChainLink.self, name: next))
+    // The two factories are written out alike: one calling the other would add a frame to
+    // each level, which is the fixture's, not Shank's.
+    if aliased {
+      Module(String(index), scope: scope, as: ChainLink.self) { () throws -> ChainLinkImpl in
+        recorder.enter(index, at: depthStackAddress())
+        guard let next else { return ChainLinkImpl(next: nil) }
+        return ChainLinkImpl(next: try Dependencies.resolveOrThrow(ChainLink.self, name: next))
+      }
+    } else {
+      Module(String(index), scope: scope) { () throws -> ChainLink in
+        recorder.enter(index, at: depthStackAddress())
+        guard let next else { return ChainLinkImpl(next: nil) }
+        return ChainLinkImpl(next: try Dependencies.resolveOrThrow(ChainLink.self, name: next))
+      }
     }
   }
 }
@@ -73,6 +84,8 @@ struct DepthPath: Sendable {
   let scope: Scope
   /// The fewest levels this path must fit, set from what it measured (see `depthPaths`).
   let floor: Int
+  /// Whether each link is an alias of its provider (see `depthChain`).
+  var aliased = false
   /// Resolves link "0" of a chain of `modules`, registered as this path registers them.
   let resolve: @Sendable (_ modules: [Module]) throws -> ChainLink
 }
@@ -82,34 +95,34 @@ struct DepthPath: Sendable {
 /// app's root.
 ///
 /// The floors are set from a release build's measurements on Linux x86_64 with Swift 6.3.1
-/// (Benchmarks/README.md), each 9–24% under what its path fit and rounded to a hundred, so
+/// (Benchmarks/README.md), each 14–25% under what its path fit and rounded to a hundred, so
 /// that on every path a level that takes a third more stack fails, while a compiler's small
-/// changes to a frame do not. No one floor fits every path: a plain resolution fits 1,102
-/// levels, 5× the 200 a release build promises, a decorated one takes 1.4× its stack and fits
-/// 812; a floor of 1,000 would fail six paths, one of 700 would let the plain path lose a
-/// third of its depth.
+/// changes to a frame do not. No one floor fits every path: a plain resolution fits 1,929
+/// levels, 9.6× the 200 a release build promises, an alias's level is two resolutions and fits
+/// 532; a floor of 1,600 would fail six paths, one of 400 would let the plain path lose four
+/// fifths of its depth.
 let depthPaths: [DepthPath] = [
-  DepthPath(name: "unique", scope: .unique, floor: 1_000) { modules in
+  DepthPath(name: "unique", scope: .unique, floor: 1_600) { modules in
     try Dependencies { modules }.resolveOrThrow(ChainLink.self, name: "0")
   },
-  // The shared scopes' path takes 96 bytes more a level than `.unique`'s: 908 levels.
-  DepthPath(name: "singleton", scope: .singleton, floor: 800) { modules in
+  // The shared scopes' path takes 192 bytes more a level than `.unique`'s: 1,102 levels.
+  DepthPath(name: "singleton", scope: .singleton, floor: 900) { modules in
     try Dependencies { modules }.resolveOrThrow(ChainLink.self, name: "0")
   },
-  DepthPath(name: "cached", scope: .cached("chain"), floor: 800) { modules in
+  DepthPath(name: "cached", scope: .cached("chain"), floor: 900) { modules in
     try Dependencies { modules }.resolveOrThrow(ChainLink.self, name: "0")
   },
-  DepthPath(name: "weak", scope: .weak, floor: 800) { modules in
+  DepthPath(name: "weak", scope: .weak, floor: 900) { modules in
     try Dependencies { modules }.resolveOrThrow(ChainLink.self, name: "0")
   },
   // An observer sends every resolution down the observed path, out of line, which times the
-  // factory and builds an event after it: 395 levels.
-  DepthPath(name: "observed", scope: .unique, floor: 800) { modules in
+  // factory and builds an event after it: 812 levels.
+  DepthPath(name: "observed", scope: .unique, floor: 700) { modules in
     let observation = Dependencies.observe { _ in }
     defer { observation.cancel() }
     return try Dependencies { modules }.resolveOrThrow(ChainLink.self, name: "0")
   },
-  // A decorator sends every resolution of its type down the decorated path: 735 levels.
+  // A decorator sends every resolution of its type down the decorated path: 812 levels.
   DepthPath(name: "decorated", scope: .unique, floor: 700) { modules in
     let container = Dependencies {
       modules
@@ -117,15 +130,19 @@ let depthPaths: [DepthPath] = [
     }
     return try container.resolveOrThrow(ChainLink.self, name: "0")
   },
+  // Each level is two resolutions, the alias's and its provider's: 532 levels.
+  DepthPath(name: "alias", scope: .unique, floor: 400, aliased: true) { modules in
+    try Dependencies { modules }.resolveOrThrow(ChainLink.self, name: "0")
+  },
   // Each link misses in the child and falls through to the parent that registers it.
-  DepthPath(name: "child", scope: .unique, floor: 1_000) { modules in
+  DepthPath(name: "child", scope: .unique, floor: 1_600) { modules in
     try Dependencies(over: Dependencies { modules }) {}.resolveOrThrow(ChainLink.self, name: "0")
   },
-  DepthPath(name: "root", scope: .unique, floor: 1_000) { modules in
+  DepthPath(name: "root", scope: .unique, floor: 1_600) { modules in
     Dependencies { modules }.build()
     return try Dependencies.resolveOrThrow(ChainLink.self, name: "0")
   },
-  DepthPath(name: "overrides", scope: .unique, floor: 1_000) { modules in
+  DepthPath(name: "overrides", scope: .unique, floor: 1_600) { modules in
     try Dependencies.withOverrides {
       modules
     } operation: {
@@ -150,7 +167,8 @@ struct DepthResult {
 func measureDepth(of path: DepthPath, length: Int) -> DepthResult {
   onThread(stackSize: depthStackSize) {
     let recorder = DepthRecorder()
-    let modules = depthChain(length: length, scope: path.scope, recorder: recorder)
+    let modules = depthChain(
+      length: length, scope: path.scope, aliased: path.aliased, recorder: recorder)
     do {
       _ = try path.resolve(modules)
       return DepthResult(
