@@ -568,6 +568,17 @@ final class PongModule: PongModuleType {
 /// A layer's `verify()` checks a shared module underneath against the container that makes it,
 /// which a key registered only in the layer does not reach.
 @Suite struct LayeredVerificationTests {
+  /// `verify()` and `graph()` copy the layers under a container as lookups walk them, in a
+  /// loop: a stack of 100,000 children, deeper than a recursion holds, is checked.
+  @Test func verifyAndGraphCheckAContainerOverAnyNumberOfLayers() async {
+    await #expect(processExitsWith: .success) {
+      var top = Dependencies { Module(scope: .singleton) { ServiceImpl() as Service } }
+      for _ in 0..<100_000 { top = Dependencies(over: top) {} }
+      try top.verify()
+      precondition(top.graph().nodes.map(\.typeName) == ["Service"])
+    }
+  }
+
   @Test func aSharedModuleUnderneathNeedsItsInjectionsWhereItIsMade() throws {
     let root = Dependencies { Module(scope: .singleton) { ServiceReader() } }
     let child = Dependencies(over: root) { Module { ServiceImpl() as Service } }

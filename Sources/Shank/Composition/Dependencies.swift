@@ -120,10 +120,16 @@ public final class Dependencies: Sendable {
   /// It resets as this container does: the `.cached` scopes of modules that later ones
   /// replaced, which the copy is not given, still count (see ``reset(_:fileID:line:)-8q5zq``).
   func privateCopy() -> Dependencies {
-    if isUnbuilt { return self }
-    return Dependencies(
-      modules: table.modules, over: parent?.privateCopy(), site: site,
-      cachedScopes: table.cachedScopes)
+    // Copied from the bottom up in a loop, as lookups walk the layers: any number of layers
+    // takes no stack.
+    let layers = Array(sequence(first: self, next: \.parent).prefix { !$0.isUnbuilt })
+    var copy = layers.last?.parent
+    for layer in layers.reversed() {
+      copy = Dependencies(
+        modules: layer.table.modules, over: copy, site: layer.site,
+        cachedScopes: layer.table.cachedScopes)
+    }
+    return copy ?? self
   }
 
   /// The override layer of this task, if any. Declared without the `@TaskLocal` macro, whose
