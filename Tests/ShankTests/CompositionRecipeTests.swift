@@ -123,7 +123,7 @@ import Testing
     }
   }
 
-  @Test func anAliasIsDecoratedAtEveryResolutionByTheContainerResolvedFrom() {
+  @Test func aSharedAliasIsDecoratedOnceByTheContainerResolvedFromAndKept() {
     let decorations = Counter()
     let root = Dependencies {
       Module(scope: .singleton, as: CompositionCatalogType.self, CompositionSearchable.self) {
@@ -139,8 +139,8 @@ import Testing
     let first = child.resolve(CompositionCatalogType.self)
     let second = child.resolve(CompositionCatalogType.self)
     #expect(first is CompositionMeteredCatalog)
-    #expect(first !== second, "each resolution wraps anew")
-    #expect(decorations.value == 2)
+    #expect(first === second, "the child keeps its decoration")
+    #expect(decorations.value == 1)
     let kept = root.resolve(CompositionCatalogType.self)
     #expect(kept is CompositionCatalog, "the root has no decorator")
     #expect((first as? CompositionMeteredCatalog)?.wrapped === kept, "around the one kept instance")

@@ -508,11 +508,11 @@ import Testing
     #expect(root.resolve([GreeterType].self).map(\.greeting) == ["a", "b", "c"])
   }
 
-  /// An alias (`Module(scope:as:)`) of a singleton is made once and decorated at every
-  /// resolution, by each layer that decorates it, around the one instance kept: as the article
-  /// says. Its other type is not decorated.
+  /// An alias (`Module(scope:as:)`) of a singleton is made once and decorated once by each
+  /// layer that decorates it, around the one instance kept, as a module's own type is: the
+  /// child wraps what the owner kept. Its other type is not decorated.
   @Test(arguments: DecoratingLayers.allCases)
-  func anAliasIsDecoratedAtEveryResolutionAroundTheOneInstanceKept(layers: DecoratingLayers) {
+  func aSharedAliasIsDecoratedOnceByEachLayerAroundTheOneInstanceKept(layers: DecoratingLayers) {
     let made = Counter()
     let ownerDecorations = Counter()
     let childDecorations = Counter()
@@ -539,11 +539,41 @@ import Testing
     let asked = layers.childDecorates ? child : root
     let first = asked.resolve(GreeterType.self)
     #expect(first.greeting == layers.childText(of: "alias"))
-    #expect(asked.resolve(GreeterType.self) !== first)
-    #expect(ownerDecorations.value == (layers.ownerDecorates ? 2 : 0))
-    #expect(childDecorations.value == (layers.childDecorates ? 2 : 0))
+    #expect(asked.resolve(GreeterType.self) === first)
+    #expect(root.resolve(GreeterType.self).greeting == layers.rootText(of: "alias"))
+    #expect(root.resolve(GreeterType.self) === root.resolve(GreeterType.self))
+    #expect(ownerDecorations.value == (layers.ownerDecorates ? 1 : 0))
+    #expect(childDecorations.value == (layers.childDecorates ? 1 : 0))
     #expect(root.resolve(Labelled.self).label == "alias")
     #expect(made.value == 1)
+  }
+
+  /// An alias is decorated once per instance its scope keeps, and the decoration kept: a
+  /// `.cached` one again once its scope is reset, a `.weak` one while it is held; a unique one
+  /// at every resolution.
+  @Test(arguments: [Scope.singleton, .cached("session"), .weak, .unique])
+  func anAliasIsDecoratedOncePerInstanceItsScopeKeeps(scope: Scope) {
+    let made = Counter()
+    let decorations = Counter()
+    let container = Dependencies {
+      Module(scope: scope, as: GreeterType.self, Labelled.self) {
+        CountedGreeter("alias", made: made, freed: Counter())
+      }
+      Module.decorating(GreeterType.self) {
+        decorations.increment()
+        return Tagged($0, "d")
+      }
+    }
+    let first = container.resolve(GreeterType.self)
+    let second = container.resolve(GreeterType.self)
+    #expect(first.greeting == "alias+d")
+    #expect((first === second) == (scope != .unique))
+    #expect(made.value == (scope == .unique ? 2 : 1))
+    #expect(decorations.value == made.value)
+    if scope == .cached("session") { container.reset(scope) }
+    let third = container.resolve(GreeterType.self)
+    #expect((third === first) == (scope == .singleton || scope == .weak))
+    #expect(decorations.value == made.value)
   }
 
   @Test func anAliasedSharedInstanceThroughAChild() {
@@ -563,9 +593,8 @@ import Testing
     #expect(child.resolve(OtherGreeterType.self) === underlying, "no decorator of that type")
     let first = child.resolve(GreeterType.self)
     #expect(first.greeting == "BOTH!")
-    // Documented: an alias is decorated at every resolution.
-    #expect(child.resolve(GreeterType.self).greeting == "BOTH!")
-    #expect(aliasDecorations.value == 2)
+    #expect(child.resolve(GreeterType.self) === first)
+    #expect(aliasDecorations.value == 1)
     #expect(root.resolve(GreeterType.self) === underlying)
   }
 
@@ -1175,7 +1204,7 @@ import Testing
     #expect(events.all.allSatisfy { $0.depth == 0 })
   }
 
-  @Test func anAliasedSingletonInADecoratingParentAndChildIsMadeOnceAndDecoratedPerResolution() {
+  @Test func anAliasedSingletonInADecoratingParentAndChildIsMadeOnceAndDecoratedOncePerLayer() {
     let made = Counter()
     let aDecorations = Counter()
     let root = Dependencies {
@@ -1199,9 +1228,10 @@ import Testing
     #expect(a === b)
     #expect(root.resolve(AliasedA.self) === a)
     #expect(made.value == 1)
-    // "An alias (`Module(as:)`) is decorated at every resolution": the child's resolution by
-    // both layers, the root's by its own.
-    #expect(aDecorations.value == 3)
+    // The root decorates what it keeps once, and the child wraps that once.
+    #expect(aDecorations.value == 2)
+    _ = child.resolve(AliasedA.self)
+    #expect(aDecorations.value == 2)
   }
 
   @Test func contributionsOfADecoratingParentThroughAnObservedDecoratingChild() {

@@ -19,8 +19,8 @@ extension Module {
   ///
   /// > Note: An instance that a container underneath keeps (a ``Scope/singleton`` of the
   /// > root, say) is decorated by the decorators of a child container or override layer too,
-  /// > once: the layer keeps the decorated instance until it closes. An alias
-  /// > (`Module(as:)`) is decorated at every resolution.
+  /// > once: the layer keeps the decorated instance until it closes. So is each type of a
+  /// > shared alias (`Module(as:)`), once per layer that decorates it.
   ///
   /// - Parameters:
   ///   - type: The type whose instances to wrap, as modules are resolved by it.

@@ -16,7 +16,32 @@ final class AliasProvider<Value>: Provider<Value> {
   override func resolve(at site: SourceSite, from container: Dependencies)
     throws(ResolutionError) -> Value
   {
-    try convert(at: site, from: container, by: conversion)
+    let keeper = upstream.keeper
+    guard container.decorates, keeper.scope.kind != .unique, let owner = keeper.unretainedOwner
+    else { return try convert(at: site, from: container, by: conversion) }
+    return try decorated(at: site, from: container, keptIn: owner.takeUnretainedValue())
+  }
+
+  /// The shared instance, decorated once per layer that decorates this type, as a module's
+  /// own type is (see `SharedProvider`): the owner decorates what its provider keeps, and a
+  /// layer over it wraps the owner's decoration. Each keeps its decoration, per alias.
+  private func decorated(
+    at site: SourceSite, from container: Dependencies, keptIn owner: Dependencies
+  ) throws(ResolutionError) -> Value {
+    // Read before the instance: a reset in between then only makes the decoration kept for
+    // an older generation, which the next resolution decorates anew.
+    let generation = upstream.keeper.cachedGeneration
+    try checkIsolation(at: site)
+    let underneath = owner === container ? nil : owner
+    var value: Value?
+    if let underneath { value = try resolve(at: site, from: underneath) }
+    // On the trace, so that a decorator resolving what it decorates is a cycle.
+    let trace = ResolutionTrace.unretainedCurrent
+    try trace.enter(self, from: container, at: site)
+    defer { trace.leave() }
+    if value == nil { value = try conversion(site, container) }
+    return try container.decorated(
+      value!, keptBy: self, generation: generation, over: underneath, at: site)
   }
 
   override var keeper: Registration { upstream.keeper }

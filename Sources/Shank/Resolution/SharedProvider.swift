@@ -86,7 +86,7 @@ class SharedProvider<Value>: Provider<Value> {
     try trace.enter(self, from: container, at: site)
     defer { trace.leave() }
     return try container.decorated(
-      value, keptBy: self, generation: generation, in: owner, at: site)
+      value, keptBy: self, generation: generation, over: owner, at: site)
   }
 
   /// Checks the isolation, then takes the creation lock, which `resolve` releases, or
