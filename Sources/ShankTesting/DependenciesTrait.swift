@@ -81,7 +81,7 @@ extension Trait where Self == DependenciesTrait {
   /// The builder runs on the main actor before each test case, so a ``Shank/Module`` written
   /// inside it is registered from main-actor code: its factory runs only on the main actor,
   /// as one written in the app target does. Resolve such modules from `@MainActor` tests, or
-  /// with ``Shank/Dependencies/resolveAsync(_:name:fileID:line:)-swift.type.method``. Keep
+  /// with ``Shank/Dependencies/resolveAsync(_:name:isolation:fileID:line:)-swift.type.method``. Keep
   /// modules that nonisolated tests resolve synchronously in ``dependencies(_:)``, which
   /// leaves their factories nonisolated.
   ///

@@ -439,6 +439,29 @@ import Testing
 
   // MARK: Global actors
 
+  /// A module registered from nonisolated code, whose factory reads a main-actor module, is
+  /// made where `resolveAsync` or `start()` is called, as a synchronous resolution there makes
+  /// it: from the main actor, it resolves. The main-actor module may be async, made first.
+  @MainActor @Test(arguments: [false, true], [false, true])
+  func aNonisolatedModuleReadingAMainActorOneIsMadeWhereItIsAskedFor(
+    asyncPart: Bool, starting: Bool
+  ) async throws {
+    let container = Dependencies {
+      if asyncPart {
+        Module(scope: .singleton) { () async -> MainActorPart in MainActorPart() }
+      } else {
+        Module(scope: .singleton) { MainActorPart() }
+      }
+      partReaderModule(eager: starting)
+    }
+    if starting {
+      let report = try await container.start()
+      #expect(report.entries.map(\.ranOn) == ["the main actor"])
+    }
+    let reader = try await container.resolveAsyncOrThrow(PartReaderType.self)
+    #expect(reader.part === container.resolve(MainActorPart.self))
+  }
+
   /// A factory registered from a global actor of one's own runs only there: `resolveAsync`
   /// from nonisolated code hops to it. Made anywhere else, the module's initializer would stop
   /// the run with the runtime's check.
@@ -525,6 +548,25 @@ protocol ActorBoundModuleType: Sendable {
 
   init() {
     BindingActor.shared.preconditionIsolated()
+  }
+}
+
+/// A part of an app that lives on the main actor.
+@MainActor final class MainActorPart: Sendable {}
+
+/// What reads a ``MainActorPart``.
+protocol PartReaderType: Sendable {
+  var part: MainActorPart { get }
+}
+
+struct PartReader: PartReaderType {
+  let part: MainActorPart
+}
+
+/// A module registered from nonisolated code, whose factory reads a ``MainActorPart``.
+nonisolated func partReaderModule(eager: Bool) -> Module {
+  Module(scope: .singleton, eager: eager) { () throws -> PartReaderType in
+    PartReader(part: try Dependencies.resolveOrThrow())
   }
 }
 

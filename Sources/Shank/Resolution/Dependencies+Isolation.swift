@@ -18,19 +18,22 @@ extension Dependencies {
   ///
   /// A module registered from nonisolated code is resolved right here, with no hop. A module
   /// whose factory is `async` is made first, once per container when its scope shares it (see
-  /// ``resolveAsyncOrThrow(_:name:fileID:line:)-swift.type.method``).
+  /// ``resolveAsyncOrThrow(_:name:isolation:fileID:line:)-swift.type.method``).
   ///
   /// - Parameters:
   ///   - type: The type to resolve; inferred from the context when left out. It crosses from
   ///     the module's actor to this code, so it must be `Sendable`, as a main-actor class is.
   ///   - name: The name the module was registered under, or `nil` for the unnamed one.
+  ///   - isolation: The actor this code runs on, where a module registered from nonisolated
+  ///     code is resolved; leave it to its default, the caller's.
   ///   - fileID: The file that asks, for diagnostics; leave it to its default.
   ///   - line: The line that asks, for diagnostics; leave it to its default.
   /// - Returns: The module's instance, made or shared as its ``Scope`` says.
   public static func resolveAsync<T: Sendable>(
-    _ type: T.Type = T.self, name: String? = nil, fileID: StaticString = #fileID, line: UInt = #line
+    _ type: T.Type = T.self, name: String? = nil, isolation: isolated (any Actor)? = #isolation,
+    fileID: StaticString = #fileID, line: UInt = #line
   ) async -> T {
-    await current.resolveAsync(type, name: name, fileID: fileID, line: line)
+    await current.resolveAsync(type, name: name, isolation: isolation, fileID: fileID, line: line)
   }
 
   /// Resolves a module from this container on the actor it was registered from.
@@ -38,14 +41,18 @@ extension Dependencies {
   /// - Parameters:
   ///   - type: The type to resolve; it must be `Sendable` to cross from the module's actor.
   ///   - name: The name the module was registered under, or `nil` for the unnamed one.
+  ///   - isolation: The actor this code runs on, where a module registered from nonisolated
+  ///     code is resolved; leave it to its default, the caller's.
   ///   - fileID: The file that asks, for diagnostics; leave it to its default.
   ///   - line: The line that asks, for diagnostics; leave it to its default.
   /// - Returns: The module's instance, made or shared as its ``Scope`` says.
   public func resolveAsync<T: Sendable>(
-    _ type: T.Type = T.self, name: String? = nil, fileID: StaticString = #fileID, line: UInt = #line
+    _ type: T.Type = T.self, name: String? = nil, isolation: isolated (any Actor)? = #isolation,
+    fileID: StaticString = #fileID, line: UInt = #line
   ) async -> T {
     do {
-      return try await resolveAsyncOrThrow(type, name: name, fileID: fileID, line: line)
+      return try await resolveAsyncOrThrow(
+        type, name: name, isolation: isolation, fileID: fileID, line: line)
     } catch {
       Self.stop(error, at: SourceSite(fileID: fileID, line: line))
     }
@@ -61,6 +68,8 @@ extension Dependencies {
   /// - Parameters:
   ///   - type: The type to resolve; it must be `Sendable` to cross from the module's actor.
   ///   - name: The name the module was registered under, or `nil` for the unnamed one.
+  ///   - isolation: The actor this code runs on, where a module registered from nonisolated
+  ///     code is resolved; leave it to its default, the caller's.
   ///   - fileID: The file that asks, for diagnostics; leave it to its default.
   ///   - line: The line that asks, for diagnostics; leave it to its default.
   /// - Returns: The module's instance, made or shared as its ``Scope`` says.
@@ -68,9 +77,11 @@ extension Dependencies {
   ///   does; when an async factory throws, every caller that waited for that attempt gets its
   ///   error, and the next call runs the factory again.
   public static func resolveAsyncOrThrow<T: Sendable>(
-    _ type: T.Type = T.self, name: String? = nil, fileID: StaticString = #fileID, line: UInt = #line
+    _ type: T.Type = T.self, name: String? = nil, isolation: isolated (any Actor)? = #isolation,
+    fileID: StaticString = #fileID, line: UInt = #line
   ) async throws(ResolutionError) -> T {
-    try await current.resolveAsyncOrThrow(type, name: name, fileID: fileID, line: line)
+    try await current.resolveAsyncOrThrow(
+      type, name: name, isolation: isolation, fileID: fileID, line: line)
   }
 
   /// Resolves a module from this container on the actor it was registered from, making it
@@ -85,17 +96,23 @@ extension Dependencies {
   /// - Parameters:
   ///   - type: The type to resolve; it must be `Sendable` to cross from the module's actor.
   ///   - name: The name the module was registered under, or `nil` for the unnamed one.
+  ///   - isolation: The actor this code runs on, where a module registered from nonisolated
+  ///     code is resolved; leave it to its default, the caller's.
   ///   - fileID: The file that asks, for diagnostics; leave it to its default.
   ///   - line: The line that asks, for diagnostics; leave it to its default.
   /// - Returns: The module's instance, made or shared as its ``Scope`` says.
   /// - Throws: ``ResolutionError`` as ``resolveOrThrow(_:name:fileID:line:)-swift.method`` does.
   public func resolveAsyncOrThrow<T: Sendable>(
-    _ type: T.Type = T.self, name: String? = nil, fileID: StaticString = #fileID, line: UInt = #line
+    _ type: T.Type = T.self, name: String? = nil, isolation: isolated (any Actor)? = #isolation,
+    fileID: StaticString = #fileID, line: UInt = #line
   ) async throws(ResolutionError) -> T {
     let site = SourceSite(fileID: fileID, line: line)
     let lookedUp = (T.self as? SugaredType.Type)?.wrappedType ?? T.self
-    let actor = isolation(
-      ofResolving: lookedUp, registeredAs: registration(for: lookedUp, name: name))
+    // A module registered from nonisolated code is resolved where the caller runs, as a
+    // synchronous resolution there would be: its factory may read the caller's actor's modules.
+    let actor =
+      self.isolation(ofResolving: lookedUp, registeredAs: registration(for: lookedUp, name: name))
+      ?? isolation
     return try await makingAsyncModules(on: actor) { () throws(ResolutionError) in
       try self.value(T.self, name: name, site: site)
     }

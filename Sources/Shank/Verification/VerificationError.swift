@@ -17,7 +17,7 @@ public struct VerificationError: Error, CustomStringConvertible, Sendable {
     /// `module`'s `@Inject` property `property`, declared at `declaredAt`, asks for
     /// `requirement`, whose making runs the `async` factory of a ``Scope/unique`` module (it
     /// or, for a list, one of its contributions): only
-    /// ``Dependencies/resolveAsync(_:name:fileID:line:)-swift.type.method`` makes it, so
+    /// ``Dependencies/resolveAsync(_:name:isolation:fileID:line:)-swift.type.method`` makes it, so
     /// reading the property always stops.
     case asyncOnly(module: String, property: String, requirement: String, declaredAt: String)
     /// Making a module needs the module being made, through factories or `@Inject`
@@ -34,7 +34,7 @@ public struct VerificationError: Error, CustomStringConvertible, Sendable {
     /// container keeps (``Scope/unique`` or ``Scope/weak``), so the handler never runs.
     case onCloseNeverRuns(module: String, scope: String, registeredAt: String)
     /// `module` is registered `eager: true` with `scope`, whose instances no container keeps
-    /// (``Scope/unique`` or ``Scope/weak``), so ``Dependencies/start(fileID:line:)`` makes one
+    /// (``Scope/unique`` or ``Scope/weak``), so ``Dependencies/start(isolation:fileID:line:)`` makes one
     /// and drops it.
     case eagerNotKept(module: String, scope: String, registeredAt: String)
     /// The container verified, or one it falls through to, was closed (see
