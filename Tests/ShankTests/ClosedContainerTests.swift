@@ -6,6 +6,35 @@ import Testing
 /// What resolves from a closed container, from the instances it made, and from factories
 /// that were running when it closed.
 @Suite struct ClosedContainerTests {
+  /// A miss from an open layer over a closed one names neither the closed layer's keys nor
+  /// near misses among them, which would answer that it closed; those it hides stay hidden.
+  @Test func aMissOverAClosedLayerListsOnlyWhatStillResolves() async {
+    let root = Dependencies {
+      Module("root", scope: .singleton) { ServiceImpl() as Service }
+      Module { Greeter("root") as GreeterType }
+    }
+    let closed = Dependencies(over: root) {
+      Module(scope: .singleton) { ServiceImpl() as Service }
+      Module { Greeter("closed") as GreeterType }
+    }
+    let open = Dependencies(over: closed) {}
+    await closed.close()
+    #expect(throws: ResolutionError.self) { try open.resolveOrThrow(Service.self) }
+    let line = #line + 1
+    let error = #expect(throws: ResolutionError.self) {
+      try open.resolveOrThrow(Service.self, name: "missing")
+    }
+    #expect(
+      error?.description == """
+        Shank cannot resolve Service named "missing"
+          asked for at ShankTests/ClosedContainerTests.swift:\(line)
+          near misses:
+            Service named "root": the same type under another name
+          registered (1):
+            Service named "root"
+        """)
+  }
+
   @Test func aHeldInstanceReadsItsParentsModulesAfterItsContainerClosed() async {
     let app = Dependencies { Module { HeldAppModule() as HeldAppModuleType } }
     let session = Dependencies(over: app) {

@@ -35,11 +35,16 @@ extension Dependencies {
   private func missError<T>(
     _ type: T.Type, name: String?, site: SourceSite, above: Dependencies?
   ) -> ResolutionError {
+    // A closed layer's keys answer that it closed: neither near misses nor what is registered.
     var miss = Miss(T.self, name: name, writingInFull: [])
-    forEachVisibleRegistration { registration, _, _ in miss.offer(registration) }
+    forEachVisibleRegistration(listingClosed: false) { registration, _, _ in
+      miss.offer(registration)
+    }
     if !miss.clashing.isEmpty {
       miss = Miss(T.self, name: name, writingInFull: miss.clashing)
-      forEachVisibleRegistration { registration, _, _ in miss.offer(registration) }
+      forEachVisibleRegistration(listingClosed: false) { registration, _, _ in
+        miss.offer(registration)
+      }
     }
     // A layer made before `build()` lies over the empty container, which no build replaces.
     let overUnbuilt = sequence(first: self, next: \.parent).contains { $0.isUnbuilt }
@@ -84,10 +89,13 @@ extension Dependencies {
   /// 100,000 keys took a fifth longer.
   @inline(__always)
   private func forEachVisibleRegistration(
-    _ body: (Registration, _ layer: Int, _ position: Int) -> Void
+    listingClosed: Bool = true, _ body: (Registration, _ layer: Int, _ position: Int) -> Void
   ) {
     var closer: [Dependencies] = []
     for current in sequence(first: self, next: \.parent) {
+      // Still closer than those under it: its keys hide theirs, which it answers for.
+      defer { closer.append(current) }
+      if !listingClosed, current.isClosedToThisThread { continue }
       for (position, entry) in current.table.order.enumerated() {
         let registration = entry.takeUnretainedValue()
         let type = ObjectIdentifier(registration.type)
@@ -99,7 +107,6 @@ extension Dependencies {
           }
         if !isHidden { body(registration, closer.count, position) }
       }
-      closer.append(current)
     }
   }
 }
