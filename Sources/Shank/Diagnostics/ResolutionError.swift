@@ -105,7 +105,7 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
   init(_ error: any Error, thrownFor key: KeyDescription, at site: SourceSite) {
     if let error = error as? ResolutionError {
       self = error
-    } else if let cycle = error as? AsyncPending.Cycle {
+    } else if let cycle = error as? WaitGraph.Cycle {
       self.init(.cycle(path: cycle.path), key: key, site: site)
     } else if let pending = error as? AsyncPending {
       let reason = Reason.notMadeYet(registeredAt: pending.site.description)

@@ -92,7 +92,7 @@ final class AsyncInstance<Value>: Sendable {
     // a synchronous one's does.
     let closing = provider.flatMap { trace.reader(of: $0) }?.role == .collector ? 2 : 1
     if let path = cycle(closedBy: route.map(\.description), closing: closing) {
-      throw AsyncPending.Cycle(path: path)
+      throw WaitGraph.Cycle(path: path)
     }
     // `verify()` blocks its own thread, never one of the cooperative pool; but a main-actor
     // factory cannot run while `verify()` holds the main thread.

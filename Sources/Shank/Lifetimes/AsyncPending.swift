@@ -44,11 +44,6 @@ struct AsyncPending: Error, Sendable {
     /// The factory is bound to the main actor, which `verify()` holds, so it cannot await it.
     case mainActorHeld
   }
-  /// What ``AsyncInstance/take()`` throws where the module's own factory, running in this task,
-  /// asked for it again: the path of that cycle, which the provider reports for its key.
-  struct Cycle: Error {
-    let path: [String]
-  }
 
   /// Runs the factory for a resolution asked for at a site: gives the value for a unique
   /// module, `nil` for a shared one (see ``AsyncInstance/make(in:at:taken:generation:route:)``).

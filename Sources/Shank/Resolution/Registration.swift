@@ -102,7 +102,7 @@ extension Registration {
   /// which `resolveAsync` makes it for, since a contribution resolves nothing alone.
   func askedKey(for error: (any Error)? = nil) -> KeyDescription {
     guard let reader = ResolutionTrace.current.reader(of: self),
-      reader.role != .collector || error is AsyncPending || error is AsyncPending.Cycle
+      reader.role != .collector || error is AsyncPending || error is WaitGraph.Cycle
     else { return keyDescription }
     return reader.keyDescription
   }

@@ -81,7 +81,9 @@ final class WaitGraph: Sendable {
     var holder: UInt { lock?.holder ?? UInt(bitPattern: ObjectIdentifier(awaited)) }
   }
 
-  /// A wait refused: the path of the cycle it would have closed.
+  /// A wait refused: the path of the cycle it would have closed. Also what
+  /// ``AsyncInstance/take()`` throws where the module's own factory, running in this task,
+  /// asked for it again, which the provider reports for its key.
   struct Cycle: Error {
     let path: [String]
   }
