@@ -16,21 +16,26 @@ final class AliasProvider<Value>: Provider<Value> {
   override func resolve(at site: SourceSite, from container: Dependencies)
     throws(ResolutionError) -> Value
   {
-    let keeper = upstream.keeper
-    guard container.decorates, keeper.scope.kind != .unique, let owner = keeper.unretainedOwner
-    else { return try convert(at: site, from: container, by: conversion) }
-    return try decorated(at: site, from: container, keptIn: owner.takeUnretainedValue())
+    guard container.decorates else { return try convert(at: site, from: container, by: conversion) }
+    return try decorated(at: site, from: container)
   }
 
-  /// The shared instance, decorated once per layer that decorates this type, as a module's
-  /// own type is (see `SharedProvider`): the owner decorates what its provider keeps, and a
-  /// layer over it wraps the owner's decoration. Each keeps its decoration, per alias.
-  private func decorated(
-    at site: SourceSite, from container: Dependencies, keptIn owner: Dependencies
-  ) throws(ResolutionError) -> Value {
+  /// The instance, decorated by `container`'s decorators of this type: a unique one at each
+  /// resolution; a shared one once per layer that decorates it, as a module's own type is (see
+  /// `SharedProvider`): the owner decorates what its provider keeps, and a layer over it wraps
+  /// the owner's decoration. Each keeps its decoration, per alias.
+  // Out of line, so that its frame is not on the stack of every alias's resolution.
+  @inline(never)
+  private func decorated(at site: SourceSite, from container: Dependencies)
+    throws(ResolutionError) -> Value
+  {
+    let keeper = upstream.keeper
+    guard keeper.scope.kind != .unique, let owner = keeper.owner else {
+      return try convert(at: site, from: container, by: conversion)
+    }
     // Read before the instance: a reset in between then only makes the decoration kept for
     // an older generation, which the next resolution decorates anew.
-    let generation = upstream.keeper.cachedGeneration
+    let generation = keeper.cachedGeneration
     try checkIsolation(at: site)
     let underneath = owner === container ? nil : owner
     var value: Value?
