@@ -997,11 +997,10 @@ import Testing
       ])
   }
 
-  /// What Verifying the Graph says `verify()` does not see: a factory that reads a `.unique`
-  /// async module synchronously passes, since `verify()` makes the module by waiting for it.
-  /// At run time only `resolveAsync` makes one: of a synchronous factory, only a synchronous
-  /// resolution fails; of an async factory that does not await it, every resolution.
-  @Test func verifyPassesAFactoryThatReadsAUniqueAsyncModuleWhichOnlyResolveAsyncMakes() async {
+  /// What Verifying the Graph says `verify()` does not see: a synchronous factory that reads a
+  /// `.unique` async module passes, since `verify()` makes the module by waiting for it, while
+  /// at run time only `resolveAsync` makes one, so only a synchronous resolution fails.
+  @Test func verifyPassesASynchronousFactoryThatReadsAUniqueAsyncModule() async {
     let container = Dependencies {
       Module { () async -> DatabaseType in Database() }
       Module { () throws -> ReportType in
@@ -1012,19 +1011,38 @@ import Testing
     #expect(throws: Never.self) { try container.verify() }
     #expect(throws: ResolutionError.self) { try container.resolveOrThrow(ReportType.self) }
     #expect(await Self.outcome(of: ReportType.self, from: container) == ["made"])
-    let awaiting = Dependencies {
+  }
+
+  /// An async factory that reads a `.unique` async module synchronously, which no resolution
+  /// makes there, is reported by `verify()` as it fails at run time; one that awaits it with
+  /// `resolveAsync` passes.
+  @Test(arguments: [false, true])
+  func verifyReportsAnAsyncFactoryReadingAUniqueAsyncModuleWithoutAwaitingIt(awaits: Bool)
+    async throws
+  {
+    let line = #line + 2
+    let container = Dependencies {
       Module { () async -> DatabaseType in Database() }
       Module { () async throws -> ReportType in
-        _ = try Dependencies.resolveOrThrow(DatabaseType.self)
+        _ =
+          awaits
+          ? try await Dependencies.resolveAsyncOrThrow(DatabaseType.self)
+          : try Dependencies.resolveOrThrow(DatabaseType.self)
         return Report()
       }
     }
-    #expect(throws: Never.self) { try awaiting.verify() }
-    let outcome = await Self.outcome(of: ReportType.self, from: awaiting)
-    #expect(
-      outcome.first?.hasPrefix(
-        "Shank cannot resolve DatabaseType synchronously: its factory is async, and nothing has made it in this container yet"
-      ) == true)
+    let outcome = await Self.outcome(of: ReportType.self, from: container)
+    let problems = verificationError { try container.verify() }?.problems.map(\.description)
+    if awaits {
+      #expect(outcome == ["made"])
+      #expect(problems == nil)
+    } else {
+      #expect(outcome.first?.hasPrefix("Shank cannot resolve DatabaseType synchronously") == true)
+      #expect(
+        problems == [
+          "ReportType could not be made: Shank cannot resolve DatabaseType synchronously: its factory is async, and nothing has made it in this container yet; asked for at ShankTests/AsyncFactoryTests.swift:\(line + 5); it was registered at ShankTests/AsyncFactoryTests.swift:\(line) with an async factory; make it first: register it eager: true and call try await dependencies.start() at launch, or resolve it from async code with await Dependencies.resolveAsync(DatabaseType.self); a .unique one resolves only that way"
+        ])
+    }
   }
 
   @Test func graphShowsAsyncModulesAndWhatTheyInject() {

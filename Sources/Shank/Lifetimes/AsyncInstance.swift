@@ -97,13 +97,17 @@ final class AsyncInstance<Value>: Sendable {
     // `verify()` blocks its own thread, never one of the cooperative pool; but a main-actor
     // factory cannot run while `verify()` holds the main thread.
     let mainActorHeld = isolation === MainActor.shared && trace.actsAsMainActor
-    if trace.inspection != nil, !mainActorHeld {
+    // An async factory's own synchronous resolution, outside a round of `resolveAsync`, never
+    // makes a unique one: nor does `verify()` there.
+    let onlyAwaited = !shares && AsyncMaking.current != nil && AsyncRound.current == nil
+    if trace.inspection != nil, !mainActorHeld, !onlyAwaited {
       return try makeWaiting(in: Dependencies.current)
     }
     let container = Dependencies.current
     let generation = provider?.cachedGeneration
     let absence: AsyncPending.Absence =
-      trace.inspection != nil ? .mainActorHeld : shares && taken > 0 ? .notKept : .notMadeYet
+      mainActorHeld && trace.inspection != nil
+      ? .mainActorHeld : shares && taken > 0 ? .notKept : .notMadeYet
     let wasTakenSince = { @Sendable [state] in state.withLock { $0.taken } != taken }
     let round = AsyncRound.current?.number ?? 0
     let lostThisRound = shares && round != 0 && state.withLock { $0.handedIn } == round
