@@ -576,6 +576,67 @@ import Testing
     #expect(decorations.value == made.value)
   }
 
+  /// A layer's shared alias is its own, decorated by the layers under it too: layers made one
+  /// after another over one decorating layer never see each other's values, nor a value of
+  /// another of their types, where a freed layer's registrations are made again at its address.
+  @Test(arguments: AliasLayer.allCases)
+  func eachLayersSharedAliasIsItsOwnOverADecoratingLayer(layer: AliasLayer) async {
+    let decorators: [Module] = [
+      Module.decorating(SerialA.self) { WrappedSerialA(inner: $0) },
+      Module.decorating(SerialB.self) { WrappedSerialB(inner: $0) },
+    ]
+    let base = Dependencies { decorators }
+    var seen: [[Int]] = []
+    await Dependencies.withOverrides {
+      decorators
+    } operation: {
+      for serial in 0..<200 {
+        let alias = Module(scope: .singleton, as: SerialA.self, SerialB.self) {
+          Serial(serial: serial)
+        }
+        seen.append(await layer.serials(of: alias, over: base))
+      }
+    }
+    #expect(seen == (0..<200).map { [$0, $0] })
+  }
+
+  /// Threads that first resolve a decorated shared alias at the same time all get the one
+  /// decoration kept, though its decorator may run for each, as the article's note says.
+  @Test func threadsFirstResolvingADecoratedSharedAliasGetTheOneDecorationKept() async {
+    let container = Dependencies {
+      Module(scope: .singleton, as: GreeterType.self, Labelled.self) {
+        CountedGreeter("alias", made: Counter(), freed: Counter())
+      }
+      Module.decorating(GreeterType.self) {
+        Thread.sleep(forTimeInterval: 0.002)
+        return Tagged($0, "d")
+      }
+    }
+    let seen = Collector<ObjectIdentifier>()
+    let finished = await onThreads(8) { _ in
+      seen.append(ObjectIdentifier(container.resolve(GreeterType.self)))
+    }
+    #expect(finished)
+    #expect(Set(seen.all).count == 1)
+  }
+
+  /// A child's shared alias, decorated by its parent, is freed with the child: the parent keeps
+  /// no decoration of it.
+  @Test func aChildsSharedAliasDecoratedByItsParentIsFreedWithTheChild() async {
+    let parent = Dependencies { Module.decorating(GreeterType.self) { Tagged($0, "p") } }
+    let freed = Counter()
+    do {
+      let child = Dependencies(over: parent) {
+        Module(scope: .singleton, as: GreeterType.self, Labelled.self) {
+          CountedGreeter("child", made: Counter(), freed: freed)
+        }
+      }
+      #expect(child.resolve(GreeterType.self).greeting == "child+p")
+      await child.close()
+    }
+    #expect(freed.value == 1)
+  }
+
   @Test func anAliasedSharedInstanceThroughAChild() {
     let aliasDecorations = Counter()
     let root = Dependencies {
@@ -1370,6 +1431,48 @@ import Testing
 // MARK: - Fixtures
 
 /// Which containers decorate a module: the one that keeps it, a child over it, or both.
+/// How a layer with a shared alias is made over a decorating one.
+enum AliasLayer: CaseIterable, Sendable {
+  case child, overrides, scope
+
+  /// What the layer with `alias`, over `base` or the task's override layer, gives as each type.
+  func serials(of alias: Module, over base: Dependencies) async -> [Int] {
+    let read = {
+      [Dependencies.resolve(SerialA.self).serial, Dependencies.resolve(SerialB.self).serial]
+    }
+    switch self {
+    case .child:
+      let child = Dependencies(over: base) { alias }
+      return [child.resolve(SerialA.self).serial, child.resolve(SerialB.self).serial]
+    case .overrides:
+      return Dependencies.withOverrides {
+        alias
+      } operation: {
+        read()
+      }
+    case .scope:
+      return await Dependencies.withScope {
+        alias
+      } operation: {
+        read()
+      }
+    }
+  }
+}
+
+/// A value seen as either of two types, which decorators wrap.
+protocol SerialA { var serial: Int { get } }
+protocol SerialB { var serial: Int { get } }
+struct Serial: SerialA, SerialB { let serial: Int }
+struct WrappedSerialA: SerialA {
+  let inner: SerialA
+  var serial: Int { inner.serial }
+}
+struct WrappedSerialB: SerialB {
+  let inner: SerialB
+  var serial: Int { inner.serial }
+}
+
 enum DecoratingLayers: CaseIterable, Sendable {
   case owner, child, ownerAndChild
 

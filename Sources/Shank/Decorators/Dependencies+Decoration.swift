@@ -69,19 +69,17 @@ extension Dependencies {
 
   /// `value`, which `owner` underneath keeps and made as `registration` says, wrapped by the
   /// decorators of `Value` from this container down to `owner`, not `owner`'s own, which
-  /// wrapped it as it was made; with no `owner`, by every decorator of `Value` (an alias's
-  /// instance, which its provider kept undecorated as this type). Decorated once for each
-  /// instance underneath (for a `.cached` value type, once for each `generation`), and kept by
-  /// the topmost open layer with such decorators, so that the layers over it share its
-  /// decoration.
+  /// wrapped it as it was made. Decorated once for each instance underneath (for a `.cached`
+  /// value type, once for each `generation`), and kept by the topmost open layer with such
+  /// decorators, so that the layers over it share its decoration.
   func decorated<Value>(
     _ value: Value, keptBy registration: Registration, generation: UInt?,
-    over owner: Dependencies?, at site: SourceSite
+    over owner: Dependencies, at site: SourceSite
   ) throws(ResolutionError) -> Value {
     let type = ObjectIdentifier(Value.self)
     guard let index = decorators.firstIndex(where: { $0.type == type }) else { return value }
     // `owner` is underneath, so its list is the start of this one.
-    let start = owner?.decorators.first { $0.type == type }?.links.value.count ?? 0
+    let start = owner.decorators.first { $0.type == type }?.links.value.count ?? 0
     let links = decorators[index].links.value[start...]
     guard let link = links.last(where: { !isClosed($0.layer) }),
       let keeping = (link.layer?.takeUnretainedValue() ?? self).keptDecorations

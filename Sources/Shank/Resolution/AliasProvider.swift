@@ -6,10 +6,14 @@ final class AliasProvider<Value>: Provider<Value> {
   /// The provider this alias reads through to, which keeps the instances it shares.
   private let upstream: Registration
   private let conversion: Conversion
+  /// The owner's decoration of a shared instance as this type, kept as long as the owner, as
+  /// its provider keeps the instance: never by a layer underneath, which may outlive it.
+  private let ownDecoration: KeptDecorations?
 
   init(readingThrough upstream: Registration, conversion: @escaping Conversion) {
     self.upstream = upstream
     self.conversion = conversion
+    ownDecoration = upstream.scope.kind == .unique ? nil : KeptDecorations()
     super.init(upstream.terms)
   }
 
@@ -30,7 +34,7 @@ final class AliasProvider<Value>: Provider<Value> {
     throws(ResolutionError) -> Value
   {
     let keeper = upstream.keeper
-    guard keeper.scope.kind != .unique, let owner = keeper.owner else {
+    guard let ownDecoration, let owner = keeper.owner else {
       return try convert(at: site, from: container, by: conversion)
     }
     // Read before the instance: a reset in between then only makes the decoration kept for
@@ -44,9 +48,16 @@ final class AliasProvider<Value>: Provider<Value> {
     let trace = ResolutionTrace.unretainedCurrent
     try trace.enter(self, from: container, at: site)
     defer { trace.leave() }
-    if value == nil { value = try conversion(site, container) }
-    return try container.decorated(
-      value!, keptBy: self, generation: generation, over: underneath, at: site)
+    if let value {
+      return try container.decorated(
+        value, keptBy: self, generation: generation, over: owner, at: site)
+    }
+    let made = try conversion(site, container)
+    return try ownDecoration.decorated(
+      made, madeBy: self, generation: generation, decorators: 0
+    ) { () throws(ResolutionError) in
+      try container.decorated(made, at: site)
+    } as! Value
   }
 
   override var keeper: Registration { upstream.keeper }
