@@ -9,7 +9,7 @@ extension Module {
   /// }
   /// ```
   ///
-  /// ``Dependencies/start(isolation:fileID:line:)`` makes an eager one, at the same time as the other
+  /// ``Dependencies/start(fileID:line:)`` makes an eager one, at the same time as the other
   /// eager modules, and ``Dependencies/resolveAsync(_:name:isolation:fileID:line:)-swift.type.method``
   /// makes any one: a shared one once per container, however many ask at the same time. Once
   /// made, a shared one resolves synchronously like any other module, kept, decorated and
@@ -23,7 +23,7 @@ extension Module {
   /// - Parameters:
   ///   - name: A name that sets this module apart from others of the same type, or `nil`.
   ///   - scope: How instances are shared; ``Scope/unique`` by default.
-  ///   - eager: Whether ``Dependencies/start(isolation:fileID:line:)`` makes the module at launch.
+  ///   - eager: Whether ``Dependencies/start(fileID:line:)`` makes the module at launch.
   ///   - isolation: The isolation the factory runs on. Leave it to its default, the caller's.
   ///   - fileID: The file that registers the module, for diagnostics; leave it to its default.
   ///   - line: The line that registers the module, for diagnostics; leave it to its default.
@@ -56,7 +56,7 @@ extension Module {
   /// - Parameters:
   ///   - name: The name every listed type is registered under, or `nil`.
   ///   - scope: How the one instance is shared between the types; ``Scope/unique`` by default.
-  ///   - eager: Whether ``Dependencies/start(isolation:fileID:line:)`` makes the instance at launch.
+  ///   - eager: Whether ``Dependencies/start(fileID:line:)`` makes the instance at launch.
   ///   - type: The first type the value is resolved as.
   ///   - more: Further types the value is resolved as.
   ///   - isolation: The isolation the factory runs on. Leave it to its default, the caller's.
@@ -88,14 +88,14 @@ extension Module {
   ///
   /// Resolving `[Value]` synchronously before it is made throws the error of
   /// ``ResolutionError/Reason/notMadeYet(registeredAt:)`` that names the contribution;
-  /// ``Dependencies/start(isolation:fileID:line:)`` makes an eager one, and
+  /// ``Dependencies/start(fileID:line:)`` makes an eager one, and
   /// ``Dependencies/resolveAsync(_:name:isolation:fileID:line:)-swift.type.method`` of `[Value]` makes
   /// every one it needs.
   ///
   /// - Parameters:
   ///   - name: The key of the contribution in `[String: Value]`, or `nil` for none.
   ///   - scope: How the contribution's instance is shared; ``Scope/unique`` by default.
-  ///   - eager: Whether ``Dependencies/start(isolation:fileID:line:)`` makes it at launch.
+  ///   - eager: Whether ``Dependencies/start(fileID:line:)`` makes it at launch.
   ///   - isolation: The isolation the factory runs on. Leave it to its default, the caller's.
   ///   - fileID: The file that registers it, for diagnostics; leave it to its default.
   ///   - line: The line that registers it, for diagnostics; leave it to its default.

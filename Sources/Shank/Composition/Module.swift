@@ -45,7 +45,7 @@ public struct Module: Sendable {
   ///   - name: A name that sets this module apart from others of the same type, as in
   ///     `@Inject("abc")`; `nil` for the unnamed one.
   ///   - scope: How instances are shared; ``Scope/unique`` by default.
-  ///   - eager: Whether ``Dependencies/start(isolation:fileID:line:)`` makes the module at launch, for a
+  ///   - eager: Whether ``Dependencies/start(fileID:line:)`` makes the module at launch, for a
   ///     ``Scope/singleton`` or ``Scope/cached(_:)`` one; `false` by default.
   ///   - isolation: The isolation the factory runs on. Leave it to its default, the caller's.
   ///   - fileID: The file that registers the module, for diagnostics; leave it to its default.
@@ -90,7 +90,7 @@ public struct Module: Sendable {
   /// - Parameters:
   ///   - name: The name every listed type is registered under, or `nil`.
   ///   - scope: How the one instance is shared between the types; ``Scope/unique`` by default.
-  ///   - eager: Whether ``Dependencies/start(isolation:fileID:line:)`` makes the instance at launch.
+  ///   - eager: Whether ``Dependencies/start(fileID:line:)`` makes the instance at launch.
   ///   - type: The first type the value is resolved as.
   ///   - more: Further types the value is resolved as.
   ///   - isolation: The isolation the factory runs on. Leave it to its default, the caller's.

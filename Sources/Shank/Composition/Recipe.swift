@@ -15,7 +15,7 @@ class Recipe {
     @usableFromInline let scope: Scope
     @usableFromInline let site: SourceSite
     @usableFromInline let isolation: (any Actor)?
-    /// Whether ``Dependencies/start(isolation:fileID:line:)`` makes the module.
+    /// Whether ``Dependencies/start(fileID:line:)`` makes the module.
     @usableFromInline let isEager: Bool
     /// Whether the factory is `async`: an ``AsyncRecipe`` sets it, for `verify()`.
     var isAsync = false

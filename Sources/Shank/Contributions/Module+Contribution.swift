@@ -23,7 +23,7 @@ extension Module {
   /// - Parameters:
   ///   - name: The key of the contribution in `[String: Value]`, or `nil` for none.
   ///   - scope: How the contribution's instance is shared; ``Scope/unique`` by default.
-  ///   - eager: Whether ``Dependencies/start(isolation:fileID:line:)`` makes it at launch.
+  ///   - eager: Whether ``Dependencies/start(fileID:line:)`` makes it at launch.
   ///   - isolation: The isolation the factory runs on. Leave it to its default, the caller's.
   ///   - fileID: The file that registers it, for diagnostics; leave it to its default.
   ///   - line: The line that registers it, for diagnostics; leave it to its default.

@@ -49,7 +49,7 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     /// yet, or does not keep what it made before (a ``Scope/weak`` instance released, a
     /// ``Scope/cached(_:)`` one reset, one a decorator failed on): a synchronous resolution
     /// cannot await it.
-    /// ``Dependencies/start(isolation:fileID:line:)`` makes an eager one, and
+    /// ``Dependencies/start(fileID:line:)`` makes an eager one, and
     /// ``Dependencies/resolveAsync(_:name:isolation:fileID:line:)-swift.type.method`` any one; a
     /// ``Scope/unique`` module with an async factory resolves only from `resolveAsync`, since
     /// nothing keeps what it made. ``Dependencies/verify()`` called on the main actor reports a

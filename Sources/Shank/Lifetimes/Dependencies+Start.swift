@@ -16,8 +16,8 @@ extension Dependencies {
   ///
   /// Modules whose factories are not bound to an actor are made at the same time, on tasks of
   /// their own; one that resolves another eager module waits for it, as any resolution does,
-  /// and one whose factory reads a main-actor module is made on the main actor when `start()`
-  /// is called from there, as a synchronous resolution there would make it.
+  /// and one whose factory reads a main-actor module fails there, as off the main actor: register
+  /// it from main-actor code to make it on the main actor.
   /// A module registered from main-actor code is made on the main actor, and one registered
   /// from another actor on that actor. A module with an `async` factory is awaited at the same
   /// time as the others, and so is any async module that an eager module's factory resolves
@@ -28,19 +28,16 @@ extension Dependencies {
   /// > checks that it can be made; ``verify()`` reports it.
   ///
   /// - Parameters:
-  ///   - isolation: The actor this code runs on, where an eager module registered from
-  ///     nonisolated code is made if its factory reads a main-actor module; leave it to its
-  ///     default, the caller's.
   ///   - fileID: The file that starts, for diagnostics; leave it to its default.
   ///   - line: The line that starts, for diagnostics; leave it to its default.
   /// - Returns: What was made, slowest first.
   /// - Throws: The ``ResolutionError`` of the first eager module, in registration order, that
   ///   could not be made; the others are made all the same. On a closed container, the error
   ///   that says so, before anything is made.
-  public func start(
-    isolation: isolated (any Actor)? = #isolation, fileID: StaticString = #fileID,
-    line: UInt = #line
-  ) async throws(ResolutionError) -> StartReport {
+  public func start(fileID: StaticString = #fileID, line: UInt = #line)
+    async throws(ResolutionError)
+    -> StartReport
+  {
     let site = SourceSite(fileID: fileID, line: line)
     let eager = eagerModules
     guard !isClosed else {
@@ -58,7 +55,7 @@ extension Dependencies {
         let module = Handed(registration)
         group.addTask {
           await WaitGraph.run(holding: holder, inherited: false) {
-            (index, await self.make(module, at: site, calledOn: isolation))
+            (index, await self.make(module, at: site))
           }
         }
       }
@@ -74,7 +71,7 @@ extension Dependencies {
       durationNanoseconds: Platform.monotonicNanoseconds &- began)
   }
 
-  /// The modules that ``start(isolation:fileID:line:)`` makes, in registration order, each once: a module
+  /// The modules that ``start(fileID:line:)`` makes, in registration order, each once: a module
   /// registered under several types with `as:` is one instance.
   private var eagerModules: [Registration] {
     var seen: Set<ObjectIdentifier> = []
@@ -82,46 +79,27 @@ extension Dependencies {
   }
 
   /// Makes `registration` on its isolation, and any async module it needs first, timing it.
-  ///
-  /// A module not bound to an actor is made on a task of its own; one whose factory reads a
-  /// module bound to the main actor, which `start()` was `calledOn`, is made there, as a
-  /// synchronous resolution there would make it.
-  private func make(
-    _ module: Handed<Registration>, at site: SourceSite, calledOn caller: (any Actor)?
-  ) async -> Result<StartReport.Entry, ResolutionError> {
+  private func make(_ module: Handed<Registration>, at site: SourceSite) async
+    -> Result<StartReport.Entry, ResolutionError>
+  {
     let started = Platform.monotonicNanoseconds
     let registration = module.value
-    var isolation = isolation(ofResolving: registration.type, registeredAs: registration)
+    let isolation = isolation(ofResolving: registration.type, registeredAs: registration)
     do throws(ResolutionError) {
-      try await make(module, on: isolation, at: site)
+      try await makingAsyncModules(on: isolation) { () throws(ResolutionError) in
+        // An outermost resolution like any other: observers see it, as `slowValue` tells them.
+        let pending = Switches.isObserving ? PendingEvent(for: Unretained(module.value)) : nil
+        _ = try module.value.inspectedInstance(at: site, from: self)
+        pending?.deliver(askedForAt: site)
+      }
     } catch {
-      guard isolation == nil, let caller, case .wrongIsolation = error.reason else {
-        return .failure(error)
-      }
-      isolation = caller
-      do throws(ResolutionError) {
-        try await make(module, on: caller, at: site)
-      } catch {
-        return .failure(error)
-      }
+      return .failure(error)
     }
     return .success(
       StartReport.Entry(
         key: registration.description, scope: registration.scope,
         durationNanoseconds: Platform.monotonicNanoseconds &- started,
         ranOn: Self.place(isolation)))
-  }
-
-  /// Makes `module`, and any async module it needs first, on `isolation`.
-  private func make(
-    _ module: Handed<Registration>, on isolation: (any Actor)?, at site: SourceSite
-  ) async throws(ResolutionError) {
-    try await makingAsyncModules(on: isolation) { () throws(ResolutionError) in
-      // An outermost resolution like any other: observers see it, as `slowValue` tells them.
-      let pending = Switches.isObserving ? PendingEvent(for: Unretained(module.value)) : nil
-      _ = try module.value.inspectedInstance(at: site, from: self)
-      pending?.deliver(askedForAt: site)
-    }
   }
 
   /// Where a factory bound to `isolation` runs, in a report's words.

@@ -1,4 +1,4 @@
-/// What ``Dependencies/start(isolation:fileID:line:)`` made: each eager module, how long its factory
+/// What ``Dependencies/start(fileID:line:)`` made: each eager module, how long its factory
 /// took and where it ran, slowest first.
 ///
 /// It prints as a table:

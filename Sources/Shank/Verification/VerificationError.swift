@@ -34,7 +34,7 @@ public struct VerificationError: Error, CustomStringConvertible, Sendable {
     /// container keeps (``Scope/unique`` or ``Scope/weak``), so the handler never runs.
     case onCloseNeverRuns(module: String, scope: String, registeredAt: String)
     /// `module` is registered `eager: true` with `scope`, whose instances no container keeps
-    /// (``Scope/unique`` or ``Scope/weak``), so ``Dependencies/start(isolation:fileID:line:)`` makes one
+    /// (``Scope/unique`` or ``Scope/weak``), so ``Dependencies/start(fileID:line:)`` makes one
     /// and drops it.
     case eagerNotKept(module: String, scope: String, registeredAt: String)
     /// The container verified, or one it falls through to, was closed (see

@@ -9,7 +9,7 @@ import Shank
 enum AppDependencies {
   /// The process's modules, over the database at `database`.
   ///
-  /// The database is a singleton made eagerly, by ``Dependencies/start(isolation:fileID:line:)`` before
+  /// The database is a singleton made eagerly, by ``Dependencies/start(fileID:line:)`` before
   /// the server accepts connections, which migrates it; the container's `close()` at shutdown
   /// closes it.
   @ModuleBuilder
