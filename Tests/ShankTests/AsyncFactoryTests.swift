@@ -1045,6 +1045,29 @@ import Testing
     }
   }
 
+  /// An async factory that reads a singleton whose synchronous factory reads a `.unique` async
+  /// module passes `verify()` in either order: `start()` makes the eager singleton, and its
+  /// round the unique module, before anything awaits the async one.
+  @Test(arguments: [false, true])
+  func verifyOfAnAsyncFactoryReadingAStartedSingletonIsTheSameInEitherOrder(asyncFirst: Bool)
+    async throws
+  {
+    let unique = Module { () async -> DatabaseType in Database() }
+    let started = Module(scope: .singleton, eager: true) { () throws -> ReportType in
+      _ = try Dependencies.resolveOrThrow(DatabaseType.self)
+      return Report()
+    }
+    let awaiting = Module(scope: .singleton) { () async throws -> StoreType in
+      _ = try Dependencies.resolveOrThrow(ReportType.self)
+      return Database()
+    }
+    let modules = asyncFirst ? [unique, awaiting, started] : [unique, started, awaiting]
+    let container = Dependencies { modules }
+    _ = try await container.start()
+    _ = try await container.resolveAsyncOrThrow(StoreType.self)
+    #expect(verificationError { try Dependencies { modules }.verify() } == nil)
+  }
+
   @Test func graphShowsAsyncModulesAndWhatTheyInject() {
     let graph = Dependencies {
       Module(scope: .singleton) { () async -> AsyncHolderType in AsyncHolder() }
