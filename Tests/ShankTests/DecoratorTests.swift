@@ -600,6 +600,22 @@ import Testing
     #expect(seen == (0..<200).map { [$0, $0] })
   }
 
+  /// A `.cached` alias decorated in its own container is freed by a reset of its scope, as a
+  /// module's own type is: the alias lets go of its decoration.
+  @Test func aCachedAliasDecoratedInItsContainerIsFreedByAReset() async {
+    let freed = Counter()
+    let container = Dependencies {
+      Module.decorating(GreeterType.self) { Tagged($0, "d") }
+      Module(scope: .cached("session"), as: GreeterType.self, Labelled.self) {
+        CountedGreeter("alias", made: Counter(), freed: freed)
+      }
+    }
+    #expect(container.resolve(GreeterType.self).greeting == "alias+d")
+    await container.reset(.cached("session"))
+    #expect(freed.value == 1)
+    #expect(container.resolve(GreeterType.self).greeting == "alias+d")
+  }
+
   /// Threads that first resolve a decorated shared alias at the same time all get the one
   /// decoration kept, though its decorator may run for each, as the article's note says.
   @Test func threadsFirstResolvingADecoratedSharedAliasGetTheOneDecorationKept() async {

@@ -74,10 +74,11 @@ final class KeptDecorations: Sendable {
     return kept?.value ?? decorated
   }
 
-  /// Lets go of every decorated instance, and keeps none from now on: the container closes.
-  func removeAll() {
+  /// Lets go of every decorated instance, and, when `closing`, keeps none from now on: the
+  /// container closes. Otherwise the instances underneath were dropped, as by a reset.
+  func removeAll(closing: Bool = true) {
     let dropped = state.withLock { state in
-      state.isClosed = true
+      state.isClosed = state.isClosed || closing
       defer { state.entries = [:] }
       return state.entries
     }

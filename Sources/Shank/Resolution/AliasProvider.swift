@@ -64,6 +64,10 @@ final class AliasProvider<Value>: Provider<Value> {
 
   override var hasOnClose: Bool { upstream.hasOnClose }
 
+  override func dropDecoration() {
+    ownDecoration?.removeAll(closing: false)
+  }
+
   override func adopt(by container: Dependencies) {
     upstream.adopt(by: container)
   }

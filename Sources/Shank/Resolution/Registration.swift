@@ -87,6 +87,10 @@ class Registration: Recipe, CustomStringConvertible {
   /// `onClose` handler, taken out of the container's list, for the caller to run, with its
   /// place in that list. Asked of the ``keeper``, since an alias keeps nothing.
   func reset() -> (order: UInt, disposal: Disposal)? { nil }
+
+  /// Lets go of what this registration kept of a `.cached` instance its ``keeper`` reset: a
+  /// shared alias's decoration.
+  func dropDecoration() {}
 }
 
 extension Registration {
