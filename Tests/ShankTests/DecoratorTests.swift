@@ -616,6 +616,78 @@ import Testing
     #expect(container.resolve(GreeterType.self).greeting == "alias+d")
   }
 
+  /// A decoration begun before a reset of a `.cached` scope, and finished after a resolution
+  /// that followed the reset, is not kept: later resolutions get that resolution's, and the
+  /// instance the reset dropped is freed. So in a shared alias's own container, and in a child
+  /// that decorates a module's own type underneath.
+  @Test(arguments: [false, true])
+  func aDecorationBegunBeforeAResetIsNotKeptOverANewerOne(throughAChild: Bool) async {
+    let freed = Counter()
+    let decorations = Counter()
+    let (started, go) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+    let decorate = Module.decorating(GreeterType.self) { greeter in
+      if decorations.increment() == 1 {
+        started.signal()
+        go.wait()
+      }
+      return Tagged(greeter, "d")
+    }
+    let made = { CountedGreeter("made", made: Counter(), freed: freed) }
+    let owner = Dependencies {
+      if throughAChild {
+        Module(scope: .cached("session")) { made() as GreeterType }
+      } else {
+        Module(scope: .cached("session"), as: GreeterType.self, Labelled.self) { made() }
+        decorate
+      }
+    }
+    let asked = throughAChild ? Dependencies(over: owner) { decorate } : owner
+    let fresh = Collector<ObjectIdentifier>()
+    let finished = await onThreads(2) { index in
+      if index == 0 {
+        _ = asked.resolve(GreeterType.self)
+      } else {
+        started.wait()
+        owner.reset(.cached("session"))
+        fresh.append(ObjectIdentifier(asked.resolve(GreeterType.self)))
+        go.signal()
+      }
+    }
+    #expect(finished)
+    #expect(fresh.all == [ObjectIdentifier(asked.resolve(GreeterType.self))])
+    #expect(decorations.value == 2)
+    #expect(freed.value == 1)
+  }
+
+  /// A resolution of a `.cached` alias while a reset of its scope drops the instance, from
+  /// that instance's deinit, keeps its decoration: the next resolution gets the same one.
+  @Test func aResolutionDuringAResetOfAnAliasKeepsItsDecoration() {
+    let decorations = Counter()
+    let made = Counter()
+    let duringReset = Collector<ObjectIdentifier>()
+    let box = Collector<Dependencies>()
+    let container = Dependencies {
+      Module(scope: .cached("session"), as: GreeterType.self) { () -> DeinitHook in
+        let serial = made.increment()
+        return DeinitHook {
+          guard serial == 1, let container = box.all.first else { return }
+          duringReset.append(ObjectIdentifier(container.resolve(GreeterType.self)))
+        }
+      }
+      // A decoration that holds nothing of what it decorates, so the reset frees the instance.
+      Module.decorating(GreeterType.self) { _ in
+        decorations.increment()
+        return Greeter("d")
+      }
+    }
+    box.append(container)
+    _ = container.resolve(GreeterType.self)
+    container.reset(.cached("session"))
+    #expect(duringReset.all == [ObjectIdentifier(container.resolve(GreeterType.self))])
+    #expect(made.value == 2)
+    #expect(decorations.value == 2)
+  }
+
   /// Threads that first resolve a decorated shared alias at the same time all get the one
   /// decoration kept, though its decorator may run for each, as the article's note says.
   @Test func threadsFirstResolvingADecoratedSharedAliasGetTheOneDecorationKept() async {
@@ -1474,6 +1546,16 @@ enum AliasLayer: CaseIterable, Sendable {
       }
     }
   }
+}
+
+/// A greeter that runs a closure as it is freed.
+final class DeinitHook: GreeterType, @unchecked Sendable {
+  let greeting = "hook"
+  private let onDeinit: @Sendable () -> Void
+
+  init(_ onDeinit: @escaping @Sendable () -> Void) { self.onDeinit = onDeinit }
+
+  deinit { onDeinit() }
 }
 
 /// A value seen as either of two types, which decorators wrap.

@@ -32,9 +32,11 @@ final class KeptDecorations: Sendable {
     }
   }
 
-  /// The entry of each registration underneath, and whether ``removeAll()`` closed the
-  /// container: a decoration that finishes after that is not kept.
-  private let state = Locked((entries: [ObjectIdentifier: Handed<Entry>](), isClosed: false))
+  /// The entry of each registration underneath; whether ``removeAll()`` closed the container,
+  /// so that a decoration that finishes after that is not kept; and the first generation still
+  /// kept (see ``drop(before:)``).
+  private let state = Locked(
+    (entries: [ObjectIdentifier: Handed<Entry>](), isClosed: false, kept: UInt(0)))
 
   /// The decoration kept for `underlying`, which `registration` made underneath, when it was
   /// wrapped by as many `decorators` as are open now; else what `decorate` makes, kept unless
@@ -61,11 +63,15 @@ final class KeptDecorations: Sendable {
         underlying: object, wrapsValue: object == nil, generation: generation,
         decorated: isWeak ? nil : decorated, weaklyDecorated: weakly, decorators: decorators))
     let (kept, replaced): (Handed<Any>?, Handed<Entry>?) = state.withLock {
-      guard !$0.isClosed else { return (nil, nil) }
+      guard !$0.isClosed, generation ?? .max >= $0.kept else { return (nil, nil) }
       if let kept = $0.entries[key]?.value.decoration(
         of: object, generation: generation, decorators: decorators)
       {
         return (Handed(kept), nil)
+      }
+      // A decoration begun before a reset, finished after one begun since, is not kept.
+      if let generation, let newer = $0.entries[key]?.value.generation, newer > generation {
+        return (nil, nil)
       }
       return (nil, $0.entries.updateValue(made, forKey: key))
     }
@@ -74,11 +80,24 @@ final class KeptDecorations: Sendable {
     return kept?.value ?? decorated
   }
 
-  /// Lets go of every decorated instance, and, when `closing`, keeps none from now on: the
-  /// container closes. Otherwise the instances underneath were dropped, as by a reset.
-  func removeAll(closing: Bool = true) {
+  /// Lets go of the decorations of `.cached` instances made before `generation`, and keeps
+  /// none of them from now on: a reset dropped those instances.
+  func drop(before generation: UInt) {
     let dropped = state.withLock { state in
-      state.isClosed = state.isClosed || closing
+      state.kept = max(state.kept, generation)
+      defer {
+        state.entries = state.entries.filter { $0.value.value.generation ?? .max >= generation }
+      }
+      return state.entries
+    }
+    // Released outside the lock: a deinit may resolve.
+    withExtendedLifetime(dropped) {}
+  }
+
+  /// Lets go of every decorated instance, and keeps none from now on: the container closes.
+  func removeAll() {
+    let dropped = state.withLock { state in
+      state.isClosed = true
       defer { state.entries = [:] }
       return state.entries
     }

@@ -65,7 +65,8 @@ final class AliasProvider<Value>: Provider<Value> {
   override var hasOnClose: Bool { upstream.hasOnClose }
 
   override func dropDecoration() {
-    ownDecoration?.removeAll(closing: false)
+    guard let generation = upstream.keeper.cachedGeneration else { return }
+    ownDecoration?.drop(before: generation)
   }
 
   override func adopt(by container: Dependencies) {
