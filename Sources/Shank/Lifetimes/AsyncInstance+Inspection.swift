@@ -3,6 +3,16 @@
 import Dispatch
 
 extension AsyncInstance {
+  /// Whether an async factory's own synchronous resolution on `trace` asks for this unique
+  /// module, outside a round of `resolveAsync`: at run time nothing makes it there, so
+  /// `verify()` does not either. Read through a synchronous factory, it is that factory's
+  /// doing, which `verify()` cannot tell from its own making.
+  func isReadByAnAsyncFactoryItself(on trace: ResolutionTrace) -> Bool {
+    guard !shares, AsyncMaking.current != nil, AsyncRound.current == nil else { return false }
+    return trace.askedChain(from: trace.framesUnderAsyncFactory).count { $0.role != .collector }
+      == 1
+  }
+
   /// Makes the value on this thread, blocked until the factory has run on its isolation: a
   /// nonisolated factory's jobs run on this thread (see ``InspectionExecutor``).
   func makeWaiting(in container: Dependencies) throws -> Value {

@@ -97,14 +97,7 @@ final class AsyncInstance<Value>: Sendable {
     // `verify()` blocks its own thread, never one of the cooperative pool; but a main-actor
     // factory cannot run while `verify()` holds the main thread.
     let mainActorHeld = isolation === MainActor.shared && trace.actsAsMainActor
-    // An async factory's own synchronous resolution of a unique one, outside a round of
-    // `resolveAsync`, never makes it: nor does `verify()` there. Read through a synchronous
-    // factory, it is that factory's doing, which `verify()` cannot tell from its own making.
-    let onlyAwaited =
-      !shares && AsyncMaking.current != nil && AsyncRound.current == nil
-      && trace.askedChain(from: trace.framesUnderAsyncFactory).count { $0.role != .collector }
-        == 1
-    if trace.inspection != nil, !mainActorHeld, !onlyAwaited {
+    if trace.inspection != nil, !mainActorHeld, !isReadByAnAsyncFactoryItself(on: trace) {
       return try makeWaiting(in: Dependencies.current)
     }
     let container = Dependencies.current

@@ -41,16 +41,15 @@ final class AliasProvider<Value>: Provider<Value> {
     // an older generation, which the next resolution decorates anew.
     let generation = keeper.cachedGeneration
     try checkIsolation(at: site)
-    let underneath = owner === container ? nil : owner
-    var value: Value?
-    if let underneath { value = try resolve(at: site, from: underneath) }
+    // Through a layer over the owner: what the owner kept and decorated, which the layer wraps.
+    let keptUnderneath = owner === container ? nil : try resolve(at: site, from: owner)
     // On the trace, so that a decorator resolving what it decorates is a cycle.
     let trace = ResolutionTrace.unretainedCurrent
     try trace.enter(self, from: container, at: site)
     defer { trace.leave() }
-    if let value {
+    if let keptUnderneath {
       return try container.decorated(
-        value, keptBy: self, generation: generation, over: owner, at: site)
+        keptUnderneath, keptBy: self, generation: generation, over: owner, at: site)
     }
     let made = try conversion(site, container)
     return try ownDecoration.decorated(
