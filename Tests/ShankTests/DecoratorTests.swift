@@ -659,6 +659,64 @@ import Testing
     #expect(freed.value == 1)
   }
 
+  /// A resolution that waited for an instance made after a reset keeps its decoration, and
+  /// one made before the reset, which went unkept to its own resolution, keeps none even when
+  /// its decoration finishes last: later resolutions get the waiter's, and the dropped instance
+  /// is freed. So in a shared alias's own container, and in a child that decorates a module's
+  /// own type underneath.
+  @Test(arguments: [false, true])
+  func aWaiterAcrossAResetKeepsItsDecorationOfTheNewInstance(throughAChild: Bool) async {
+    let (made, freed, decorations) = (Counter(), Counter(), Counter())
+    let (making, go, waiterDone) =
+      (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+    let decorate = Module.decorating(GreeterType.self) { greeter in
+      decorations.increment()
+      // The decoration of the instance the reset dropped finishes after the waiter's.
+      if greeter.greeting == "dropped" { waiterDone.wait() }
+      return Tagged(greeter, "d")
+    }
+    let factory = { () -> CountedGreeter in
+      guard made.increment() == 1 else {
+        return CountedGreeter("kept", made: Counter(), freed: freed)
+      }
+      making.signal()
+      making.signal()
+      go.wait()
+      return CountedGreeter("dropped", made: Counter(), freed: freed)
+    }
+    let owner = Dependencies {
+      if throughAChild {
+        Module(scope: .cached("session")) { factory() as GreeterType }
+      } else {
+        Module(scope: .cached("session"), as: GreeterType.self, Labelled.self) { factory() }
+        decorate
+      }
+    }
+    let asked = throughAChild ? Dependencies(over: owner) { decorate } : owner
+    let waiter = Collector<ObjectIdentifier>()
+    let finished = await onThreads(3) { index in
+      switch index {
+      case 0:
+        _ = asked.resolve(GreeterType.self)
+      case 1:
+        making.wait()
+        waiter.append(ObjectIdentifier(asked.resolve(GreeterType.self)))
+        waiterDone.signal()
+      default:
+        making.wait()
+        // Time for the waiter to block on the creation lock.
+        Thread.sleep(forTimeInterval: 0.1)
+        owner.reset(.cached("session"))
+        go.signal()
+      }
+    }
+    #expect(finished)
+    #expect(waiter.all == [ObjectIdentifier(asked.resolve(GreeterType.self))])
+    #expect(made.value == 2)
+    #expect(decorations.value == 2)
+    #expect(freed.value == 1)
+  }
+
   /// A resolution of a `.cached` alias while a reset of its scope drops the instance, from
   /// that instance's deinit, keeps its decoration: the next resolution gets the same one.
   @Test func aResolutionDuringAResetOfAnAliasKeepsItsDecoration() {

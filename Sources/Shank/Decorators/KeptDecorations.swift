@@ -32,16 +32,16 @@ final class KeptDecorations: Sendable {
     }
   }
 
-  /// The entry of each registration underneath; whether ``removeAll()`` closed the container,
-  /// so that a decoration that finishes after that is not kept; and the first generation still
-  /// kept (see ``drop(before:)``).
-  private let state = Locked(
-    (entries: [ObjectIdentifier: Handed<Entry>](), isClosed: false, kept: UInt(0)))
+  /// The entry of each registration underneath, and whether ``removeAll()`` closed the
+  /// container, so that a decoration that finishes after that is not kept.
+  private let state = Locked((entries: [ObjectIdentifier: Handed<Entry>](), isClosed: false))
 
-  /// The decoration kept for `underlying`, which `registration` made underneath, when it was
+  /// The decoration kept for `underlying`, which `registration` gave underneath, when it was
   /// wrapped by as many `decorators` as are open now; else what `decorate` makes, kept unless
-  /// another thread kept one for it first (then that one is returned), or unless its kind
-  /// cannot be kept.
+  /// another thread kept one for it first (then that one is returned), unless its kind cannot
+  /// be kept, or unless `underlying` is no longer what `registration` gives.
+  /// `generation` is the resets of a `.cached` scope read before `underlying` was fetched: its
+  /// own generation, or, when a reset came in between, a lower bound of it.
   func decorated(
     _ underlying: Any, madeBy registration: Registration, generation: UInt?, decorators: Int,
     by decorate: () throws(ResolutionError) -> Any
@@ -58,33 +58,32 @@ final class KeptDecorations: Sendable {
     guard object != nil || registration.scope.keepsInstances else { return decorated }
     let weakly = isWeak ? Self.identity(of: decorated) : nil
     guard !isWeak || weakly != nil else { return decorated }
-    let made = Handed(
-      Entry(
-        underlying: object, wrapsValue: object == nil, generation: generation,
-        decorated: isWeak ? nil : decorated, weaklyDecorated: weakly, decorators: decorators))
+    var generation = generation
     let (kept, replaced): (Handed<Any>?, Handed<Entry>?) = state.withLock {
-      guard !$0.isClosed, generation ?? .max >= $0.kept else { return (nil, nil) }
+      // Asked under this lock, which a reset's `drop(before:)` takes after the keeper's: an
+      // instance a reset dropped is never kept, nor one labelled older than it is.
+      guard !$0.isClosed, registration.stillGives(object, generation: &generation) else {
+        return (nil, nil)
+      }
       if let kept = $0.entries[key]?.value.decoration(
         of: object, generation: generation, decorators: decorators)
       {
         return (Handed(kept), nil)
       }
-      // A decoration begun before a reset, finished after one begun since, is not kept.
-      if let generation, let newer = $0.entries[key]?.value.generation, newer > generation {
-        return (nil, nil)
-      }
-      return (nil, $0.entries.updateValue(made, forKey: key))
+      let made = Entry(
+        underlying: object, wrapsValue: object == nil, generation: generation,
+        decorated: isWeak ? nil : decorated, weaklyDecorated: weakly, decorators: decorators)
+      return (nil, $0.entries.updateValue(Handed(made), forKey: key))
     }
     // Released outside the lock: the replaced decoration's deinit may resolve through here.
     withExtendedLifetime(replaced) {}
     return kept?.value ?? decorated
   }
 
-  /// Lets go of the decorations of `.cached` instances made before `generation`, and keeps
-  /// none of them from now on: a reset dropped those instances.
+  /// Lets go of the decorations of `.cached` instances made before `generation`: a reset
+  /// dropped those instances.
   func drop(before generation: UInt) {
     let dropped = state.withLock { state in
-      state.kept = max(state.kept, generation)
       defer {
         state.entries = state.entries.filter { $0.value.value.generation ?? .max >= generation }
       }

@@ -46,6 +46,12 @@ final class CachedProvider<Value>: SharedProvider<Value> {
 
   override var cachedGeneration: UInt? { state.withLock { $0.resets } }
 
+  override func generation(ofKept object: AnyObject) -> UInt? {
+    state.withLock { state in
+      state.kept.map { $0.value as AnyObject } === object ? state.resets : nil
+    }
+  }
+
   override func reset() -> (order: UInt, disposal: Disposal)? {
     let (dropped, id): (Handed<Value>?, UInt?) = state.withLock { state in
       state.resets &+= 1

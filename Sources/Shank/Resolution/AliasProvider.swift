@@ -37,8 +37,8 @@ final class AliasProvider<Value>: Provider<Value> {
     guard let ownDecoration, let owner = keeper.owner else {
       return try convert(at: site, from: container, by: conversion)
     }
-    // Read before the instance: a reset in between then only makes the decoration kept for
-    // an older generation, which the next resolution decorates anew.
+    // Read before the instance: where a reset comes in between, the keeper tells whether the
+    // instance is still the one kept (`Registration.stillGives`).
     let generation = keeper.cachedGeneration
     try checkIsolation(at: site)
     // Through a layer over the owner: what the owner kept and decorated, which the layer wraps.

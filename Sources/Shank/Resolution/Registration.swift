@@ -75,6 +75,20 @@ class Registration: Recipe, CustomStringConvertible {
   /// any other scope, whose kept instance never changes or has an identity of its own.
   var cachedGeneration: UInt? { nil }
 
+  /// Whether `object` (`nil` for a value type), which this registration gave after
+  /// `generation` was read from its ``keeper``, is what it gives now; when a reset of its
+  /// `.cached` scope came since, sets `generation` to `object`'s own.
+  final func stillGives(_ object: AnyObject?, generation: inout UInt?) -> Bool {
+    if keeper.cachedGeneration == generation { return true }
+    // A value type has no identity to tell the instance kept from one the reset dropped.
+    guard let object, let own = keeper.generation(ofKept: object) else { return false }
+    generation = own
+    return true
+  }
+
+  /// The generation of `object` if it is the `.cached` instance this registration keeps now.
+  func generation(ofKept object: AnyObject) -> UInt? { nil }
+
   /// Whether the module has an `onClose` handler; an alias answers for the provider it reads
   /// through.
   var hasOnClose: Bool { false }

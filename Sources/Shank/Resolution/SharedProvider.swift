@@ -76,8 +76,8 @@ class SharedProvider<Value>: Provider<Value> {
     throws(ResolutionError) -> Value
   {
     let owner = owner!
-    // Read before the instance: a reset in between then only makes the decoration kept for
-    // an older generation, which the next resolution decorates anew.
+    // Read before the instance: where a reset comes in between, the keeper tells whether the
+    // instance is still the one kept (`Registration.stillGives`).
     let generation = cachedGeneration
     let value = try resolve(at: site, from: owner)
     // On the trace, so that a decorator resolving what it decorates is a cycle, not a
