@@ -284,9 +284,9 @@ import Testing
     withExtendedLifetime(underneath) {}
   }
 
-  /// Memory: the child's kept decoration holds a reset instance until the next resolution
-  /// through the child replaces it, as the article says, or the child closes.
-  @Test func aResetInstanceIsReleasedByTheChildsNextResolution() async {
+  /// Memory: a reset underneath lets go of the child's kept decoration of the instance it
+  /// drops, so the instance is freed at once, though nothing resolved through the child since.
+  @Test func aResetUnderneathFreesTheInstanceTheChildDecorated() async {
     let freed = Counter()
     let root = Dependencies {
       Module(scope: .cached("decorated-memory")) {
@@ -296,16 +296,24 @@ import Testing
     let child = Dependencies(over: root) { Module.decorating(GreeterType.self) { Loud($0) } }
     #expect(child.resolve(GreeterType.self).greeting == "CACHED!")
     await root.reset(.cached("decorated-memory"))
-    #expect(freed.value == 0, "the child's decoration still wraps it")
+    #expect(freed.value == 1)
     #expect(child.resolve(GreeterType.self).greeting == "CACHED!")
-    #expect(freed.value == 1, "replaced by the next resolution, the old decoration goes")
     await child.close()
     #expect(freed.value == 1, "the root still keeps the new instance")
+    weak var released: Dependencies?
+    do {
+      let other = Dependencies(over: root) { Module.decorating(GreeterType.self) { Loud($0) } }
+      _ = other.resolve(GreeterType.self)
+      released = other
+    }
+    #expect(released == nil, "what a reset tells does not keep a decorating layer alive")
     await root.reset(.cached("decorated-memory"))
     #expect(freed.value == 2)
   }
 
-  @Test func afterAResetUnderneathTheOldDecoratedInstanceIsReleasedOnceReplacedOrClosed() async {
+  /// After a reset underneath, the child's next resolution decorates the new instance and
+  /// keeps that decoration until the child closes.
+  @Test func afterAResetUnderneathTheChildKeepsItsDecorationOfTheNewInstanceUntilItCloses() async {
     let deinits = Counter()
     let root = Dependencies {
       Module(scope: .cached("session")) { TrackedModule(deinits: deinits) as TrackedModuleType }
@@ -317,12 +325,10 @@ import Testing
     weak let firstUnderlying = root.resolve(TrackedModuleType.self)
     #expect(firstDecorated != nil)
     await root.reset(.cached("session"))
-    // The child still keeps the old decorated instance here, and through it the old
-    // underlying one, until it decorates the next.
+    #expect(firstDecorated == nil, "the reset lets go of the old decorated instance")
+    #expect(firstUnderlying == nil, "and of the old underlying one with it")
     let second = child.resolve(TrackedModuleType.self)
-    #expect(second !== firstDecorated)
-    #expect(firstDecorated == nil, "replaced: the old decorated instance is released")
-    #expect(firstUnderlying == nil, "and the old underlying one with it")
+    #expect(child.resolve(TrackedModuleType.self) === second)
     weak let secondDecorated = second
     _ = consume second
     #expect(secondDecorated != nil, "kept by the child")

@@ -62,7 +62,9 @@ final class KeptDecorations: Sendable {
     let (kept, replaced): (Handed<Any>?, Handed<Entry>?) = state.withLock {
       // Asked under this lock, which a reset's `drop(before:)` takes after the keeper's: an
       // instance a reset dropped is never kept, nor one labelled older than it is.
-      guard !$0.isClosed, registration.stillGives(object, generation: &generation) else {
+      guard !$0.isClosed,
+        registration.keeper.keeps(object, generation: &generation, decoratedIn: self)
+      else {
         return (nil, nil)
       }
       if let kept = $0.entries[key]?.value.decoration(
@@ -102,6 +104,11 @@ final class KeptDecorations: Sendable {
     }
     // Released outside the lock: a deinit may resolve.
     withExtendedLifetime(dropped) {}
+  }
+
+  /// A reference to a container's decorations that does not keep them alive.
+  struct Reference {
+    weak var decorations: KeptDecorations?
   }
 
   private static func identity(of value: Any) -> AnyObject? {

@@ -18,6 +18,9 @@ final class CachedProvider<Value>: SharedProvider<Value> {
     var disposal: UInt?
     /// How many resets came before the kept instance, or before the next one made.
     var resets: UInt = 0
+    /// The decorations kept of the instance, by its container and the layers over it, which
+    /// a reset tells to let it go: nothing else links a container to the layers over it.
+    var decorations: [KeptDecorations.Reference] = []
   }
 
   override func keptInstance(generation: inout UInt) throws(NothingKept) -> Value {
@@ -46,18 +49,30 @@ final class CachedProvider<Value>: SharedProvider<Value> {
 
   override var cachedGeneration: UInt? { state.withLock { $0.resets } }
 
-  override func generation(ofKept object: AnyObject) -> UInt? {
+  override func keeps(
+    _ object: AnyObject?, generation: inout UInt?, decoratedIn decorations: KeptDecorations
+  ) -> Bool {
     state.withLock { state in
-      state.kept.map { $0.value as AnyObject } === object ? state.resets : nil
+      if state.resets != generation {
+        // A value type has no identity to tell the instance kept from one a reset dropped.
+        guard let object, state.kept.map({ $0.value as AnyObject }) === object else { return false }
+        generation = state.resets
+      }
+      state.decorations.removeAll { $0.decorations == nil }
+      if !state.decorations.contains(where: { $0.decorations === decorations }) {
+        state.decorations.append(KeptDecorations.Reference(decorations: decorations))
+      }
+      return true
     }
   }
 
   override func reset() -> (order: UInt, disposal: Disposal)? {
-    let (dropped, id): (Handed<Value>?, UInt?) = state.withLock { state in
+    let (dropped, id, decorations, resets) = state.withLock { state in
       state.resets &+= 1
-      defer { (state.kept, state.disposal) = (nil, nil) }
-      return (state.kept, state.disposal)
+      defer { (state.kept, state.disposal, state.decorations) = (nil, nil, []) }
+      return (state.kept, state.disposal, state.decorations, state.resets)
     }
+    for reference in decorations { reference.decorations?.drop(before: resets) }
     // Released outside the lock: the instance's deinit may resolve, or reset again.
     withExtendedLifetime(dropped) {}
     guard let id, let disposal = owner?.disposals?.remove(id) else { return nil }

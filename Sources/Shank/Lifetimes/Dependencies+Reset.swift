@@ -64,7 +64,6 @@ extension Dependencies {
       var dropped: [(order: UInt, disposal: Disposal)] = []
       for registration in current.registrations where registration.scope == scope {
         if let disposal = registration.keeper.reset() { dropped.append(disposal) }
-        registration.dropDecoration()
       }
       disposals += dropped.sorted { $0.order > $1.order }.map(\.disposal)
       for case .cached(let name) in current.table.cachedScopes.map(\.kind) { names.insert(name) }

@@ -38,7 +38,7 @@ final class AliasProvider<Value>: Provider<Value> {
       return try convert(at: site, from: container, by: conversion)
     }
     // Read before the instance: where a reset comes in between, the keeper tells whether the
-    // instance is still the one kept (`Registration.stillGives`).
+    // instance is still the one kept (`Registration.keeps`).
     let generation = keeper.cachedGeneration
     try checkIsolation(at: site)
     // Through a layer over the owner: what the owner kept and decorated, which the layer wraps.
@@ -62,11 +62,6 @@ final class AliasProvider<Value>: Provider<Value> {
   override var keeper: Registration { upstream.keeper }
 
   override var hasOnClose: Bool { upstream.hasOnClose }
-
-  override func dropDecoration() {
-    guard let generation = upstream.keeper.cachedGeneration else { return }
-    ownDecoration?.drop(before: generation)
-  }
 
   override func adopt(by container: Dependencies) {
     upstream.adopt(by: container)

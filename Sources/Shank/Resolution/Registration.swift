@@ -76,18 +76,12 @@ class Registration: Recipe, CustomStringConvertible {
   var cachedGeneration: UInt? { nil }
 
   /// Whether `object` (`nil` for a value type), which this registration gave after
-  /// `generation` was read from its ``keeper``, is what it gives now; when a reset of its
-  /// `.cached` scope came since, sets `generation` to `object`'s own.
-  final func stillGives(_ object: AnyObject?, generation: inout UInt?) -> Bool {
-    if keeper.cachedGeneration == generation { return true }
-    // A value type has no identity to tell the instance kept from one the reset dropped.
-    guard let object, let own = keeper.generation(ofKept: object) else { return false }
-    generation = own
-    return true
-  }
-
-  /// The generation of `object` if it is the `.cached` instance this registration keeps now.
-  func generation(ofKept object: AnyObject) -> UInt? { nil }
+  /// `generation` was read, is what it gives now, so that `decorations` may keep a decoration
+  /// of it; when a reset of its `.cached` scope came since, sets `generation` to `object`'s
+  /// own. Asked of the ``keeper``, which tells `decorations` of its next reset.
+  func keeps(
+    _ object: AnyObject?, generation: inout UInt?, decoratedIn decorations: KeptDecorations
+  ) -> Bool { true }
 
   /// Whether the module has an `onClose` handler; an alias answers for the provider it reads
   /// through.
@@ -101,10 +95,6 @@ class Registration: Recipe, CustomStringConvertible {
   /// `onClose` handler, taken out of the container's list, for the caller to run, with its
   /// place in that list. Asked of the ``keeper``, since an alias keeps nothing.
   func reset() -> (order: UInt, disposal: Disposal)? { nil }
-
-  /// Lets go of what this registration kept of a `.cached` instance its ``keeper`` reset: a
-  /// shared alias's decoration.
-  func dropDecoration() {}
 }
 
 extension Registration {

@@ -77,7 +77,7 @@ class SharedProvider<Value>: Provider<Value> {
   {
     let owner = owner!
     // Read before the instance: where a reset comes in between, the keeper tells whether the
-    // instance is still the one kept (`Registration.stillGives`).
+    // instance is still the one kept (`Registration.keeps`).
     let generation = cachedGeneration
     let value = try resolve(at: site, from: owner)
     // On the trace, so that a decorator resolving what it decorates is a cycle, not a
