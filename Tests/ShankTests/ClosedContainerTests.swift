@@ -35,6 +35,31 @@ import Testing
         """)
   }
 
+  /// A miss of `P` where a closed layer contributes to `[P]` names no contribution as a near
+  /// miss, whether an open layer under the closed one or over it makes it: resolving `[P]`, as
+  /// such a near miss advises, would stop at the closed layer.
+  @Test(arguments: [false, true])
+  func aMissWhoseListCrossesAClosedContributorAdvisesNoList(openAbove: Bool) async {
+    let root = Dependencies { Module.contribution("root") { Sink("root") as SinkType } }
+    let closed = Dependencies(over: root) {
+      Module.contribution("closed") { Sink("closed") as SinkType }
+    }
+    let open = Dependencies(over: closed) {
+      if openAbove { Module.contribution("open") { Sink("open") as SinkType } }
+    }
+    await closed.close()
+    let line = #line + 1
+    let error = resolutionError { try open.resolveOrThrow(SinkType.self) }
+    let above = openAbove ? "    SinkType named \"open\": a contribution to [SinkType]\n" : ""
+    #expect(
+      error?.description == """
+        Shank cannot resolve SinkType
+          asked for at ShankTests/ClosedContainerTests.swift:\(line)
+          registered (\(openAbove ? 2 : 1)):
+        \(above)    SinkType named "root": a contribution to [SinkType]
+        """)
+  }
+
   @Test func aHeldInstanceReadsItsParentsModulesAfterItsContainerClosed() async {
     let app = Dependencies { Module { HeldAppModule() as HeldAppModuleType } }
     let session = Dependencies(over: app) {

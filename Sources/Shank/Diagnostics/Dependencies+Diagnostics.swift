@@ -36,12 +36,20 @@ extension Dependencies {
     _ type: T.Type, name: String?, site: SourceSite, above: Dependencies?
   ) -> ResolutionError {
     // A closed layer's keys answer that it closed: neither near misses nor what is registered.
-    var miss = Miss(T.self, name: name, writingInFull: [])
+    // Nor does a list that a closed layer contributes to, which stops there (`Miss.closedLists`).
+    let listIsClosed = sequence(first: self, next: \.parent).contains { layer in
+      layer.isClosedToThisThread
+        && layer.table.order.contains {
+          $0.read { $0.role == .contribution && $0.type == T.self }
+        }
+    }
+    var miss = Miss(T.self, name: name, writingInFull: [], listIsClosed: listIsClosed)
     forEachVisibleRegistration(listingClosed: false) { registration, _, _ in
       miss.offer(registration)
     }
     if !miss.clashing.isEmpty {
-      miss = Miss(T.self, name: name, writingInFull: miss.clashing)
+      miss = Miss(
+        T.self, name: name, writingInFull: miss.clashing, listIsClosed: listIsClosed)
       forEachVisibleRegistration(listingClosed: false) { registration, _, _ in
         miss.offer(registration)
       }
@@ -122,6 +130,9 @@ private struct Miss {
   let leaves: [Any.Type]
   /// The short names written in full (see ``KeyDescription/typeName(of:writingInFull:)``).
   let writingInFull: Set<String>
+  /// `[T]` and `[String: T]` when a closed layer contributes to them: neither is listed as
+  /// registered, nor a contribution to them as a near miss, since they stop there.
+  let closedLists: [ObjectIdentifier]
   /// The last type's name, kept: registrations mostly come in runs of one type, and each name
   /// looked up in ``KeyDescription/typeName(of:)`` takes its lock.
   var last: (type: ObjectIdentifier, name: String)?
@@ -132,8 +143,12 @@ private struct Miss {
   var listed = FirstKeys()
   var registeredCount = 0
 
-  init<T>(_ type: T.Type, name: String?, writingInFull: Set<String>) {
+  init<T>(
+    _ type: T.Type, name: String?, writingInFull: Set<String>, listIsClosed: Bool
+  ) {
     requested = ObjectIdentifier(T.self)
+    closedLists =
+      listIsClosed ? [ObjectIdentifier([T].self), ObjectIdentifier([String: T].self)] : []
     optional = ObjectIdentifier(T?.self)
     self.name = name
     leaves = KeyDescription.leaves(of: T.self)
@@ -147,15 +162,16 @@ private struct Miss {
   // a miss's cost (S4 in Benchmarks/README.md).
   @inline(__always)
   mutating func offer(_ registration: Registration) {
-    registeredCount += 1
     let type = ObjectIdentifier(registration.type)
+    if registration.role == .collector, closedLists.contains(type) { return }
+    registeredCount += 1
     let typeName = writtenName(of: registration.type)
     let key = KeyDescription(typeName: typeName, name: registration.name)
     listed.offer(key, role: registration.role)
     if registration.role == .decorator { return }
     let closeness: NearMiss.Closeness
     if registration.role == .contribution {
-      guard type == requested else { return }
+      guard type == requested, closedLists.isEmpty else { return }
       closeness = .contribution
     } else if type == requested {
       closeness = registration.name == nil ? .sameTypeWithNoName : .sameTypeUnderAnotherName
