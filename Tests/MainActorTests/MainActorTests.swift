@@ -71,7 +71,7 @@ import Testing
         Shank cannot resolve [SessionModuleType] off the main actor
           asked for at MainActorTests/MainActorTests.swift:\(asked)
           it was registered at MainActorTests/MainActorTests.swift:\(line) from code isolated to MainActor, so its factory runs only there
-          resolve it on the main actor, or from async code with Dependencies.resolveAsync([SessionModuleType].self)
+          resolve it on the main actor, or, if it is Sendable, from async code with Dependencies.resolveAsync([SessionModuleType].self)
           or, if its factory needs no main actor, register it from nonisolated code, such as a `nonisolated static func make() -> Dependencies` of an enum of yours
         """)
   }
@@ -128,7 +128,7 @@ import Testing
       ))
     #expect(
       message.contains(
-        "  resolve it on the main actor, or from async code with Dependencies.resolveAsync(AppModuleType.self)"
+        "  resolve it on the main actor, or, if it is Sendable, from async code with Dependencies.resolveAsync(AppModuleType.self)"
       ))
   }
 }

@@ -827,7 +827,7 @@ import Testing
 
   /// `resolveAsync` resolves on the actor the module needs; a main-actor decorator of a
   /// nonisolated module needs the main actor too, as the error of a synchronous resolution off
-  /// it advises: "or from async code with Dependencies.resolveAsync".
+  /// it advises: "or, if it is Sendable, from async code with Dependencies.resolveAsync".
   @Test func resolveAsyncOffTheMainActorRunsAMainActorDecoratorOnIt() async {
     await #expect(processExitsWith: .success) {
       exitIfStillRunning(after: 20)

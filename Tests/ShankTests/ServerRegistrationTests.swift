@@ -70,7 +70,7 @@ import Testing
     }
     #expect(
       error?.description.contains(
-        "  it was asked for off the main actor while OtherService, registered at ShankTests/ServerRegistrationTests.swift:\(registeredAt), was being made or decorated: register what asked for it from code isolated to MainActor too, or have it resolve from async code with await Dependencies.resolveAsync(Service.self)"
+        "  it was asked for off the main actor while OtherService, registered at ShankTests/ServerRegistrationTests.swift:\(registeredAt), was being made or decorated: register what asked for it from code isolated to MainActor too, or, if it is Sendable, have it resolve from async code with await Dependencies.resolveAsync(Service.self)"
       ) == true, "\(String(describing: error))")
   }
 
@@ -92,7 +92,7 @@ import Testing
         Shank cannot resolve Service off the main actor
           asked for at \(file):\(askedLine)
           it was registered at \(file):\(mainActorDecoratorLine) from code isolated to MainActor, so its factory runs only there
-          resolve it on the main actor, or from async code with Dependencies.resolveAsync(Service.self)
+          resolve it on the main actor, or, if it is Sendable, from async code with Dependencies.resolveAsync(Service.self)
           or, if its factory needs no main actor, register it from nonisolated code, such as a `nonisolated static func make() -> Dependencies` of an enum of yours
         """)
   }

@@ -22,11 +22,11 @@ extension ResolutionError {
       let place = actor == "MainActor" ? "the main actor" : actor
       var advice = [
         "  it was registered at \(registeredAt) from code isolated to \(actor), so its factory runs only there",
-        "  resolve it on \(place), or from async code with \(resolvingAsync)",
+        "  resolve it on \(place), or, if it is Sendable, from async code with \(resolvingAsync)",
       ]
       if let asker = storage.fields.askingFactory {
         advice.append(
-          "  it was asked for off \(place) while \(asker.key), registered at \(asker.registeredAt), was being made or decorated: register what asked for it from code isolated to \(actor) too, or have it resolve from async code with await \(resolvingAsync)"
+          "  it was asked for off \(place) while \(asker.key), registered at \(asker.registeredAt), was being made or decorated: register what asked for it from code isolated to \(actor) too, or, if it is Sendable, have it resolve from async code with await \(resolvingAsync)"
         )
       }
       if actor == "MainActor" {
