@@ -45,12 +45,14 @@ extension Dependencies {
     }
     var miss = Miss(T.self, name: name, writingInFull: [], listIsClosed: listIsClosed)
     forEachVisibleRegistration(listingClosed: false) { registration, _, _ in
+      if listIsClosed, miss.isClosedList(registration) { return }
       miss.offer(registration)
     }
     if !miss.clashing.isEmpty {
       miss = Miss(
         T.self, name: name, writingInFull: miss.clashing, listIsClosed: listIsClosed)
       forEachVisibleRegistration(listingClosed: false) { registration, _, _ in
+        if listIsClosed, miss.isClosedList(registration) { return }
         miss.offer(registration)
       }
     }
@@ -158,13 +160,17 @@ private struct Miss {
     wanted = KeyDescription(typeName: typeName, name: name)
   }
 
+  /// Whether `registration` is one of ``closedLists``, which is not listed as registered.
+  func isClosedList(_ registration: Registration) -> Bool {
+    registration.role == .collector && closedLists.contains(ObjectIdentifier(registration.type))
+  }
+
   // Inlined into the walk: a call per registration of a hundred thousand was a quarter of
   // a miss's cost (S4 in Benchmarks/README.md).
   @inline(__always)
   mutating func offer(_ registration: Registration) {
-    let type = ObjectIdentifier(registration.type)
-    if registration.role == .collector, closedLists.contains(type) { return }
     registeredCount += 1
+    let type = ObjectIdentifier(registration.type)
     let typeName = writtenName(of: registration.type)
     let key = KeyDescription(typeName: typeName, name: registration.name)
     listed.offer(key, role: registration.role)
