@@ -1395,6 +1395,30 @@ import Testing
       ])
   }
 
+  /// A named async contribution whose factory resolves its own list, entered through its
+  /// dictionary, is told of the cycle from the contribution, as a synchronous one is: the
+  /// dictionary is no part of the loop.
+  @Test(arguments: [Scope.singleton, .unique])
+  func anAsyncContributionEnteredThroughItsDictionaryIsToldOfTheCycleFromItself(
+    scope: Scope
+  ) async {
+    let line = #line + 3
+    let container = Dependencies {
+      Module.contribution("a", scope: scope) { () async throws -> StoreType in
+        _ = try Dependencies.resolveOrThrow([StoreType].self)
+        return Database()
+      }
+    }
+    #expect(
+      await Self.outcome(of: [String: StoreType].self, from: container) == [
+        """
+        Shank found a dependency cycle resolving StoreType named "a"
+          asked for at ShankTests/AsyncFactoryTests.swift:\(line)
+          cycle: StoreType named "a" → [StoreType] → StoreType named "a"
+        """
+      ])
+  }
+
   /// A shared async module asked for synchronously by the factory of another, whose attempt the
   /// first one's factory awaits: told of the cycle, as awaiting it would be, not that it is not
   /// made yet, which would send the asker to await it.

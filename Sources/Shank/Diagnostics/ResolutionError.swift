@@ -106,7 +106,7 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     if let error = error as? ResolutionError {
       self = error
     } else if let cycle = error as? WaitGraph.Cycle {
-      self.init(.cycle(path: cycle.path), key: key, site: site)
+      self.init(.cycle(path: cycle.path), key: cycle.closedBy ?? key, site: site)
     } else if let pending = error as? AsyncPending {
       let reason = Reason.notMadeYet(registeredAt: pending.site.description)
       self.init(Fields(reason: reason, key: key, site: site, pending: pending))

@@ -92,7 +92,7 @@ final class AsyncInstance<Value>: Sendable {
     // a synchronous one's does.
     let closing = provider.flatMap { trace.reader(of: $0) }?.role == .collector ? 2 : 1
     if let path = cycle(closedBy: route.map(\.description), closing: closing) {
-      throw WaitGraph.Cycle(path: path)
+      throw WaitGraph.Cycle(path: path, closedBy: route.last { $0.description == path.last })
     }
     // `verify()` blocks its own thread, never one of the cooperative pool; but a main-actor
     // factory cannot run while `verify()` holds the main thread.
@@ -180,7 +180,7 @@ final class AsyncInstance<Value>: Sendable {
           }
         case .empty where slot.taken != taken: return nil
         case .empty:
-          let attempt = Attempt(generation: generation)
+          let attempt = Attempt(generation: generation, askedBy: via.last)
           // Recorded before the attempt starts, which waits for nothing yet, so this never
           // throws, and so that the attempt sees it.
           let wait = try? WaitGraph.shared.recordWaitOfThisTask(

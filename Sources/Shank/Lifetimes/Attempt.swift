@@ -5,8 +5,12 @@
 final class Attempt: Sendable {
   /// The resets of a `.cached` module's scope that came before the run began.
   let generation: UInt?
+  /// The key that asked for the module as the run began: for a contribution, the list that
+  /// gathered it, where a cycle through that list is entered.
+  let askedBy: String?
 
-  init(generation: UInt?) {
+  init(generation: UInt?, askedBy: String?) {
     self.generation = generation
+    self.askedBy = askedBy
   }
 }

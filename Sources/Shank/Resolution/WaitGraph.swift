@@ -86,6 +86,9 @@ final class WaitGraph: Sendable {
   /// asked for it again, which the provider reports for its key.
   struct Cycle: Error {
     let path: [String]
+    /// The key that closed the loop, which names the error, where it is not the key of the
+    /// resolution that throws: a contribution's, asked for by a list it is no key of.
+    var closedBy: KeyDescription? = nil
   }
 
   /// Every wait recorded and not yet over.
