@@ -336,6 +336,58 @@ import Testing
     #expect(secondDecorated == nil, "released on close")
   }
 
+  /// A reset lets go of the decorations of the instances it drops, and of no other: the
+  /// layer over it keeps its one decoration of another scope's instance, of another scope's
+  /// value, and of the same scope's instance in a layer above the container reset, which the
+  /// reset does not reach.
+  @Test func aResetKeepsTheDecorationsOfWhatItDoesNotDrop() async {
+    let decorations = Counter()
+    let root = Dependencies {
+      Module(scope: .cached("reset")) { ServiceImpl() as Service }
+      Module(scope: .cached("kept")) { Greeter("kept") as GreeterType }
+      Module(scope: .cached("kept")) { ValueServiceImpl(serial: 7) as ValueService }
+    }
+    let middle = Dependencies(over: root) {
+      Module("middle", scope: .cached("reset")) { Greeter("middle") as GreeterType }
+    }
+    let top = Dependencies(over: middle) {
+      Module.decorating(Service.self) { $0 }
+      Module.decorating(GreeterType.self) {
+        decorations.increment()
+        return Tagged($0, "d")
+      }
+      Module.decorating(ValueService.self) {
+        ValueServiceImpl(serial: $0.serial * 1_000 + decorations.increment()) as ValueService
+      }
+    }
+    let service = top.resolve(Service.self)
+    let kept = top.resolve(GreeterType.self)
+    let inTheMiddle = top.resolve(GreeterType.self, name: "middle")
+    let value = top.resolve(ValueService.self).serial
+    await root.reset(.cached("reset"))
+    #expect(top.resolve(Service.self) !== service, "the reset scope's instance is made anew")
+    #expect(top.resolve(GreeterType.self) === kept)
+    #expect(top.resolve(GreeterType.self, name: "middle") === inTheMiddle)
+    #expect(top.resolve(ValueService.self).serial == value)
+    #expect(decorations.value == 3)
+  }
+
+  /// A layer freed on one thread while another decorates through a sibling layer, whose
+  /// decorated instance's deinit resolves the `.cached` module underneath, deadlocks nothing:
+  /// the layer's decorations are never freed under a lock a deinit may take.
+  @Test func layersFreedWhileOthersDecorateACachedInstanceDoNotDeadlock() async {
+    let root = Dependencies { Module(scope: .cached("session")) { Greeter("a") as GreeterType } }
+    let finished = await onThreads(3, timeout: 60) { _ in
+      for _ in 0..<50_000 {
+        let child = Dependencies(over: root) {
+          Module.decorating(GreeterType.self) { ResolvingOnDeinit($0, from: root) }
+        }
+        _ = child.resolve(GreeterType.self)
+      }
+    }
+    #expect(finished)
+  }
+
   /// A decorated instance whose `deinit` resolves through the child: replacing it after a
   /// reset underneath releases it while the child's kept-decorations lock is held.
   @Test func replacingAKeptDecorationWhoseDeinitResolvesDoesNotDeadlock() async {
@@ -1804,4 +1856,19 @@ actor DecoratingActor {
       decorator
     }
   }
+}
+
+/// A decorated instance whose deinit resolves the type it decorates from `container`.
+final class ResolvingOnDeinit: GreeterType, @unchecked Sendable {
+  private let wrapped: GreeterType
+  private let container: Dependencies
+
+  init(_ wrapped: GreeterType, from container: Dependencies) {
+    self.wrapped = wrapped
+    self.container = container
+  }
+
+  deinit { _ = container.resolve(GreeterType.self) }
+
+  var greeting: String { wrapped.greeting }
 }

@@ -21,6 +21,8 @@ final class KeptDecorations: Sendable {
     /// How many decorators wrapped it: fewer are open once a layer in between closes, and its
     /// decorators are then gone from the instance too.
     let decorators: Int
+    /// The registration that keeps the instance, whose resets drop the entry.
+    let keeper: ObjectIdentifier
 
     /// The decorated instance, if the entry wraps `object` (`nil` for a value type, told
     /// apart by its `generation`) under as many `decorators`, and still keeps it. A value type
@@ -32,9 +34,11 @@ final class KeptDecorations: Sendable {
     }
   }
 
-  /// The entry of each registration underneath, and whether ``removeAll()`` closed the
-  /// container, so that a decoration that finishes after that is not kept.
-  private let state = Locked((entries: [ObjectIdentifier: Handed<Entry>](), isClosed: false))
+  /// The entry of each registration underneath; whether ``removeAll()`` closed the container,
+  /// so that a decoration that finishes after that is not kept; and the keepers told of these
+  /// decorations, which are told again as they go (see `deinit`).
+  private let state = Locked(
+    (entries: [ObjectIdentifier: Handed<Entry>](), isClosed: false, keepers: [Registration]()))
 
   /// The decoration kept for `underlying`, which `registration` gave underneath, when it was
   /// wrapped by as many `decorators` as are open now; else what `decorate` makes, kept unless
@@ -62,11 +66,11 @@ final class KeptDecorations: Sendable {
     let (kept, replaced): (Handed<Any>?, Handed<Entry>?) = state.withLock {
       // Asked under this lock, which a reset's `drop(before:)` takes after the keeper's: an
       // instance a reset dropped is never kept, nor one labelled older than it is.
-      guard !$0.isClosed,
-        registration.keeper.keeps(object, generation: &generation, decoratedIn: self)
-      else {
+      let keeper = registration.keeper
+      guard !$0.isClosed, keeper.keeps(object, generation: &generation, decoratedIn: self) else {
         return (nil, nil)
       }
+      if !$0.keepers.contains(where: { $0 === keeper }) { $0.keepers.append(keeper) }
       if let kept = $0.entries[key]?.value.decoration(
         of: object, generation: generation, decorators: decorators)
       {
@@ -74,7 +78,8 @@ final class KeptDecorations: Sendable {
       }
       let made = Entry(
         underlying: object, wrapsValue: object == nil, generation: generation,
-        decorated: isWeak ? nil : decorated, weaklyDecorated: weakly, decorators: decorators)
+        decorated: isWeak ? nil : decorated, weaklyDecorated: weakly, decorators: decorators,
+        keeper: ObjectIdentifier(keeper))
       return (nil, $0.entries.updateValue(Handed(made), forKey: key))
     }
     // Released outside the lock: the replaced decoration's deinit may resolve through here.
@@ -82,12 +87,14 @@ final class KeptDecorations: Sendable {
     return kept?.value ?? decorated
   }
 
-  /// Lets go of the decorations of `.cached` instances made before `generation`: a reset
-  /// dropped those instances.
-  func drop(before generation: UInt) {
+  /// Lets go of the decorations of the `.cached` instances that `keeper` made before
+  /// `generation`: its reset dropped them.
+  func drop(before generation: UInt, keptBy keeper: ObjectIdentifier) {
     let dropped = state.withLock { state in
       defer {
-        state.entries = state.entries.filter { $0.value.value.generation ?? .max >= generation }
+        state.entries = state.entries.filter {
+          $0.value.value.keeper != keeper || $0.value.value.generation ?? .max >= generation
+        }
       }
       return state.entries
     }
@@ -109,6 +116,13 @@ final class KeptDecorations: Sendable {
   /// A reference to a container's decorations that does not keep them alive.
   struct Reference {
     weak var decorations: KeptDecorations?
+  }
+
+  deinit {
+    // So that no keeper tells decorations at this address, which another may be given next.
+    for keeper in state.withLock({ Handed($0.keepers) }).value {
+      keeper.forget(ObjectIdentifier(self))
+    }
   }
 
   private static func identity(of value: Any) -> AnyObject? {

@@ -19,8 +19,10 @@ final class CachedProvider<Value>: SharedProvider<Value> {
     /// How many resets came before the kept instance, or before the next one made.
     var resets: UInt = 0
     /// The decorations kept of the instance, by its container and the layers over it, which
-    /// a reset tells to let it go: nothing else links a container to the layers over it.
-    var decorations: [KeptDecorations.Reference] = []
+    /// a reset tells to let it go: nothing else links a container to the layers over it. Never
+    /// read under the lock: a strong reference released there may free them, and with them
+    /// instances whose deinit resolves.
+    var decorations: [ObjectIdentifier: KeptDecorations.Reference] = [:]
   }
 
   override func keptInstance(generation: inout UInt) throws(NothingKept) -> Value {
@@ -58,21 +60,28 @@ final class CachedProvider<Value>: SharedProvider<Value> {
         guard let object, state.kept.map({ $0.value as AnyObject }) === object else { return false }
         generation = state.resets
       }
-      state.decorations.removeAll { $0.decorations == nil }
-      if !state.decorations.contains(where: { $0.decorations === decorations }) {
-        state.decorations.append(KeptDecorations.Reference(decorations: decorations))
+      let id = ObjectIdentifier(decorations)
+      if state.decorations[id] == nil {
+        state.decorations[id] = KeptDecorations.Reference(decorations: decorations)
       }
       return true
     }
   }
 
+  override func forget(_ decorations: ObjectIdentifier) {
+    let forgotten = state.withLock { $0.decorations.removeValue(forKey: decorations) }
+    withExtendedLifetime(forgotten) {}
+  }
+
   override func reset() -> (order: UInt, disposal: Disposal)? {
     let (dropped, id, decorations, resets) = state.withLock { state in
       state.resets &+= 1
-      defer { (state.kept, state.disposal, state.decorations) = (nil, nil, []) }
+      defer { (state.kept, state.disposal, state.decorations) = (nil, nil, [:]) }
       return (state.kept, state.disposal, state.decorations, state.resets)
     }
-    for reference in decorations { reference.decorations?.drop(before: resets) }
+    for reference in decorations.values {
+      reference.decorations?.drop(before: resets, keptBy: ObjectIdentifier(self))
+    }
     // Released outside the lock: the instance's deinit may resolve, or reset again.
     withExtendedLifetime(dropped) {}
     guard let id, let disposal = owner?.disposals?.remove(id) else { return nil }

@@ -83,6 +83,9 @@ class Registration: Recipe, CustomStringConvertible {
     _ object: AnyObject?, generation: inout UInt?, decoratedIn decorations: KeptDecorations
   ) -> Bool { true }
 
+  /// Tells no more of its resets the decorations at `decorations`, which are going.
+  func forget(_ decorations: ObjectIdentifier) {}
+
   /// Whether the module has an `onClose` handler; an alias answers for the provider it reads
   /// through.
   var hasOnClose: Bool { false }
