@@ -150,6 +150,22 @@ import Testing
           ] : []))
   }
 
+  /// A consumer in an `Optional` is checked as the instance it holds; a type or `nil` in its
+  /// place is reported, not passed over: it has no properties to check.
+  @Test func aConsumerThatIsNoInstanceIsReportedAndAnOptionalOneIsChecked() throws {
+    let held: NamedSinkListReader? = NamedSinkListReader()
+    let none: NamedSinkListReader? = nil
+    let error = try #require(throws: VerificationError.self) {
+      try Dependencies {}.verify(consumers: held as Any, NamedSinkListReader.self, none as Any)
+    }
+    #expect(
+      error.problems.map(\.description) == [
+        "NamedSinkListReader needs [SinkType] named \"audit\" in property \"sinks\" (ShankTests/VerificationTests.swift:\(NamedSinkListReader.line)), which no container it resolves from registers",
+        "verify(consumers:) was given NamedSinkListReader.self, not an instance: pass an instance, whose @Inject properties it checks",
+        "verify(consumers:) was given nil (Optional<NamedSinkListReader>), not an instance: pass an instance, whose @Inject properties it checks",
+      ])
+  }
+
   /// Under a name, a list that nothing registers does not resolve, and verify() says so.
   @Test func namedListNothingRegistersIsMissing() throws {
     let error = try #require(throws: VerificationError.self) {

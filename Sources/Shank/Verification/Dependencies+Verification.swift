@@ -62,6 +62,10 @@ extension Dependencies {
   /// }
   /// ```
   ///
+  /// An `Optional` consumer is checked as the instance it holds; a type or `nil`, which holds
+  /// no properties to check, is a problem of its own,
+  /// ``VerificationError/Problem/notAnInstance(consumer:)``.
+  ///
   /// - Parameter consumers: Instances whose `@Inject` properties to check.
   /// - Throws: A ``VerificationError`` listing every problem of the modules and the consumers.
   public func verify(consumers: Any...) throws(VerificationError) {
@@ -74,11 +78,32 @@ extension Dependencies {
 
   private func verify(consumers: [Any]) throws(VerificationError) {
     var inspection = GraphInspection(self)
+    var notInstances: [VerificationError.Problem] = []
     for consumer in consumers {
+      guard let instance = Self.instance(in: consumer) else {
+        notInstances.append(.notAnInstance(consumer: Self.describe(notAnInstance: consumer)))
+        continue
+      }
       inspection.check(
-        injectionPoints(of: consumer), of: KeyDescription.typeName(of: type(of: consumer)),
+        injectionPoints(of: instance), of: KeyDescription.typeName(of: type(of: instance)),
         madeBy: nil, in: self)
     }
-    if !inspection.problems.isEmpty { throw VerificationError(problems: inspection.problems) }
+    let problems = inspection.problems + notInstances
+    if !problems.isEmpty { throw VerificationError(problems: problems) }
+  }
+
+  /// The instance `consumer` is or holds in `Optional`s; `nil` for `nil` or a type.
+  private static func instance(in consumer: Any) -> Any? {
+    if consumer is Any.Type { return nil }
+    let mirror = Mirror(reflecting: consumer)
+    guard mirror.displayStyle == .optional else { return consumer }
+    return mirror.children.first.flatMap { instance(in: $0.value) }
+  }
+
+  /// How a problem names a consumer that is no instance: a type as `T.self`, `nil` with its
+  /// type.
+  private static func describe(notAnInstance consumer: Any) -> String {
+    if let type = consumer as? Any.Type { return "\(KeyDescription.typeName(of: type)).self" }
+    return "nil (\(KeyDescription.typeName(of: type(of: consumer))))"
   }
 }

@@ -41,6 +41,9 @@ public struct VerificationError: Error, CustomStringConvertible, Sendable {
     /// ``Dependencies/close()``), and the modules it registers no longer resolve. `container`
     /// says where it was made.
     case closed(container: String)
+    /// ``Dependencies/verify(consumers:)`` was given `consumer`, a type or `nil`, where it
+    /// checks the `@Inject` properties of an instance.
+    case notAnInstance(consumer: String)
 
     /// The problem in one plain sentence.
     public var description: String {
@@ -61,6 +64,8 @@ public struct VerificationError: Error, CustomStringConvertible, Sendable {
         "\(module), registered \(scope) at \(site), is eager, but start() can only make it and drop it: only .singleton and .cached instances are kept"
       case .closed(let container):
         "the container was closed (\(container)): its modules no longer resolve"
+      case .notAnInstance(let consumer):
+        "verify(consumers:) was given \(consumer), not an instance: pass an instance, whose @Inject properties it checks"
       case .unresolvable(let module, let message):
         "\(module) could not be made: "
           + message.split(separator: "\n").map { $0.drop(while: \.isWhitespace) }
