@@ -720,17 +720,18 @@ import Testing
   /// A resolution that waited for an instance made after a reset keeps its decoration, and
   /// one made before the reset, which went unkept to its own resolution, keeps none even when
   /// its decoration finishes last: later resolutions get the waiter's, and the dropped instance
-  /// is freed. So in a shared alias's own container, and in a child that decorates a module's
-  /// own type underneath.
-  @Test(arguments: [false, true])
-  func aWaiterAcrossAResetKeepsItsDecorationOfTheNewInstance(throughAChild: Bool) async {
+  /// is freed, whatever the shape.
+  @Test(arguments: CachedDecorationShape.allCases)
+  func aWaiterAcrossAResetKeepsItsDecorationOfTheNewInstance(
+    shape: CachedDecorationShape
+  ) async {
     let (made, freed, decorations) = (Counter(), Counter(), Counter())
     let (making, go, waiterDone) =
       (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
     let decorate = Module.decorating(GreeterType.self) { greeter in
       decorations.increment()
       // The decoration of the instance the reset dropped finishes after the waiter's.
-      if greeter.greeting == "dropped" { waiterDone.wait() }
+      if greeter.greeting.hasPrefix("dropped") { waiterDone.wait() }
       return Tagged(greeter, "d")
     }
     let factory = { () -> CountedGreeter in
@@ -743,14 +744,18 @@ import Testing
       return CountedGreeter("dropped", made: Counter(), freed: freed)
     }
     let owner = Dependencies {
-      if throughAChild {
-        Module(scope: .cached("session")) { factory() as GreeterType }
-      } else {
+      switch shape {
+      case .aliasInItsContainer:
         Module(scope: .cached("session"), as: GreeterType.self, Labelled.self) { factory() }
         decorate
+      case .moduleThroughAChild:
+        Module(scope: .cached("session")) { factory() as GreeterType }
+      case .aliasThroughAChild:
+        Module(scope: .cached("session"), as: GreeterType.self, Labelled.self) { factory() }
+        Module.decorating(GreeterType.self) { Tagged($0, "owner") }
       }
     }
-    let asked = throughAChild ? Dependencies(over: owner) { decorate } : owner
+    let asked = shape == .aliasInItsContainer ? owner : Dependencies(over: owner) { decorate }
     let waiter = Collector<ObjectIdentifier>()
     let finished = await onThreads(3) { index in
       switch index {
@@ -1685,6 +1690,13 @@ struct WrappedSerialA: SerialA {
 struct WrappedSerialB: SerialB {
   let inner: SerialB
   var serial: Int { inner.serial }
+}
+
+/// Where a decorated `.cached` instance is kept and decorated: a shared alias decorated in its
+/// own container, a module's own type decorated by a child over it, or a shared alias
+/// decorated by its own container and by a child over it.
+enum CachedDecorationShape: CaseIterable, Sendable {
+  case aliasInItsContainer, moduleThroughAChild, aliasThroughAChild
 }
 
 enum DecoratingLayers: CaseIterable, Sendable {

@@ -63,11 +63,14 @@ final class KeptDecorations: Sendable {
     let weakly = isWeak ? Self.identity(of: decorated) : nil
     guard !isWeak || weakly != nil else { return decorated }
     var generation = generation
+    // Found before the lock, which a shared alias's own decorations take.
+    let instance = object.map { registration.instance(givenAs: $0) }
     let (kept, replaced): (Handed<Any>?, Handed<Entry>?) = state.withLock {
       // Asked under this lock, which a reset's `drop(before:)` takes after the keeper's: an
       // instance a reset dropped is never kept, nor one labelled older than it is.
       let keeper = registration.keeper
-      guard !$0.isClosed, keeper.keeps(object, generation: &generation, decoratedIn: self) else {
+      guard !$0.isClosed, keeper.keeps(instance, generation: &generation, decoratedIn: self)
+      else {
         return (nil, nil)
       }
       if !$0.keepers.contains(where: { $0 === keeper }) { $0.keepers.append(keeper) }
@@ -111,6 +114,18 @@ final class KeptDecorations: Sendable {
     }
     // Released outside the lock: a deinit may resolve.
     withExtendedLifetime(dropped) {}
+  }
+
+  /// The instance underneath that this container decorated as `decoration`, if it did.
+  func instance(decoratedAs decoration: AnyObject) -> AnyObject? {
+    // Handed out of the lock: a weak reference loaded there may be the last to go.
+    state.withLock { state in
+      Handed(
+        state.entries.values.lazy.compactMap { entry in
+          entry.value.decorated.map { $0 as AnyObject } === decoration
+            ? entry.value.underlying : nil
+        }.first)
+    }.value
   }
 
   /// A reference to a container's decorations that does not keep them alive.

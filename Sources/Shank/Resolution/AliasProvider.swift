@@ -63,6 +63,10 @@ final class AliasProvider<Value>: Provider<Value> {
 
   override var hasOnClose: Bool { upstream.hasOnClose }
 
+  override func instance(givenAs object: AnyObject) -> AnyObject {
+    ownDecoration?.instance(decoratedAs: object) ?? object
+  }
+
   override func adopt(by container: Dependencies) {
     upstream.adopt(by: container)
   }

@@ -83,6 +83,10 @@ class Registration: Recipe, CustomStringConvertible {
     _ object: AnyObject?, generation: inout UInt?, decoratedIn decorations: KeptDecorations
   ) -> Bool { true }
 
+  /// The instance its ``keeper`` keeps that this registration gave as `object`: `object`
+  /// itself, but for a shared alias, which gives its own container's decoration of it.
+  func instance(givenAs object: AnyObject) -> AnyObject { object }
+
   /// Tells no more of its resets the decorations at `decorations`, which are going.
   func forget(_ decorations: ObjectIdentifier) {}
 
