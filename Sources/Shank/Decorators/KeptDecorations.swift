@@ -10,6 +10,8 @@ final class KeptDecorations: Sendable {
   private struct Entry {
     /// The class instance underneath that the entry wraps; `nil` for a value type.
     weak var underlying: AnyObject?
+    /// Its address, read without loading the weak reference, whose release may free it.
+    let underlyingID: ObjectIdentifier?
     /// Whether the entry wraps a value type, which no identity tells apart.
     let wrapsValue: Bool
     /// For a `.cached` value type, the generation of the instance the entry wraps.
@@ -64,7 +66,7 @@ final class KeptDecorations: Sendable {
     guard !isWeak || weakly != nil else { return decorated }
     var generation = generation
     // Found before the lock, which a shared alias's own decorations take.
-    let instance = object.map { registration.instance(givenAs: $0) }
+    let instance = object.map { registration.keptIdentity(of: $0) }
     let (kept, replaced): (Handed<Any>?, Handed<Entry>?) = state.withLock {
       // Asked under this lock, which a reset's `drop(before:)` takes after the keeper's: an
       // instance a reset dropped is never kept, nor one labelled older than it is.
@@ -80,7 +82,8 @@ final class KeptDecorations: Sendable {
         return (Handed(kept), nil)
       }
       let made = Entry(
-        underlying: object, wrapsValue: object == nil, generation: generation,
+        underlying: object, underlyingID: object.map(ObjectIdentifier.init),
+        wrapsValue: object == nil, generation: generation,
         decorated: isWeak ? nil : decorated, weaklyDecorated: weakly, decorators: decorators,
         keeper: ObjectIdentifier(keeper))
       return (nil, $0.entries.updateValue(Handed(made), forKey: key))
@@ -116,16 +119,15 @@ final class KeptDecorations: Sendable {
     withExtendedLifetime(dropped) {}
   }
 
-  /// The instance underneath that this container decorated as `decoration`, if it did.
-  func instance(decoratedAs decoration: AnyObject) -> AnyObject? {
-    // Handed out of the lock: a weak reference loaded there may be the last to go.
+  /// The address of the instance underneath that this container decorated as `decoration`,
+  /// if it did. Only an address, read without loading the weak reference, so that the caller
+  /// never holds, and frees, an instance a reset dropped: a `.cached` instance's entry goes
+  /// before the reset lets the instance go.
+  func underlyingIdentity(decoratedAs decoration: AnyObject) -> ObjectIdentifier? {
     state.withLock { state in
-      Handed(
-        state.entries.values.lazy.compactMap { entry in
-          entry.value.decorated.map { $0 as AnyObject } === decoration
-            ? entry.value.underlying : nil
-        }.first)
-    }.value
+      state.entries.values.first { $0.value.decorated.map { $0 as AnyObject } === decoration }?
+        .value.underlyingID
+    }
   }
 
   /// A reference to a container's decorations that does not keep them alive.

@@ -52,12 +52,15 @@ final class CachedProvider<Value>: SharedProvider<Value> {
   override var cachedGeneration: UInt? { state.withLock { $0.resets } }
 
   override func keeps(
-    _ object: AnyObject?, generation: inout UInt?, decoratedIn decorations: KeptDecorations
+    _ instance: ObjectIdentifier?, generation: inout UInt?,
+    decoratedIn decorations: KeptDecorations
   ) -> Bool {
     state.withLock { state in
       if state.resets != generation {
         // A value type has no identity to tell the instance kept from one a reset dropped.
-        guard let object, state.kept.map({ $0.value as AnyObject }) === object else { return false }
+        guard let instance, let kept = state.kept,
+          ObjectIdentifier(kept.value as AnyObject) == instance
+        else { return false }
         generation = state.resets
       }
       let id = ObjectIdentifier(decorations)

@@ -63,8 +63,8 @@ final class AliasProvider<Value>: Provider<Value> {
 
   override var hasOnClose: Bool { upstream.hasOnClose }
 
-  override func instance(givenAs object: AnyObject) -> AnyObject {
-    ownDecoration?.instance(decoratedAs: object) ?? object
+  override func keptIdentity(of object: AnyObject) -> ObjectIdentifier {
+    ownDecoration?.underlyingIdentity(decoratedAs: object) ?? ObjectIdentifier(object)
   }
 
   override func adopt(by container: Dependencies) {

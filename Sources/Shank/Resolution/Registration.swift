@@ -75,17 +75,19 @@ class Registration: Recipe, CustomStringConvertible {
   /// any other scope, whose kept instance never changes or has an identity of its own.
   var cachedGeneration: UInt? { nil }
 
-  /// Whether `object` (`nil` for a value type), which this registration gave after
-  /// `generation` was read, is what it gives now, so that `decorations` may keep a decoration
-  /// of it; when a reset of its `.cached` scope came since, sets `generation` to `object`'s
-  /// own. Asked of the ``keeper``, which tells `decorations` of its next reset.
+  /// Whether the instance at `instance` (`nil` for a value type), given after `generation`
+  /// was read, is what it keeps now, so that `decorations` may keep a decoration of it; when a
+  /// reset of its `.cached` scope came since, sets `generation` to the instance's own. Asked
+  /// of the ``keeper``, which tells `decorations` of its next reset.
   func keeps(
-    _ object: AnyObject?, generation: inout UInt?, decoratedIn decorations: KeptDecorations
+    _ instance: ObjectIdentifier?, generation: inout UInt?,
+    decoratedIn decorations: KeptDecorations
   ) -> Bool { true }
 
-  /// The instance its ``keeper`` keeps that this registration gave as `object`: `object`
-  /// itself, but for a shared alias, which gives its own container's decoration of it.
-  func instance(givenAs object: AnyObject) -> AnyObject { object }
+  /// The address of the instance its ``keeper`` keeps that this registration gave as
+  /// `object`: `object` itself, but for a shared alias, which gives its own container's
+  /// decoration of it.
+  func keptIdentity(of object: AnyObject) -> ObjectIdentifier { ObjectIdentifier(object) }
 
   /// Tells no more of its resets the decorations at `decorations`, which are going.
   func forget(_ decorations: ObjectIdentifier) {}
