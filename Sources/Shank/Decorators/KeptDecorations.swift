@@ -47,10 +47,12 @@ final class KeptDecorations: Sendable {
   /// another thread kept one for it first (then that one is returned), unless its kind cannot
   /// be kept, or unless `underlying` is no longer what `registration` gives.
   /// `generation` is the resets of a `.cached` scope read before `underlying` was fetched: its
-  /// own generation, or, when a reset came in between, a lower bound of it.
+  /// own generation, or, when a reset came in between, a lower bound of it. `instance` is the
+  /// address of the instance its keeper keeps, where `underlying` is not that instance but a
+  /// decoration of it (a shared alias's own container decorates it).
   func decorated(
     _ underlying: Any, madeBy registration: Registration, generation: UInt?, decorators: Int,
-    by decorate: () throws(ResolutionError) -> Any
+    keptAs instance: ObjectIdentifier? = nil, by decorate: () throws(ResolutionError) -> Any
   ) throws(ResolutionError) -> Any {
     let key = ObjectIdentifier(registration)
     let object = Self.identity(of: underlying)
@@ -65,8 +67,7 @@ final class KeptDecorations: Sendable {
     let weakly = isWeak ? Self.identity(of: decorated) : nil
     guard !isWeak || weakly != nil else { return decorated }
     var generation = generation
-    // Found before the lock, which a shared alias's own decorations take.
-    let instance = object.map { registration.keptIdentity(of: $0) }
+    let instance = instance ?? object.map(ObjectIdentifier.init)
     let (kept, replaced): (Handed<Any>?, Handed<Entry>?) = state.withLock {
       // Asked under this lock, which a reset's `drop(before:)` takes after the keeper's: an
       // instance a reset dropped is never kept, nor one labelled older than it is.

@@ -48,8 +48,11 @@ final class AliasProvider<Value>: Provider<Value> {
     try trace.enter(self, from: container, at: site)
     defer { trace.leave() }
     if let keptUnderneath {
+      // The owner's decoration, under which its keeper keeps the instance.
+      let instance = ownDecoration.underlyingIdentity(decoratedAs: keptUnderneath as AnyObject)
       return try container.decorated(
-        keptUnderneath, keptBy: self, generation: generation, over: owner, at: site)
+        keptUnderneath, keptBy: self, keptAs: instance, generation: generation, over: owner,
+        at: site)
     }
     let made = try conversion(site, container)
     return try ownDecoration.decorated(
@@ -62,10 +65,6 @@ final class AliasProvider<Value>: Provider<Value> {
   override var keeper: Registration { upstream.keeper }
 
   override var hasOnClose: Bool { upstream.hasOnClose }
-
-  override func keptIdentity(of object: AnyObject) -> ObjectIdentifier {
-    ownDecoration?.underlyingIdentity(decoratedAs: object) ?? ObjectIdentifier(object)
-  }
 
   override func adopt(by container: Dependencies) {
     upstream.adopt(by: container)

@@ -84,11 +84,6 @@ class Registration: Recipe, CustomStringConvertible {
     decoratedIn decorations: KeptDecorations
   ) -> Bool { true }
 
-  /// The address of the instance its ``keeper`` keeps that this registration gave as
-  /// `object`: `object` itself, but for a shared alias, which gives its own container's
-  /// decoration of it.
-  func keptIdentity(of object: AnyObject) -> ObjectIdentifier { ObjectIdentifier(object) }
-
   /// Tells no more of its resets the decorations at `decorations`, which are going.
   func forget(_ decorations: ObjectIdentifier) {}
 
