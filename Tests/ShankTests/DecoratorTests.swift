@@ -780,6 +780,50 @@ import Testing
     #expect(freed.value == 1)
   }
 
+  /// A reset that drops a shared alias's instance while a child decorates it, through an
+  /// owner's decoration that does not hold the instance, frees it on the resetting thread: the
+  /// resolution through the child holds only its address, so the instance's deinit, which
+  /// resolves the alias, is not freed inside that resolution, where it would meet a cycle.
+  @Test func anAliasInstanceAResetDropsDuringAChildsDecorationIsFreedOutsideIt() async {
+    let errors = Counter()
+    let asking = WeakBox()
+    let handOff = HandOff()
+    let owner = Dependencies {
+      Module(scope: .cached("session"), as: GreeterType.self, Labelled.self) {
+        InstanceResolvingOnDeinit(from: asking, errors: errors)
+      }
+      Module.decorating(GreeterType.self) { Greeter("fresh " + $0.greeting) as GreeterType }
+    }
+    let middle = Dependencies(over: owner) { Module.decorating(GreeterType.self) { Loud($0) } }
+    let child = Dependencies(over: middle) {
+      Module.decorating(GreeterType.self) { HandingOffGreeter($0, handOff) }
+    }
+    asking.container = child
+    let finished = await onThreads(2, timeout: 30) { index in
+      if index == 0 {
+        _ = child.resolve(GreeterType.self)
+        handOff.arm()
+        let closed = DispatchSemaphore(value: 0)
+        Task {
+          await middle.close()
+          closed.signal()
+        }
+        closed.wait()
+        // Replaces the child's decoration, whose deinit has the other thread reset the scope
+        // while this resolution runs.
+        _ = child.resolve(GreeterType.self)
+        handOff.disarm()
+      } else {
+        handOff.resetNow.wait()
+        owner.reset(.cached("session"))
+        handOff.resetDone.signal()
+      }
+    }
+    #expect(finished)
+    #expect(handOff.handedOff, "the replaced decoration was released")
+    #expect(errors.value == 0, "the dropped instance's deinit met a cycle")
+  }
+
   /// A resolution of a `.cached` alias while a reset of its scope drops the instance, from
   /// that instance's deinit, keeps its decoration: the next resolution gets the same one.
   @Test func aResolutionDuringAResetOfAnAliasKeepsItsDecoration() {
@@ -1883,4 +1927,65 @@ final class ResolvingOnDeinit: GreeterType, @unchecked Sendable {
   deinit { _ = container.resolve(GreeterType.self) }
 
   var greeting: String { wrapped.greeting }
+}
+
+/// Has another thread reset a scope, and waits for it, when a decoration armed for it goes.
+final class HandOff: @unchecked Sendable {
+  let resetNow = DispatchSemaphore(value: 0)
+  let resetDone = DispatchSemaphore(value: 0)
+  private let lock = NSLock()
+  private var armed = false
+  private var wentArmed = false
+
+  var handedOff: Bool { lock.withLock { wentArmed } }
+  func arm() { lock.withLock { armed = true } }
+
+  /// Lets the other thread go if no decoration went.
+  func disarm() {
+    if lock.withLock({ armed }) { resetNow.signal() }
+  }
+
+  func decorationGoes() {
+    let wasArmed = lock.withLock {
+      defer { (armed, wentArmed) = (false, wentArmed || armed) }
+      return armed
+    }
+    guard wasArmed else { return }
+    resetNow.signal()
+    resetDone.wait()
+  }
+}
+
+/// A decoration that hands off to `HandOff` as it goes.
+final class HandingOffGreeter: GreeterType, @unchecked Sendable {
+  private let wrapped: GreeterType
+  private let handOff: HandOff
+
+  init(_ wrapped: GreeterType, _ handOff: HandOff) {
+    self.wrapped = wrapped
+    self.handOff = handOff
+  }
+
+  deinit { handOff.decorationGoes() }
+
+  var greeting: String { wrapped.greeting }
+}
+
+/// An instance whose deinit resolves `GreeterType` from the container in `box`, counting what
+/// that throws.
+final class InstanceResolvingOnDeinit: GreeterType, Labelled, @unchecked Sendable {
+  let greeting = "instance"
+  let label = "instance"
+  private let box: WeakBox
+  private let errors: Counter
+
+  init(from box: WeakBox, errors: Counter) {
+    self.box = box
+    self.errors = errors
+  }
+
+  deinit {
+    guard let container = box.container else { return }
+    if (try? container.resolveOrThrow(GreeterType.self)) == nil { errors.increment() }
+  }
 }

@@ -73,8 +73,8 @@ extension Dependencies {
   /// value type, once for each `generation`), and kept by the topmost open layer with such
   /// decorators, so that the layers over it share its decoration.
   func decorated<Value>(
-    _ value: Value, keptBy registration: Registration, keptAs instance: ObjectIdentifier? = nil,
-    generation: UInt?, over owner: Dependencies, at site: SourceSite
+    _ value: Value, keptBy registration: Registration, generation: UInt?,
+    over owner: Dependencies, at site: SourceSite
   ) throws(ResolutionError) -> Value {
     let type = ObjectIdentifier(Value.self)
     guard let index = decorators.firstIndex(where: { $0.type == type }) else { return value }
@@ -86,7 +86,7 @@ extension Dependencies {
     else { return value }
     let open = links.count { !isClosed($0.layer) }
     return try keeping.decorated(
-      value, madeBy: registration, generation: generation, decorators: open, keptAs: instance
+      value, madeBy: registration, generation: generation, decorators: open
     ) { () throws(ResolutionError) in
       try apply(decoratorsAt: index, from: start, to: value, at: site)
     } as! Value

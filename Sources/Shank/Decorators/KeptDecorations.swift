@@ -10,8 +10,6 @@ final class KeptDecorations: Sendable {
   private struct Entry {
     /// The class instance underneath that the entry wraps; `nil` for a value type.
     weak var underlying: AnyObject?
-    /// Its address, read without loading the weak reference, whose release may free it.
-    let underlyingID: ObjectIdentifier?
     /// Whether the entry wraps a value type, which no identity tells apart.
     let wrapsValue: Bool
     /// For a `.cached` value type, the generation of the instance the entry wraps.
@@ -47,12 +45,10 @@ final class KeptDecorations: Sendable {
   /// another thread kept one for it first (then that one is returned), unless its kind cannot
   /// be kept, or unless `underlying` is no longer what `registration` gives.
   /// `generation` is the resets of a `.cached` scope read before `underlying` was fetched: its
-  /// own generation, or, when a reset came in between, a lower bound of it. `instance` is the
-  /// address of the instance its keeper keeps, where `underlying` is not that instance but a
-  /// decoration of it (a shared alias's own container decorates it).
+  /// own generation, or, when a reset came in between, a lower bound of it.
   func decorated(
     _ underlying: Any, madeBy registration: Registration, generation: UInt?, decorators: Int,
-    keptAs instance: ObjectIdentifier? = nil, by decorate: () throws(ResolutionError) -> Any
+    by decorate: () throws(ResolutionError) -> Any
   ) throws(ResolutionError) -> Any {
     let key = ObjectIdentifier(registration)
     let object = Self.identity(of: underlying)
@@ -67,7 +63,7 @@ final class KeptDecorations: Sendable {
     let weakly = isWeak ? Self.identity(of: decorated) : nil
     guard !isWeak || weakly != nil else { return decorated }
     var generation = generation
-    let instance = instance ?? object.map(ObjectIdentifier.init)
+    let instance = object.map(ObjectIdentifier.init)
     let (kept, replaced): (Handed<Any>?, Handed<Entry>?) = state.withLock {
       // Asked under this lock, which a reset's `drop(before:)` takes after the keeper's: an
       // instance a reset dropped is never kept, nor one labelled older than it is.
@@ -83,8 +79,7 @@ final class KeptDecorations: Sendable {
         return (Handed(kept), nil)
       }
       let made = Entry(
-        underlying: object, underlyingID: object.map(ObjectIdentifier.init),
-        wrapsValue: object == nil, generation: generation,
+        underlying: object, wrapsValue: object == nil, generation: generation,
         decorated: isWeak ? nil : decorated, weaklyDecorated: weakly, decorators: decorators,
         keeper: ObjectIdentifier(keeper))
       return (nil, $0.entries.updateValue(Handed(made), forKey: key))
@@ -120,14 +115,12 @@ final class KeptDecorations: Sendable {
     withExtendedLifetime(dropped) {}
   }
 
-  /// The address of the instance underneath that this container decorated as `decoration`,
-  /// if it did. Only an address, read without loading the weak reference, so that the caller
-  /// never holds, and frees, an instance a reset dropped: a `.cached` instance's entry goes
-  /// before the reset lets the instance go.
-  func underlyingIdentity(decoratedAs decoration: AnyObject) -> ObjectIdentifier? {
+  /// The generation of the `.cached` instance underneath that this container decorated as
+  /// `decoration`, if it keeps that decoration: its own, told by the keeper as it was kept.
+  func generation(ofDecoration decoration: AnyObject) -> UInt? {
     state.withLock { state in
       state.entries.values.first { $0.value.decorated.map { $0 as AnyObject } === decoration }?
-        .value.underlyingID
+        .value.generation
     }
   }
 

@@ -48,11 +48,12 @@ final class AliasProvider<Value>: Provider<Value> {
     try trace.enter(self, from: container, at: site)
     defer { trace.leave() }
     if let keptUnderneath {
-      // The owner's decoration, under which its keeper keeps the instance.
-      let instance = ownDecoration.underlyingIdentity(decoratedAs: keptUnderneath as AnyObject)
+      // The owner's decoration, not the instance its keeper keeps: told by its own generation,
+      // which the owner's decorations keep with it.
+      let generation =
+        ownDecoration.generation(ofDecoration: keptUnderneath as AnyObject) ?? generation
       return try container.decorated(
-        keptUnderneath, keptBy: self, keptAs: instance, generation: generation, over: owner,
-        at: site)
+        keptUnderneath, keptBy: self, generation: generation, over: owner, at: site)
     }
     let made = try conversion(site, container)
     return try ownDecoration.decorated(
