@@ -1372,49 +1372,38 @@ import Testing
       ])
   }
 
-  /// An async contribution whose factory resolves its own list: the cycle goes through the list
-  /// first, as a synchronous contribution's does.
-  @Test(arguments: [Scope.singleton, .unique])
+  /// An async contribution whose factory resolves its own list is told of the cycle as a
+  /// synchronous one is: entered through the list, the loop goes through the list first;
+  /// entered through its dictionary, which is no part of the loop, it starts at the
+  /// contribution.
+  @Test(arguments: [Scope.singleton, .unique], [false, true])
   func anAsyncContributionResolvingItsListIsToldOfTheCycleAsASynchronousOneIs(
-    scope: Scope
+    scope: Scope, throughItsDictionary: Bool
   ) async {
-    let line = #line + 3
+    let line = #line + 4
     let container = Dependencies {
-      Module.contribution(scope: scope) { () async throws -> StoreType in
+      Module.contribution(throughItsDictionary ? "a" : nil, scope: scope) {
+        () async throws -> StoreType in
         _ = try Dependencies.resolveOrThrow([StoreType].self)
         return Database()
       }
     }
+    let (outcome, key, loop) =
+      throughItsDictionary
+      ? (
+        await Self.outcome(of: [String: StoreType].self, from: container),
+        #"StoreType named "a""#, #"StoreType named "a" → [StoreType] → StoreType named "a""#
+      )
+      : (
+        await Self.outcome(of: [StoreType].self, from: container), "[StoreType]",
+        "[StoreType] → StoreType → [StoreType]"
+      )
     #expect(
-      await Self.outcome(of: [StoreType].self, from: container) == [
+      outcome == [
         """
-        Shank found a dependency cycle resolving [StoreType]
+        Shank found a dependency cycle resolving \(key)
           asked for at ShankTests/AsyncFactoryTests.swift:\(line)
-          cycle: [StoreType] → StoreType → [StoreType]
-        """
-      ])
-  }
-
-  /// A named async contribution whose factory resolves its own list, entered through its
-  /// dictionary, is told of the cycle from the contribution, as a synchronous one is: the
-  /// dictionary is no part of the loop.
-  @Test(arguments: [Scope.singleton, .unique])
-  func anAsyncContributionEnteredThroughItsDictionaryIsToldOfTheCycleFromItself(
-    scope: Scope
-  ) async {
-    let line = #line + 3
-    let container = Dependencies {
-      Module.contribution("a", scope: scope) { () async throws -> StoreType in
-        _ = try Dependencies.resolveOrThrow([StoreType].self)
-        return Database()
-      }
-    }
-    #expect(
-      await Self.outcome(of: [String: StoreType].self, from: container) == [
-        """
-        Shank found a dependency cycle resolving StoreType named "a"
-          asked for at ShankTests/AsyncFactoryTests.swift:\(line)
-          cycle: StoreType named "a" → [StoreType] → StoreType named "a"
+          cycle: \(loop)
         """
       ])
   }
