@@ -72,8 +72,8 @@ final class CachedProvider<Value>: SharedProvider<Value> {
   }
 
   override func forget(_ decorations: ObjectIdentifier) {
-    let forgotten = state.withLock { $0.decorations.removeValue(forKey: decorations) }
-    withExtendedLifetime(forgotten) {}
+    // A weak reference: letting it go under the lock frees nothing.
+    state.withLock { _ = $0.decorations.removeValue(forKey: decorations) }
   }
 
   override func reset() -> (order: UInt, disposal: Disposal)? {
