@@ -799,18 +799,13 @@ import Testing
       Module.decorating(GreeterType.self) { HandingOffGreeter($0, handOff) }
     }
     asking.container = child
-    let finished = await onThreads(2, timeout: 30) { index in
+    _ = child.resolve(GreeterType.self)
+    await middle.close()
+    handOff.arm()
+    let finished = await onThreads(2) { index in
       if index == 0 {
-        _ = child.resolve(GreeterType.self)
-        handOff.arm()
-        let closed = DispatchSemaphore(value: 0)
-        Task {
-          await middle.close()
-          closed.signal()
-        }
-        closed.wait()
-        // Replaces the child's decoration, whose deinit has the other thread reset the scope
-        // while this resolution runs.
+        // Replaces the child's decoration, kept with the closed layer's decorator, whose
+        // deinit has the other thread reset the scope while this resolution runs.
         _ = child.resolve(GreeterType.self)
         handOff.disarm()
       } else {
