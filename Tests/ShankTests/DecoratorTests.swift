@@ -377,7 +377,7 @@ import Testing
   /// the layer's decorations are never freed under a lock a deinit may take.
   @Test func layersFreedWhileOthersDecorateACachedInstanceDoNotDeadlock() async {
     let root = Dependencies { Module(scope: .cached("session")) { Greeter("a") as GreeterType } }
-    let finished = await onThreads(3, timeout: 60) { _ in
+    let finished = await onThreads(3) { _ in
       for _ in 0..<50_000 {
         let child = Dependencies(over: root) {
           Module.decorating(GreeterType.self) { ResolvingOnDeinit($0, from: root) }
