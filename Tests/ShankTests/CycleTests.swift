@@ -62,28 +62,38 @@ import Testing
   }
 
   /// A decorator of an alias type that asks for that type again, itself or through another
-  /// module, closes a cycle whose path names the alias, as a plain module's decorator does.
-  @Test(arguments: DecoratorCycle.allCases)
-  func aCycleThroughAnAliasTypesDecoratorKeepsTheAliasInItsPath(cycle: DecoratorCycle) {
-    let line = #line + 9
-    let container = Dependencies {
-      Module(as: AliasAlpha.self, AliasBeta.self) { AliasAlphaBeta() }
+  /// module, closes a cycle whose path names the alias, as a plain module's decorator does,
+  /// in the alias's own container or in a child over it.
+  @Test(arguments: DecoratorCycle.allCases, [false, true])
+  func aCycleThroughAnAliasTypesDecoratorKeepsTheAliasInItsPath(
+    cycle: DecoratorCycle, inChild: Bool
+  ) {
+    let line = #line + 10
+    let modules = [
+      Module(as: AliasAlpha.self, AliasBeta.self) { AliasAlphaBeta() },
       Module { () throws -> Service in
         _ = try Dependencies.resolveOrThrow(AliasBeta.self)
         return ServiceImpl()
+      },
+    ]
+    let decorator = Module.decorating(AliasBeta.self) { beta in
+      switch cycle {
+      case .itself: _ = try Dependencies.resolveOrThrow(AliasBeta.self)
+      case .throughAModule: _ = try Dependencies.resolveOrThrow(Service.self)
       }
-      Module.decorating(AliasBeta.self) { beta in
-        switch cycle {
-        case .itself: _ = try Dependencies.resolveOrThrow(AliasBeta.self)
-        case .throughAModule: _ = try Dependencies.resolveOrThrow(Service.self)
-        }
-        return beta
-      }
+      return beta
     }
+    let container =
+      inChild
+      ? Dependencies(over: Dependencies { modules }) { decorator }
+      : Dependencies {
+        modules
+        decorator
+      }
     let (asked, path) =
       switch cycle {
       case .itself: (line, "AliasBeta → AliasBeta")
-      case .throughAModule: (line - 5, "AliasBeta → Service → AliasBeta")
+      case .throughAModule: (line - 6, "AliasBeta → Service → AliasBeta")
       }
     let error = resolutionError { try container.resolveOrThrow(AliasBeta.self) }
     #expect(

@@ -1339,6 +1339,48 @@ import Testing
     #expect(root.resolve(TextType.self).text == "s+tag:root")
   }
 
+  /// A child's decorator that resolves what it decorates from the container underneath gets
+  /// what it is wrapping, not a cycle, whether the type is the module's own or a shared alias
+  /// and whether the owner decorates it or not: the owner's instance is kept, so nothing is
+  /// made.
+  @Test(arguments: [ScopeCase.singleton, .cached, .weak], [false, true])
+  func aChildsDecoratorResolvingItsTypeFromUnderneathGetsWhatItWraps(
+    scope: ScopeCase, aliased: Bool
+  ) throws {
+    for ownerDecorates in [false, true] {
+      try childDecoratorResolvingFromUnderneath(
+        scope: scope, aliased: aliased, ownerDecorates: ownerDecorates)
+    }
+  }
+
+  private func childDecoratorResolvingFromUnderneath(
+    scope: ScopeCase, aliased: Bool, ownerDecorates: Bool
+  ) throws {
+    let made = Counter()
+    let root = Dependencies {
+      if aliased {
+        Module(scope: scope.scope, as: GreeterType.self, Labelled.self) {
+          CountedGreeter("s", made: made, freed: Counter())
+        }
+      } else {
+        Module(scope: scope.scope) {
+          CountedGreeter("s", made: made, freed: Counter()) as GreeterType
+        }
+      }
+      if ownerDecorates { Module.decorating(GreeterType.self) { Tagged($0, "p") } }
+    }
+    let child = Dependencies(over: root) {
+      Module.decorating(GreeterType.self) { greeter in
+        let underneath = try root.resolveOrThrow(GreeterType.self)
+        return Tagged(greeter, underneath === greeter ? "c" : "another")
+      }
+    }
+    let decorated = try child.resolveOrThrow(GreeterType.self)
+    #expect(decorated.greeting == (ownerDecorates ? "s+p+c" : "s+c"))
+    #expect(try child.resolveOrThrow(GreeterType.self) === decorated)
+    #expect(made.value == 1)
+  }
+
   /// An override active at the first resolution of a decorated singleton ends up neither in
   /// the instance nor in its owner's decoration.
   @Test func anOverrideActiveAtTheFirstResolutionIsNotInAnOwnersDecoration() {

@@ -146,9 +146,19 @@ final class ResolutionTrace {
     }
     let frame = Frame(registration, container)
     for index in 0..<depth where frames[index].registration === frame.registration {
-      throw cycleError(closedBy: registration, at: site)
+      if closesCycle(frame, enteredAt: index) { throw cycleError(closedBy: registration, at: site) }
     }
     frames.push(frame)
+  }
+
+  /// Whether `frame`, whose registration is already on the trace at `index`, closes a cycle.
+  ///
+  /// An alias makes and keeps nothing itself: resolved from another container, as a layer's
+  /// decorator resolving it from underneath does, it only reads through again, and a loop in
+  /// what it reads through to meets that registration's own frame or creation lock.
+  func closesCycle(_ frame: Frame, enteredAt index: Int) -> Bool {
+    let registration = frame.registration.takeUnretainedValue()
+    return !registration.isAlias || frames[index].container === frame.container
   }
 
   /// The cycle that resolving `registration` again would close: out of line, so that
