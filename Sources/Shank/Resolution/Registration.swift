@@ -51,7 +51,7 @@ class Registration: Recipe, CustomStringConvertible {
   var keeper: Registration { self }
 
   /// Whether this is an alias, which reads through to another registration.
-  var isAlias: Bool { keeper !== self }
+  final var isAlias: Bool { keeper !== self }
 
   /// Whether this is an alias that reads through to `registration`.
   func isAlias(of registration: Registration) -> Bool {

@@ -146,19 +146,31 @@ final class ResolutionTrace {
     }
     let frame = Frame(registration, container)
     for index in 0..<depth where frames[index].registration === frame.registration {
-      if closesCycle(frame, enteredAt: index) { throw cycleError(closedBy: registration, at: site) }
+      try checkCycle(closedBy: registration, from: container, at: site, onTraceFrom: index)
+      break
     }
     frames.push(frame)
   }
 
-  /// Whether `frame`, whose registration is already on the trace at `index`, closes a cycle.
+  /// Throws the cycle that resolving `registration` from `container` closes, if it closes one,
+  /// where the registration is on the trace from `first` on; out of line, as a repeated
+  /// registration is rare.
   ///
   /// An alias makes and keeps nothing itself: resolved from another container, as a layer's
   /// decorator resolving it from underneath does, it only reads through again, and a loop in
   /// what it reads through to meets that registration's own frame or creation lock.
-  func closesCycle(_ frame: Frame, enteredAt index: Int) -> Bool {
-    let registration = frame.registration.takeUnretainedValue()
-    return !registration.isAlias || frames[index].container === frame.container
+  @usableFromInline @inline(never)
+  func checkCycle(
+    closedBy registration: Registration, from container: Dependencies, at site: SourceSite,
+    onTraceFrom first: Int
+  ) throws(ResolutionError) {
+    let frame = Frame(registration, container)
+    let closes =
+      !registration.isAlias
+      || (first..<depth).contains {
+        frames[$0].registration === frame.registration && frames[$0].container === frame.container
+      }
+    if closes { throw cycleError(closedBy: registration, at: site) }
   }
 
   /// The cycle that resolving `registration` again would close: out of line, so that
