@@ -819,6 +819,70 @@ import Testing
     #expect(errors.value == 0, "the dropped instance's deinit met a cycle")
   }
 
+  /// A reset that drops a shared alias's instance while its own container decorates it, into a
+  /// decoration that does not hold the instance, frees it outside that decoration: its deinit,
+  /// which resolves the alias, meets no cycle.
+  @Test func anAliasInstanceAResetDropsDuringItsOwnDecorationIsFreedOutsideIt() async {
+    let errors = Counter()
+    let asking = WeakBox()
+    let handOff = HandOff()
+    let owner = Dependencies {
+      Module(scope: .cached("session"), as: GreeterType.self, Labelled.self) {
+        InstanceResolvingOnDeinit(from: asking, errors: errors)
+      }
+      Module.decorating(GreeterType.self) { _ in
+        // Has the other thread reset the scope while this decoration runs, the first time.
+        handOff.decorationGoes()
+        return Greeter("fresh") as GreeterType
+      }
+    }
+    asking.container = owner
+    handOff.arm()
+    let finished = await onThreads(2) { index in
+      if index == 0 {
+        _ = owner.resolve(GreeterType.self)
+        handOff.disarm()
+      } else {
+        handOff.resetNow.wait()
+        owner.reset(.cached("session"))
+        handOff.resetDone.signal()
+      }
+    }
+    #expect(finished)
+    #expect(handOff.handedOff, "the reset ran during the decoration")
+    #expect(errors.value == 0, "the dropped instance's deinit met a cycle")
+  }
+
+  /// A child's kept decoration that a resolution replaces, because a layer in between closed,
+  /// is released outside the child's decoration: its deinit, which resolves the type through
+  /// the child, meets no cycle, for a module's own type and for a shared alias.
+  @Test(arguments: [false, true])
+  func aReplacedDecorationIsReleasedOutsideTheDecoration(aliased: Bool) async {
+    let errors = Counter()
+    let asking = WeakBox()
+    let owner = Dependencies {
+      if aliased {
+        Module(scope: .cached("session"), as: GreeterType.self, Labelled.self) {
+          CountedGreeter("kept", made: Counter(), freed: Counter())
+        }
+      } else {
+        Module(scope: .cached("session")) { Greeter("kept") as GreeterType }
+      }
+    }
+    let middle = Dependencies(over: owner) { Module.decorating(GreeterType.self) { Loud($0) } }
+    let child = Dependencies(over: middle) {
+      Module.decorating(GreeterType.self) {
+        DecorationResolvingOnDeinit($0, from: asking, errors: errors)
+      }
+    }
+    asking.container = child
+    let first = ObjectIdentifier(child.resolve(GreeterType.self))
+    await middle.close()
+    let replacement = ObjectIdentifier(child.resolve(GreeterType.self))
+    #expect(replacement != first)
+    #expect(errors.value == 0, "the replaced decoration's deinit met a cycle")
+  }
+
   /// A resolution of a `.cached` alias while a reset of its scope drops the instance, from
   /// that instance's deinit, keeps its decoration: the next resolution gets the same one.
   @Test func aResolutionDuringAResetOfAnAliasKeepsItsDecoration() {
@@ -2004,6 +2068,27 @@ final class HandingOffGreeter: GreeterType, @unchecked Sendable {
   }
 
   deinit { handOff.decorationGoes() }
+
+  var greeting: String { wrapped.greeting }
+}
+
+/// A decoration whose deinit resolves `GreeterType` from the container in `box`, counting what
+/// that throws.
+final class DecorationResolvingOnDeinit: GreeterType, @unchecked Sendable {
+  private let wrapped: GreeterType
+  private let box: WeakBox
+  private let errors: Counter
+
+  init(_ wrapped: GreeterType, from box: WeakBox, errors: Counter) {
+    self.wrapped = wrapped
+    self.box = box
+    self.errors = errors
+  }
+
+  deinit {
+    guard let container = box.container else { return }
+    if (try? container.resolveOrThrow(GreeterType.self)) == nil { errors.increment() }
+  }
 
   var greeting: String { wrapped.greeting }
 }

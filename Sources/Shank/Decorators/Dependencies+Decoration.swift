@@ -72,6 +72,10 @@ extension Dependencies {
   /// wrapped it as it was made. Decorated once for each instance underneath (for a `.cached`
   /// value type, once for each `generation`), and kept by the topmost open layer with such
   /// decorators, so that the layers over it share its decoration.
+  ///
+  /// `registration` is on the trace only while the decorators run, so that one resolving what
+  /// it decorates is a cycle: a decoration this replaces, and an instance a reset dropped
+  /// meanwhile, are released after, where a deinit that resolves the same key meets none.
   func decorated<Value>(
     _ value: Value, keptBy registration: Registration, generation: UInt?,
     over owner: Dependencies, at site: SourceSite
@@ -88,7 +92,10 @@ extension Dependencies {
     return try keeping.decorated(
       value, madeBy: registration, generation: generation, decorators: open
     ) { () throws(ResolutionError) in
-      try apply(decoratorsAt: index, from: start, to: value, at: site)
+      let trace = ResolutionTrace.unretainedCurrent
+      try trace.enter(registration, from: self, at: site)
+      defer { trace.leave() }
+      return try apply(decoratorsAt: index, from: start, to: value, at: site)
     } as! Value
   }
 

@@ -42,24 +42,31 @@ final class AliasProvider<Value>: Provider<Value> {
     let generation = keeper.cachedGeneration
     try checkIsolation(at: site)
     // Through a layer over the owner: what the owner kept and decorated, which the layer wraps.
-    let keptUnderneath = owner === container ? nil : try resolve(at: site, from: owner)
-    // On the trace, so that a decorator resolving what it decorates is a cycle.
-    let trace = ResolutionTrace.unretainedCurrent
-    try trace.enter(self, from: container, at: site)
-    defer { trace.leave() }
-    if let keptUnderneath {
-      // The owner's decoration, not the instance its keeper keeps: told by its own generation,
-      // which the owner's decorations keep with it.
+    if owner !== container {
+      // What the owner kept and decorated, which the layer wraps: told by the generation the
+      // owner's decorations keep with it, not that of the instance its keeper keeps.
+      let keptUnderneath = try resolve(at: site, from: owner)
       let generation =
         ownDecoration.generation(ofDecoration: keptUnderneath as AnyObject) ?? generation
       return try container.decorated(
         keptUnderneath, keptBy: self, generation: generation, over: owner, at: site)
     }
-    let made = try conversion(site, container)
+    // On the trace while the instance is fetched and while it is decorated, so that a decorator
+    // resolving what it decorates is a cycle; not as `made` goes, which a reset may have dropped
+    // meanwhile, and whose deinit may resolve the alias.
+    let trace = ResolutionTrace.unretainedCurrent
+    let made: Value
+    do {
+      try trace.enter(self, from: container, at: site)
+      defer { trace.leave() }
+      made = try conversion(site, container)
+    }
     return try ownDecoration.decorated(
       made, madeBy: self, generation: generation, decorators: 0
     ) { () throws(ResolutionError) in
-      try container.decorated(made, at: site)
+      try trace.enter(self, from: container, at: site)
+      defer { trace.leave() }
+      return try container.decorated(made, at: site)
     } as! Value
   }
 

@@ -80,11 +80,6 @@ class SharedProvider<Value>: Provider<Value> {
     // instance is still the one kept (`Registration.keeps`).
     let generation = cachedGeneration
     let value = try resolve(at: site, from: owner)
-    // On the trace, so that a decorator resolving what it decorates is a cycle, not a
-    // recursion until the stack runs out.
-    let trace = ResolutionTrace.unretainedCurrent
-    try trace.enter(self, from: container, at: site)
-    defer { trace.leave() }
     return try container.decorated(
       value, keptBy: self, generation: generation, over: owner, at: site)
   }
