@@ -41,10 +41,10 @@ final class AliasProvider<Value>: Provider<Value> {
     // instance is still the one kept (`Registration.keeps`).
     let generation = keeper.cachedGeneration
     try checkIsolation(at: site)
-    // Through a layer over the owner: what the owner kept and decorated, which the layer wraps.
     if owner !== container {
-      // What the owner kept and decorated, which the layer wraps: told by the generation the
-      // owner's decorations keep with it, not that of the instance its keeper keeps.
+      // Through a layer over the owner: what the owner kept and decorated, which the layer
+      // wraps, told by the generation the owner's decorations keep with it, not that of the
+      // instance its keeper keeps.
       let keptUnderneath = try resolve(at: site, from: owner)
       let generation =
         ownDecoration.generation(ofDecoration: keptUnderneath as AnyObject) ?? generation
