@@ -103,6 +103,44 @@ import Testing
           cycle: \(path)
         """)
   }
+
+  /// A cycle met inside a child's decorator that resolved its type from the owner is named
+  /// from where the loop starts, as when the owner is asked directly: not from the child's
+  /// frame of the same type.
+  @Test func aCycleMetUnderAChildsDecoratorIsNamedFromWhereItsLoopStarts() throws {
+    let box = WeakBox()
+    let root = Dependencies {
+      Module(as: GreeterType.self, Labelled.self) {
+        CountedGreeter("s", made: Counter(), freed: Counter())
+      }
+      Module { () throws -> LeafModule in
+        _ = try Dependencies.resolveOrThrow(GreeterType.self)
+        return LeafModule()
+      }
+      Module { () throws -> Service in
+        _ = try Dependencies.resolveOrThrow(GreeterType.self)
+        return ServiceImpl()
+      }
+      // Only as the owner decorates: a child's resolution runs it with the child current.
+      Module.decorating(GreeterType.self) { greeter in
+        if Dependencies.current === box.container {
+          _ = try Dependencies.resolveOrThrow(Service.self)
+        }
+        return greeter
+      }
+    }
+    box.container = root
+    let direct = try #require(resolutionError { try root.resolveOrThrow(LeafModule.self) })
+    #expect(direct.reason == .cycle(path: ["GreeterType", "Service", "GreeterType"]))
+    let child = Dependencies(over: root) {
+      Module.decorating(GreeterType.self) { greeter in
+        _ = try root.resolveOrThrow(LeafModule.self)
+        return greeter
+      }
+    }
+    let throughChild = try #require(resolutionError { try child.resolveOrThrow(GreeterType.self) })
+    #expect(throughChild.reason == direct.reason)
+  }
 }
 
 /// Singleton cycles that threads enter from different ends at once. The suite's name has

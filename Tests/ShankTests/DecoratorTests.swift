@@ -1356,6 +1356,39 @@ import Testing
     }
   }
 
+  /// A decorator that resolves what it decorates from a layer it makes over its own is a
+  /// cycle, for a module's own type and a shared alias, in the owner or in a child: each new
+  /// layer would decorate again.
+  @Test(arguments: [false, true], [false, true])
+  func aDecoratorResolvingItsTypeThroughANewLayerIsACycle(aliased: Bool, inChild: Bool) async {
+    let path = await onThread(stackSize: 8 << 20) { () -> [String]? in
+      let box = WeakBox()
+      let module =
+        aliased
+        ? Module(as: GreeterType.self, Labelled.self) {
+          CountedGreeter("s", made: Counter(), freed: Counter())
+        } : Module { Greeter("s") as GreeterType }
+      let decorator = Module.decorating(GreeterType.self) { greeter in
+        _ = try Dependencies(over: box.container!) {}.resolveOrThrow(GreeterType.self)
+        return Tagged(greeter, "d")
+      }
+      let container =
+        inChild
+        ? Dependencies(over: Dependencies { module }) { decorator }
+        : Dependencies {
+          module
+          decorator
+        }
+      box.container = container
+      guard
+        case .cycle(let path) = resolutionError({ try container.resolveOrThrow(GreeterType.self) })?
+          .reason
+      else { return nil }
+      return path
+    }
+    #expect(path == ["GreeterType", "GreeterType"])
+  }
+
   /// A decorator that resolves another type whose factory resolves the decorated one: the
   /// second pass through the decorator finds the decorated type on the trace.
   @Test func aChildDecoratorInACycleThroughAnotherModuleIsACycle() throws {
@@ -1443,6 +1476,121 @@ import Testing
     #expect(decorated.greeting == (ownerDecorates ? "s+p+c" : "s+c"))
     #expect(try child.resolveOrThrow(GreeterType.self) === decorated)
     #expect(made.value == 1)
+  }
+
+  /// A child's decorator that resolves what it decorates from a layer underneath is no cycle,
+  /// for a module's own type and a shared alias: from a layer over the owner of a `.unique`
+  /// module, which makes another, or from a decorating layer in between, which wraps what the
+  /// owner keeps.
+  @Test(arguments: [false, true], [false, true])
+  func aChildsDecoratorResolvingItsTypeFromALayerUnderneathIsNoCycle(
+    aliased: Bool, middleDecorates: Bool
+  ) throws {
+    let made = Counter()
+    let scope: Scope = middleDecorates ? .singleton : .unique
+    let root = Dependencies {
+      if aliased {
+        Module(scope: scope, as: GreeterType.self, Labelled.self) {
+          CountedGreeter("s", made: made, freed: Counter())
+        }
+      } else {
+        Module(scope: scope) { CountedGreeter("s", made: made, freed: Counter()) as GreeterType }
+      }
+    }
+    let middle = Dependencies(over: root) {
+      if middleDecorates { Module.decorating(GreeterType.self) { Loud($0) } }
+    }
+    let child = Dependencies(over: middle) {
+      Module.decorating(GreeterType.self) { greeter in
+        Tagged(greeter, try middle.resolveOrThrow(GreeterType.self).greeting)
+      }
+    }
+    let greeting = try child.resolveOrThrow(GreeterType.self).greeting
+    #expect(greeting == (middleDecorates ? "S!+S!" : "s+s"))
+    #expect(made.value == (middleDecorates ? 1 : 2))
+  }
+
+  /// An `@Inject` property declared by a layer's decorator binds to that layer, also when a
+  /// child's decorator resolved the type from that layer: the owner of a `.unique` alias, or a
+  /// decorating layer in between over a singleton.
+  @Test(arguments: [false, true])
+  func anInjectDeclaredByALowerLayersDecoratorBindsToThatLayer(throughMiddle: Bool) throws {
+    let (lowerService, childService) = (ServiceImpl(), ServiceImpl())
+    let scope: Scope = throughMiddle ? .singleton : .unique
+    let root = Dependencies {
+      Module(scope: scope, as: GreeterType.self, Labelled.self) {
+        CountedGreeter("s", made: Counter(), freed: Counter())
+      }
+      if !throughMiddle {
+        Module { lowerService as Service }
+        Module.decorating(GreeterType.self) { InjectingGreeter($0) }
+      }
+    }
+    let lower =
+      throughMiddle
+      ? Dependencies(over: root) {
+        Module { lowerService as Service }
+        Module.decorating(GreeterType.self) { InjectingGreeter($0) }
+      } : root
+    let underneath = Collector<GreeterType>()
+    let child = Dependencies(over: lower) {
+      Module { childService as Service }
+      Module.decorating(GreeterType.self) { greeter in
+        underneath.append(try lower.resolveOrThrow(GreeterType.self))
+        return Tagged(greeter, "c")
+      }
+    }
+    _ = try child.resolveOrThrow(GreeterType.self)
+    let fromLower = try #require(underneath.all.first as? InjectingGreeter)
+    #expect(fromLower.service === lowerService)
+  }
+
+  /// A child closed while its resolution makes the instance underneath: that resolution runs
+  /// to its end as it began, decorated by the child, and the layer in between keeps only its own
+  /// decoration.
+  @Test(arguments: [false, true], [false, true])
+  func aChildClosedDuringItsResolutionLeavesNoDecoratorInTheLayerUnderneath(
+    aliased: Bool, middleDecorates: Bool
+  ) async {
+    let box = WeakBox()
+    let greetings = await onThread(stackSize: 8 << 20) { () -> [String] in
+      let root = Dependencies {
+        if aliased {
+          Module(scope: .singleton, as: GreeterType.self, Labelled.self) { () -> CountedGreeter in
+            Self.close(box)
+            return CountedGreeter("s", made: Counter(), freed: Counter())
+          }
+        } else {
+          Module(scope: .singleton) { () -> GreeterType in
+            Self.close(box)
+            return Greeter("s")
+          }
+        }
+      }
+      let middle = Dependencies(over: root) {
+        if middleDecorates { Module.decorating(GreeterType.self) { Loud($0) } }
+      }
+      let child = Dependencies(over: middle) {
+        Module.decorating(GreeterType.self) { Tagged($0, "c") }
+      }
+      box.container = child
+      let fromChild = (try? child.resolveOrThrow(GreeterType.self))?.greeting ?? "error"
+      let fromMiddle = (try? middle.resolveOrThrow(GreeterType.self))?.greeting ?? "error"
+      return [fromChild, fromMiddle, child.isClosed ? "closed" : "open"]
+    }
+    let underneath = middleDecorates ? "S!" : "s"
+    #expect(greetings == [underneath + "+c", underneath, "closed"])
+  }
+
+  /// Closes the container in `box` on another task and waits for it.
+  private static func close(_ box: WeakBox) {
+    guard let container = box.container else { return }
+    let done = DispatchSemaphore(value: 0)
+    Task.detached {
+      await container.close()
+      done.signal()
+    }
+    done.wait()
   }
 
   /// An override active at the first resolution of a decorated singleton ends up neither in
@@ -2070,6 +2218,16 @@ final class HandingOffGreeter: GreeterType, @unchecked Sendable {
   deinit { handOff.decorationGoes() }
 
   var greeting: String { wrapped.greeting }
+}
+
+/// A decoration with an `@Inject` property, declared as the decorator makes it.
+final class InjectingGreeter: GreeterType {
+  @Inject var service: Service
+  private let wrapped: GreeterType
+
+  init(_ wrapped: GreeterType) { self.wrapped = wrapped }
+
+  var greeting: String { wrapped.greeting + "+i" }
 }
 
 /// A decoration whose deinit resolves `GreeterType` from the container in `box`, counting what

@@ -79,6 +79,11 @@ public final class Dependencies: Sendable {
     table.free()
   }
 
+  /// Whether `layer` sits over this container, directly or through others.
+  func isUnderneath(_ layer: Dependencies) -> Bool {
+    sequence(first: layer, next: \.parent).dropFirst().contains { $0 === self }
+  }
+
   /// The registrations that won their key, in registration order, retained: for the paths
   /// that are not resolution.
   var registrations: [Registration] { table.order.map { $0.takeUnretainedValue() } }

@@ -73,12 +73,33 @@ extension Dependencies {
   /// value type, once for each `generation`), and kept by the topmost open layer with such
   /// decorators, so that the layers over it share its decoration.
   ///
-  /// `registration` is on the trace only while the decorators run, so that one resolving what
-  /// it decorates is a cycle: a decoration this replaces, and an instance a reset dropped
-  /// meanwhile, are released after, where a deinit that resolves the same key meets none.
+  /// `registration` is on the trace meanwhile, so that a decorator resolving what it decorates
+  /// is a cycle, and a layer that closes meanwhile stays open to it as to a running factory. A
+  /// decoration this replaces is released after, where a deinit that resolves the same key
+  /// meets no cycle.
   func decorated<Value>(
     _ value: Value, keptBy registration: Registration, generation: UInt?,
     over owner: Dependencies, at site: SourceSite
+  ) throws(ResolutionError) -> Value {
+    var replaced: Any?
+    let decorated: Value
+    do {
+      let trace = ResolutionTrace.unretainedCurrent
+      try trace.enter(registration, from: self, at: site)
+      defer { trace.leave() }
+      decorated = try keptDecoration(
+        of: value, keptBy: registration, generation: generation, over: owner, at: site,
+        replacing: &replaced)
+    }
+    withExtendedLifetime(replaced) {}
+    return decorated
+  }
+
+  /// ``decorated(_:keptBy:generation:over:at:)`` on the trace; sets `replaced` to the kept
+  /// decoration it replaces, if any.
+  private func keptDecoration<Value>(
+    of value: Value, keptBy registration: Registration, generation: UInt?,
+    over owner: Dependencies, at site: SourceSite, replacing replaced: inout Any?
   ) throws(ResolutionError) -> Value {
     let type = ObjectIdentifier(Value.self)
     guard let index = decorators.firstIndex(where: { $0.type == type }) else { return value }
@@ -90,12 +111,10 @@ extension Dependencies {
     else { return value }
     let open = links.count { !isClosed($0.layer) }
     return try keeping.decorated(
-      value, madeBy: registration, generation: generation, decorators: open
+      value, madeBy: registration, generation: generation, decorators: open,
+      replacing: &replaced
     ) { () throws(ResolutionError) in
-      let trace = ResolutionTrace.unretainedCurrent
-      try trace.enter(registration, from: self, at: site)
-      defer { trace.leave() }
-      return try apply(decoratorsAt: index, from: start, to: value, at: site)
+      try apply(decoratorsAt: index, from: start, to: value, at: site)
     } as! Value
   }
 

@@ -45,10 +45,12 @@ final class KeptDecorations: Sendable {
   /// another thread kept one for it first (then that one is returned), unless its kind cannot
   /// be kept, or unless `underlying` is no longer what `registration` gives.
   /// `generation` is the resets of a `.cached` scope read before `underlying` was fetched: its
-  /// own generation, or, when a reset came in between, a lower bound of it.
+  /// own generation, or, when a reset came in between, a lower bound of it. Sets `replaced` to
+  /// the decoration the one kept replaces, for the caller to release where a deinit that
+  /// resolves may run.
   func decorated(
     _ underlying: Any, madeBy registration: Registration, generation: UInt?, decorators: Int,
-    by decorate: () throws(ResolutionError) -> Any
+    replacing replaced: inout Any?, by decorate: () throws(ResolutionError) -> Any
   ) throws(ResolutionError) -> Any {
     let key = ObjectIdentifier(registration)
     let object = Self.identity(of: underlying)
@@ -64,7 +66,7 @@ final class KeptDecorations: Sendable {
     guard !isWeak || weakly != nil else { return decorated }
     var generation = generation
     let instance = object.map(ObjectIdentifier.init)
-    let (kept, replaced): (Handed<Any>?, Handed<Entry>?) = state.withLock {
+    let (kept, dropped): (Handed<Any>?, Handed<Entry>?) = state.withLock {
       // Asked under this lock, which a reset's `drop(before:)` takes after the keeper's: an
       // instance a reset dropped is never kept, nor one labelled older than it is.
       let keeper = registration.keeper
@@ -85,7 +87,7 @@ final class KeptDecorations: Sendable {
       return (nil, $0.entries.updateValue(Handed(made), forKey: key))
     }
     // Released outside the lock: the replaced decoration's deinit may resolve through here.
-    withExtendedLifetime(replaced) {}
+    replaced = dropped
     return kept?.value ?? decorated
   }
 

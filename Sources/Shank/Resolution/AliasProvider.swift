@@ -52,8 +52,8 @@ final class AliasProvider<Value>: Provider<Value> {
         keptUnderneath, keptBy: self, generation: generation, over: owner, at: site)
     }
     // On the trace while the instance is fetched and while it is decorated, so that a decorator
-    // resolving what it decorates is a cycle; not as `made` goes, which a reset may have dropped
-    // meanwhile, and whose deinit may resolve the alias.
+    // resolving what it decorates is a cycle; not as `made` or a replaced decoration goes, which
+    // a reset may have dropped meanwhile, and whose deinit may resolve the alias.
     let trace = ResolutionTrace.unretainedCurrent
     let made: Value
     do {
@@ -61,8 +61,9 @@ final class AliasProvider<Value>: Provider<Value> {
       defer { trace.leave() }
       made = try conversion(site, container)
     }
+    var replaced: Any?
     return try ownDecoration.decorated(
-      made, madeBy: self, generation: generation, decorators: 0
+      made, madeBy: self, generation: generation, decorators: 0, replacing: &replaced
     ) { () throws(ResolutionError) in
       try trace.enter(self, from: container, at: site)
       defer { trace.leave() }

@@ -88,12 +88,17 @@ final class ResolutionTrace {
   {
     guard depth > framesUnderAsyncFactory else { return nil }
     var index = depth - 1
-    while index > framesUnderAsyncFactory,
-      frames[index - 1].registration === frames[index].registration
-    {
-      index -= 1
-    }
+    while index > framesUnderAsyncFactory, isOverride(frame: index) { index -= 1 }
     return (frames[index].container, index < depth - 1 ? frames[depth - 1].container : nil)
+  }
+
+  /// Whether the frame at `index` is one that ``enterOverride(_:)`` pushed: it repeats the
+  /// registration under it from a layer that is not underneath that frame's container. A repeat
+  /// from underneath is a resolution of its own (see ``checkCycle(closedBy:from:at:onTraceFrom:)``).
+  private func isOverride(frame index: Int) -> Bool {
+    frames[index - 1].registration === frames[index].registration
+      && !frames[index].container.takeUnretainedValue().isUnderneath(
+        frames[index - 1].container.takeUnretainedValue())
   }
 
   /// The registration whose factory runs innermost on this thread, if a factory is running.
@@ -153,39 +158,23 @@ final class ResolutionTrace {
   }
 
   /// Throws the cycle that resolving `registration` from `container` closes, if it closes one,
-  /// where the registration is on the trace from `first` on; out of line, as a repeated
-  /// registration is rare.
+  /// where the registration is on the trace from `first` on; out of line, as a repeat is rare.
   ///
-  /// An alias makes and keeps nothing itself: resolved from another container, as a layer's
-  /// decorator resolving it from underneath does, it only reads through again, and a loop in
-  /// what it reads through to meets that registration's own frame or creation lock.
+  /// A repeat from a container underneath every one the registration is on the trace from
+  /// closes no cycle: a layer's decorator may resolve what it decorates from a layer under it,
+  /// which never runs that decorator, and such repeats end at the bottom layer. Any other
+  /// repeat does, named from the innermost frame it repeats.
   @usableFromInline @inline(never)
   func checkCycle(
     closedBy registration: Registration, from container: Dependencies, at site: SourceSite,
     onTraceFrom first: Int
   ) throws(ResolutionError) {
-    let frame = Frame(registration, container)
-    let closes =
-      !registration.isAlias
-      || (first..<depth).contains {
-        frames[$0].registration === frame.registration && frames[$0].container === frame.container
+    let repeated = Unretained(registration)
+    for index in (first..<depth).reversed() where frames[index].registration === repeated {
+      if !container.isUnderneath(frames[index].container.takeUnretainedValue()) {
+        throw cycleError(closedBy: registration, onTraceFrom: index, at: site)
       }
-    if closes { throw cycleError(closedBy: registration, at: site) }
-  }
-
-  /// The cycle that resolving `registration` again would close: out of line, so that
-  /// ``enterNested(_:from:at:address:)``, which every nested resolution runs, stays small
-  /// enough to inline and keeps a small frame in a debug build.
-  ///
-  /// Each module on the path is named as the one before it asked for it, the first as the last:
-  /// one loop reads the same from whichever of its keys it was entered.
-  @usableFromInline
-  func cycleError(closedBy registration: Registration, at site: SourceSite) -> ResolutionError {
-    let path = askedPath(from: registration, to: registration)
-    let closing = path[path.count - 1]
-    return ResolutionError(
-      .cycle(path: ([closing] + path.dropFirst()).map(\.description)),
-      key: closing.keyDescription, site: site)
+    }
   }
 
   /// Pops the innermost registration.
@@ -206,67 +195,6 @@ final class ResolutionTrace {
     return true
   }
 
-  /// The error for a resolution of `registration` refused because the stack is nearly full.
-  @usableFromInline
-  func tooDeepError(resolving registration: Registration, at site: SourceSite) -> ResolutionError {
-    var error: ResolutionError?
-    // Made on a thread of its own: describing a type for the first time can search every
-    // conformance in the process, and a debug build makes a generic type's metadata the first
-    // time it is used; either can take more stack than this thread has left. This thread waits
-    // meanwhile, so its frames hold still.
-    StackBounds.onFreshStack {
-      // Named as asked for: a list, not the contribution it was making; the alias, not its
-      // target.
-      let asked = reader(of: registration) ?? registration
-      var factories = runningFactories
-      // The alias of the provider refused: its factory is the one that does not run.
-      if factories.last?.isAlias(of: registration) == true { factories.removeLast() }
-      let chain = factories.prefix(5).map(\.description)
-      error = ResolutionError(
-        .tooDeep(depth: factories.count, chain: chain), key: asked.keyDescription, site: site)
-    }
-    return error!
-  }
-
-  /// The keys whose factories are running on this thread, outermost first, each as it was
-  /// asked for (see ``askedChain(from:)``); a list is no factory.
-  var runningFactories: [Registration] { askedChain(from: 0).filter { $0.role != .collector } }
-
-  /// The registrations on the stack from frame `start`, outermost first, each as it was asked
-  /// for: an alias in place of the provider it reads through to, whose frame follows the
-  /// alias's, and a factory that installs an override once, though its frame repeats.
-  func askedChain(from start: Int) -> [Registration] {
-    var chain: [Registration] = []
-    for index in start..<depth {
-      let registration = frames[index].registration.takeUnretainedValue()
-      if let last = chain.last, last === registration || last.isAlias(of: registration) {
-        continue
-      }
-      chain.append(registration)
-    }
-    return chain
-  }
-
-  /// The chain from `held`'s outermost frame, or from `held` if it has none, to `next`, which
-  /// this thread asks for now, as it asks for it: through the alias on top, if that reads
-  /// through to `next`.
-  func askedPath(from held: Registration, to next: Registration) -> [Registration] {
-    let start = (0..<depth).first { frames[$0].registration.takeUnretainedValue() === held }
-    let chain = start.map(askedChain(from:)) ?? [held]
-    return chain[chain.count - 1].isAlias(of: next) ? chain : chain + [next]
-  }
-
-  /// What reads through to `registration`, whose resolution runs innermost on this thread or is
-  /// about to: the alias it was asked for as, or the list that gathers it as a contribution.
-  func reader(of registration: Registration) -> Registration? {
-    var index = depth - 1
-    if index >= 0, frames[index].registration.takeUnretainedValue() === registration {
-      index -= 1
-    }
-    guard index >= 0 else { return nil }
-    let reader = frames[index].registration.takeUnretainedValue()
-    return reader.role == .collector || reader.isAlias(of: registration) ? reader : nil
-  }
 }
 
 extension Unretained where Object == ResolutionTrace {

@@ -152,7 +152,7 @@ final class WaitGraph: Sendable {
   /// The cycle that `waits` close: each waits for what the next one's thread holds, and the
   /// last for what the first one's holds. It runs from what the caller, the first, holds,
   /// through every thread's factories, back to it, each named as the one before asked for it
-  /// and the first as the last (see ``ResolutionTrace/cycleError(closedBy:at:)``).
+  /// and the first as the last (see ``ResolutionTrace/cycleError(closedBy:onTraceFrom:at:)``).
   ///
   /// The graph knows only the key each thread holds and the key it waits for; the factories
   /// between the two are on that thread's stack. Every thread but the caller is blocked, and

@@ -1,0 +1,88 @@
+// How a thread's trace names what runs on it: a cycle's path, a refused chain, an alias.
+
+extension ResolutionTrace {
+  /// The cycle that resolving `registration` again closes, from its frame at `start`.
+  ///
+  /// Each module on the path is named as the one before it asked for it, the first as the last:
+  /// one loop reads the same from whichever of its keys it was entered.
+  func cycleError(
+    closedBy registration: Registration, onTraceFrom start: Int, at site: SourceSite
+  ) -> ResolutionError {
+    let path = askedPath(fromFrame: start, to: registration)
+    let closing = path[path.count - 1]
+    return ResolutionError(
+      .cycle(path: ([closing] + path.dropFirst()).map(\.description)),
+      key: closing.keyDescription, site: site)
+  }
+
+  /// The error for a resolution of `registration` refused because the stack is nearly full.
+  @usableFromInline
+  func tooDeepError(resolving registration: Registration, at site: SourceSite) -> ResolutionError {
+    var error: ResolutionError?
+    // Made on a thread of its own: describing a type for the first time can search every
+    // conformance in the process, and a debug build makes a generic type's metadata the first
+    // time it is used; either can take more stack than this thread has left. This thread waits
+    // meanwhile, so its frames hold still.
+    StackBounds.onFreshStack {
+      // Named as asked for: a list, not the contribution it was making; the alias, not its
+      // target.
+      let asked = reader(of: registration) ?? registration
+      var factories = runningFactories
+      // The alias of the provider refused: its factory is the one that does not run.
+      if factories.last?.isAlias(of: registration) == true { factories.removeLast() }
+      let chain = factories.prefix(5).map(\.description)
+      error = ResolutionError(
+        .tooDeep(depth: factories.count, chain: chain), key: asked.keyDescription, site: site)
+    }
+    return error!
+  }
+
+  /// The keys whose factories are running on this thread, outermost first, each as it was
+  /// asked for (see ``askedChain(from:)``); a list is no factory.
+  var runningFactories: [Registration] { askedChain(from: 0).filter { $0.role != .collector } }
+
+  /// The registrations on the stack from frame `start`, outermost first, each as it was asked
+  /// for: an alias in place of the provider it reads through to, whose frame follows the
+  /// alias's, and a factory that installs an override once, though its frame repeats.
+  func askedChain(from start: Int) -> [Registration] {
+    var chain: [Registration] = []
+    for index in start..<depth {
+      let registration = frames[index].registration.takeUnretainedValue()
+      if let last = chain.last, last === registration || last.isAlias(of: registration) {
+        continue
+      }
+      chain.append(registration)
+    }
+    return chain
+  }
+
+  /// The chain from `held`'s outermost frame, or from `held` if it has none, to `next`, which
+  /// this thread asks for now, as it asks for it: through the alias on top, if that reads
+  /// through to `next`.
+  func askedPath(from held: Registration, to next: Registration) -> [Registration] {
+    guard
+      let start = (0..<depth).first(where: {
+        frames[$0].registration.takeUnretainedValue() === held
+      })
+    else { return [held, next] }
+    return askedPath(fromFrame: start, to: next)
+  }
+
+  /// The chain from frame `start` to `next`, as ``askedPath(from:to:)`` names it.
+  func askedPath(fromFrame start: Int, to next: Registration) -> [Registration] {
+    let chain = askedChain(from: start)
+    return chain[chain.count - 1].isAlias(of: next) ? chain : chain + [next]
+  }
+
+  /// What reads through to `registration`, whose resolution runs innermost on this thread or is
+  /// about to: the alias it was asked for as, or the list that gathers it as a contribution.
+  func reader(of registration: Registration) -> Registration? {
+    var index = depth - 1
+    if index >= 0, frames[index].registration.takeUnretainedValue() === registration {
+      index -= 1
+    }
+    guard index >= 0 else { return nil }
+    let reader = frames[index].registration.takeUnretainedValue()
+    return reader.role == .collector || reader.isAlias(of: registration) ? reader : nil
+  }
+}
