@@ -1436,6 +1436,26 @@ import Testing
     #expect(root.resolve(TextType.self).text == "s+tag:root")
   }
 
+  /// A module that lists its own type among its aliases is decorated once as that type, and
+  /// shares the instance with its other types where its scope shares.
+  @Test(arguments: ScopeCase.allCases)
+  func aModuleListingItsOwnTypeAmongItsAliasesIsDecoratedOnceAsThatType(scope: ScopeCase) throws {
+    let decorations = Counter()
+    let root = Dependencies {
+      Module(scope: scope.scope, as: GreeterType.self, CountedGreeter.self) {
+        CountedGreeter("s", made: Counter(), freed: Counter())
+      }
+      Module.decorating(CountedGreeter.self) { greeter in
+        decorations.increment()
+        return greeter
+      }
+    }
+    let asItself = try root.resolveOrThrow(CountedGreeter.self)
+    #expect(decorations.value == 1)
+    let asAlias = try root.resolveOrThrow(GreeterType.self)
+    #expect((asAlias === asItself) == (scope != .unique))
+  }
+
   /// A child's decorator that resolves what it decorates from the container underneath gets
   /// what it is wrapping, not a cycle, whether the type is the module's own or a shared alias
   /// and whether the owner decorates it or not: the owner's instance is kept, so nothing is

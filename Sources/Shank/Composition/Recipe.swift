@@ -142,10 +142,15 @@ final class AliasRecipe<Value>: Recipe {
     super.init(module.terms)
   }
 
+  /// Registers an alias of each type, but for the made type itself, if listed, the provider the
+  /// aliases read through: it decorates its instances as that type already, as it makes them.
   override func register(into registrations: inout RegistrationList) {
     let shared = module.provider()
-    shared.keyType = types[0]
-    for type in types { registrations.append(Self.alias(type, of: shared)) }
+    let listsItsOwnType = types.contains { $0 == Value.self }
+    if !listsItsOwnType { shared.keyType = types[0] }
+    for type in types {
+      registrations.append(type == Value.self ? shared : Self.alias(type, of: shared))
+    }
   }
 
   /// A provider of `Alias` that reads through to `shared` and casts its value.

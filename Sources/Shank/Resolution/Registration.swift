@@ -6,7 +6,7 @@
 class Registration: Recipe, CustomStringConvertible {
   let type: Any.Type
   /// The type messages name it by: its own, but for the provider behind the aliases of a
-  /// `Module(as:)`, whose own type is no key, the first of them.
+  /// `Module(as:)` that does not list its own type, which is then no key, the first of them.
   var keyType: Any.Type
   /// The container whose table holds this registration, if it keeps instances. Unretained:
   /// the container owns its registrations, and every resolution holds the container it runs in.
