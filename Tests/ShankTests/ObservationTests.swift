@@ -410,6 +410,35 @@ import Testing
       ])
   }
 
+  /// `madeInstance` is the resolution's that made the instance, not one nested in it that found
+  /// the instance kept: a child's decorator reading it from the owner.
+  @Test(arguments: [false, true])
+  func aResolutionNestedInTheOneThatMadeAnInstanceIsToldNoFactoryRan(aliased: Bool) {
+    let name = "nested-read-\(aliased)"
+    let seen = Collector<String>()
+    let observation = Dependencies.observe { event in
+      if event.key.contains(name) { seen.append("\(event.depth) \(event.madeInstance)") }
+    }
+    defer { observation.cancel() }
+    let root = Dependencies {
+      if aliased {
+        Module(name, scope: .cached("nested-read"), as: Observed.self, AliasedA.self) {
+          ObservedAndAliased()
+        }
+      } else {
+        Module(name, scope: .cached("nested-read")) { ObservedImpl() as Observed }
+      }
+    }
+    let child = Dependencies(over: root) {
+      Module.decorating(Observed.self) { observed in
+        _ = root.resolve(Observed.self, name: name)
+        return observed
+      }
+    }
+    _ = child.resolve(Observed.self, name: name)
+    #expect(seen.all == ["1 false", "0 true"])
+  }
+
   /// `madeInstance`: "Whether a factory ran: `false` when a kept instance was returned." A
   /// thread that waited for another to make a singleton was given the kept one.
   @Test func threadsThatWaitedForASingletonAreToldNoFactoryRan() async {
@@ -611,6 +640,7 @@ import Testing
 
 protocol Observed: AnyObject {}
 final class ObservedImpl: Observed {}
+final class ObservedAndAliased: Observed, AliasedA {}
 
 /// The keys of `nestedEventsComeInnermostFirstWithTheirDepthOnEveryPath`, which no other test
 /// resolves.

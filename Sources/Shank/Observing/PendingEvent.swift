@@ -17,8 +17,16 @@ struct PendingEvent {
   init?(for registration: Unretained<Registration>) {
     let trace = ResolutionTrace.current
     guard !trace.isDelivering else { return nil }
-    // An outermost resolution: what resolutions before it made and never told is stale.
-    if trace.depth == 0 { trace.madeWhileObserved.removeAll(keepingCapacity: true) }
+    // What resolutions before an outermost one made and never told is stale; what was made
+    // before a nested one began is not its own, and is noted no deeper than it began.
+    if trace.depth == 0 {
+      trace.madeWhileObserved.removeAll(keepingCapacity: true)
+    } else {
+      for index in trace.madeWhileObserved.indices {
+        trace.madeWhileObserved[index].depth = min(
+          trace.madeWhileObserved[index].depth, trace.depth)
+      }
+    }
     self.registration = registration
     depth = trace.depth == 0 ? 0 : trace.runningFactories.count
     start = Platform.monotonicNanoseconds &+ trace.awaitedNanoseconds
@@ -31,15 +39,22 @@ struct PendingEvent {
   static func noteMade(_ registration: Registration) {
     let trace = ResolutionTrace.current
     guard !trace.isDelivering else { return }
-    trace.madeWhileObserved.append(ObjectIdentifier(registration))
+    trace.madeWhileObserved.append((ObjectIdentifier(registration), trace.depth))
   }
 
   /// Whether this thread made the instance of `resolved`, taking the note off: a unique
   /// module's always, a `.weak` one's unless it gave the instance someone holds.
+  ///
+  /// Only a note deeper than the trace is now, as the resolution began, is its own: a
+  /// resolution nested in the one that made the instance, a decorator's reading it, found it
+  /// kept.
   private static func wasMade(_ resolved: Registration, on trace: ResolutionTrace) -> Bool {
     if case .unique = resolved.scope.kind { return true }
     let keeper = ObjectIdentifier(resolved.keeper)
-    guard let index = trace.madeWhileObserved.lastIndex(of: keeper)
+    guard
+      let index = trace.madeWhileObserved.lastIndex(where: {
+        $0.keeper == keeper && $0.depth > trace.depth
+      })
     else { return false }
     trace.madeWhileObserved.remove(at: index)
     return true

@@ -45,9 +45,10 @@ final class ResolutionTrace {
   /// observed: an observer that resolves would otherwise observe itself without end. Only this
   /// trace's thread touches it.
   var isDelivering = false
-  /// The registrations whose instances this thread made while observed resolutions ran, and
-  /// whose events have not yet said so; only this trace's thread touches it.
-  var madeWhileObserved: [ObjectIdentifier] = []
+  /// The registrations whose instances this thread made while observed resolutions ran, each
+  /// with the trace's depth as it did, and whose events have not yet said so; only this
+  /// trace's thread touches it.
+  var madeWhileObserved: [(keeper: ObjectIdentifier, depth: Int)] = []
   /// This thread's stack, found once, when the thread first resolves.
   @usableFromInline let stackBounds = StackBounds()
 
