@@ -402,6 +402,46 @@ import Testing
     #expect(made.value == 1)
   }
 
+  // MARK: - Decorators that resolve, and optionals through aliases
+
+  /// A decorator that resolves the next link at each level, a child's or the owner's, over
+  /// singletons, unique modules or aliases: the floor's levels fit a 512 KiB thread.
+  @Test(
+    .disabled(if: Sanitizer.current != .none, "a sanitizer makes every frame larger"),
+    arguments: ResolvingDecorator.allCases)
+  func theFloorsLevelsFitWhereADecoratorResolvesTheNextLink(decorator: ResolvingDecorator)
+    async throws
+  {
+    let result = try await #require(
+      processExitsWith: .success, observing: [\.standardErrorContent]
+    ) { [decorator] in
+      let length = await onThread(stackSize: DepthTests.smallStack) {
+        decorator.chainLength(DepthTests.floor)
+      }
+      precondition(length == DepthTests.floor, "\(length) levels fit")
+    }
+    #expect(standardError(of: result) == "")
+  }
+
+  /// A `T?` resolved at each level through an alias that its container decorates, observed,
+  /// and through a decorating child: the floor's levels fit a 512 KiB thread.
+  @Test(
+    .disabled(if: Sanitizer.current != .none, "a sanitizer makes every frame larger"),
+    arguments: [ScopeCase.unique, .singleton, .cached], [false, true])
+  func theFloorsLevelsFitWhereEachLevelResolvesAnOptionalAlias(scope: ScopeCase, throughChild: Bool)
+    async throws
+  {
+    let result = try await #require(
+      processExitsWith: .success, observing: [\.standardErrorContent]
+    ) { [scope, throughChild] in
+      let length = await onThread(stackSize: DepthTests.smallStack) {
+        optionalAliasChainLength(DepthTests.floor, scope: scope.scope, throughChild: throughChild)
+      }
+      precondition(length == DepthTests.floor, "\(length) levels fit")
+    }
+    #expect(standardError(of: result) == "")
+  }
+
   // MARK: - Aliases, contribution lists, @Inject, layers and the main actor
 
   /// The composed paths: `@Inject` observed, `.cached` and `.weak` links decorated and
@@ -1193,4 +1233,91 @@ func mainActorChain(_ length: Int, observedAndDecorated: Bool) -> (Int, Int) {
   let container = Dependencies { modules }
   let length = chainLength(from: container.resolve(ChainLink.self, name: "0"))
   return (length, recorder.bytesPerLevel)
+}
+
+/// Where a decorator that resolves the next link runs, and what it decorates.
+enum ResolvingDecorator: String, CaseIterable, Codable, Sendable {
+  /// A child's, over singletons.
+  case childOverSingletons
+  /// The same, also reading its own link from underneath at each level.
+  case childAlsoReadingUnderneath
+  /// A child's, over unique modules.
+  case childOverUnique
+  /// A child's, over singletons registered as an alias.
+  case childOverAliases
+  /// The owner's, over singletons.
+  case ownerOverSingletons
+  /// The owner's, over unique modules.
+  case ownerOverUnique
+
+  /// Resolves a chain of `length` links, each decorated by a decorator that resolves the next,
+  /// and returns how many links it has.
+  func chainLength(_ length: Int) -> Int {
+    let (box, rootBox) = (WeakBox(), WeakBox())
+    let inOwner = self == .ownerOverSingletons || self == .ownerOverUnique
+    let scope: Scope = self == .childOverUnique || self == .ownerOverUnique ? .unique : .singleton
+    let decorator = Module.decorating(DecoratedLink.self) { link in
+      if self == .childAlsoReadingUnderneath, let root = rootBox.container {
+        _ = try root.resolveOrThrow(DecoratedLink.self, name: "\(link.index)")
+      }
+      if link.index + 1 < length {
+        link.next = try box.container!.resolveOrThrow(DecoratedLink.self, name: "\(link.index + 1)")
+      }
+      return link
+    }
+    let root = Dependencies {
+      for index in 0..<length {
+        if self == .childOverAliases {
+          Module("\(index)", scope: scope, as: DecoratedLink.self, LabelledLink.self) {
+            DecoratedLink(index: index)
+          }
+        } else {
+          Module("\(index)", scope: scope) { DecoratedLink(index: index) }
+        }
+      }
+      if inOwner { decorator }
+    }
+    let container = inOwner ? root : Dependencies(over: root) { decorator }
+    (box.container, rootBox.container) = (container, root)
+    var link: DecoratedLink? = container.resolve(DecoratedLink.self, name: "0")
+    var count = 0
+    while let current = link {
+      count += 1
+      link = current.next
+    }
+    return count
+  }
+}
+
+/// A link that a decorator points at the next.
+final class DecoratedLink: LabelledLink, @unchecked Sendable {
+  let index: Int
+  var next: DecoratedLink?
+  var label: String { "\(index)" }
+  init(index: Int) { self.index = index }
+}
+
+/// A second type of `DecoratedLink`'s, so that it can be registered as an alias.
+protocol LabelledLink: AnyObject {
+  var label: String { get }
+}
+
+/// Resolves a chain of `length` aliases in a decorating, observed container, each factory
+/// resolving the next as a `ChainLink?`, from the container or from a decorating child.
+func optionalAliasChainLength(_ length: Int, scope: Scope, throughChild: Bool) -> Int {
+  let observation = Dependencies.observe { _ in }
+  defer { observation.cancel() }
+  let root = Dependencies {
+    for index in 0..<length {
+      Module("\(index)", scope: scope, as: ChainLink.self) { () -> ChainLinkImpl in
+        let next =
+          index + 1 < length ? Dependencies.resolve(ChainLink?.self, name: "\(index + 1)") : nil
+        return ChainLinkImpl(next: next ?? nil)
+      }
+    }
+    Module.decorating(ChainLink.self) { $0 }
+  }
+  let container =
+    throughChild ? Dependencies(over: root) { Module.decorating(ChainLink.self) { $0 } } : root
+  return chainLength(from: container.resolve(ChainLink.self, name: "0"))
 }

@@ -82,40 +82,37 @@ extension Dependencies {
     over owner: Dependencies, at site: SourceSite
   ) throws(ResolutionError) -> Value {
     var replaced: Any?
-    let decorated: Value
-    do {
-      let trace = ResolutionTrace.unretainedCurrent
-      try trace.enter(registration, from: self, at: site)
-      defer { trace.leave() }
-      decorated = try keptDecoration(
-        of: value, keptBy: registration, generation: generation, over: owner, at: site,
-        replacing: &replaced)
+    let trace = ResolutionTrace.unretainedCurrent
+    try trace.enter(registration, from: self, at: site)
+    defer {
+      trace.leave()
+      withExtendedLifetime(replaced) {}
     }
-    withExtendedLifetime(replaced) {}
-    return decorated
+    guard let layers = openDecorators(of: Value.self, over: owner) else { return value }
+    return try layers.keeping.decorated(
+      value, madeBy: registration, generation: generation, decorators: layers.open,
+      replacing: &replaced
+    ) { () throws(ResolutionError) in
+      try apply(decoratorsAt: layers.type, from: layers.start, to: value, at: site)
+    } as! Value
   }
 
-  /// ``decorated(_:keptBy:generation:over:at:)`` on the trace; sets `replaced` to the kept
-  /// decoration it replaces, if any.
-  private func keptDecoration<Value>(
-    of value: Value, keptBy registration: Registration, generation: UInt?,
-    over owner: Dependencies, at site: SourceSite, replacing replaced: inout Any?
-  ) throws(ResolutionError) -> Value {
-    let type = ObjectIdentifier(Value.self)
-    guard let index = decorators.firstIndex(where: { $0.type == type }) else { return value }
+  /// Where `type`'s decorators from this container down to `owner`, but for `owner`'s own, are
+  /// in ``decorators``, how many of them are open, and the decorations of the topmost open layer
+  /// with such decorators, which keeps what they make; `nil` if none is open. Worked out in a
+  /// call of its own, whose frame is gone before the decorators run.
+  private func openDecorators(of type: Any.Type, over owner: Dependencies)
+    -> (type: Int, start: Int, open: Int, keeping: KeptDecorations)?
+  {
+    let type = ObjectIdentifier(type)
+    guard let index = decorators.firstIndex(where: { $0.type == type }) else { return nil }
     // `owner` is underneath, so its list is the start of this one.
     let start = owner.decorators.first { $0.type == type }?.links.value.count ?? 0
     let links = decorators[index].links.value[start...]
     guard let link = links.last(where: { !isClosed($0.layer) }),
       let keeping = (link.layer?.takeUnretainedValue() ?? self).keptDecorations
-    else { return value }
-    let open = links.count { !isClosed($0.layer) }
-    return try keeping.decorated(
-      value, madeBy: registration, generation: generation, decorators: open,
-      replacing: &replaced
-    ) { () throws(ResolutionError) in
-      try apply(decoratorsAt: index, from: start, to: value, at: site)
-    } as! Value
+    else { return nil }
+    return (index, start, links.count { !isClosed($0.layer) }, keeping)
   }
 
   /// `value` wrapped by the decorators of ``decorators``' entry `type` from `start` on, each in

@@ -48,18 +48,39 @@ final class KeptDecorations: Sendable {
   /// own generation, or, when a reset came in between, a lower bound of it. Sets `replaced` to
   /// the decoration the one kept replaces, for the caller to release where a deinit that
   /// resolves may run.
+  ///
+  /// The lookup and the keeping are calls of their own: the decorators, which may resolve a
+  /// chain deeper, run from a small frame (see "Stack depth" in ARCHITECTURE.md).
   func decorated(
     _ underlying: Any, madeBy registration: Registration, generation: UInt?, decorators: Int,
     replacing replaced: inout Any?, by decorate: () throws(ResolutionError) -> Any
   ) throws(ResolutionError) -> Any {
-    let key = ObjectIdentifier(registration)
-    let object = Self.identity(of: underlying)
-    if let kept = state.withLock({ $0.entries[key] })?.value.decoration(
-      of: object, generation: generation, decorators: decorators)
+    if let kept = decoration(
+      of: underlying, madeBy: registration, generation: generation, decorators: decorators)
     {
       return kept
     }
-    let decorated = try decorate()
+    return keep(
+      try decorate(), of: underlying, madeBy: registration, generation: generation,
+      decorators: decorators, replacing: &replaced)
+  }
+
+  /// The decoration kept for `underlying` under as many `decorators`, if any.
+  private func decoration(
+    of underlying: Any, madeBy registration: Registration, generation: UInt?, decorators: Int
+  ) -> Any? {
+    state.withLock({ $0.entries[ObjectIdentifier(registration)] })?.value.decoration(
+      of: Self.identity(of: underlying), generation: generation, decorators: decorators)
+  }
+
+  /// Keeps `decorated`, just made of `underlying`, as ``decorated(_:madeBy:generation:decorators:replacing:by:)``
+  /// says, and returns what is kept.
+  private func keep(
+    _ decorated: Any, of underlying: Any, madeBy registration: Registration, generation: UInt?,
+    decorators: Int, replacing replaced: inout Any?
+  ) -> Any {
+    let key = ObjectIdentifier(registration)
+    let object = Self.identity(of: underlying)
     let isWeak = registration.scope.kind == .weak
     guard object != nil || registration.scope.keepsInstances else { return decorated }
     let weakly = isWeak ? Self.identity(of: decorated) : nil

@@ -20,21 +20,25 @@ final class AliasProvider<Value>: Provider<Value> {
   override func resolve(at site: SourceSite, from container: Dependencies)
     throws(ResolutionError) -> Value
   {
-    guard container.decorates else { return try convert(at: site, from: container, by: conversion) }
+    // A unique alias is decorated anew at each resolution, as `convert` does.
+    guard container.decorates, ownDecoration != nil else {
+      return try convert(at: site, from: container, by: conversion)
+    }
     return try decorated(at: site, from: container)
   }
 
-  /// The instance, decorated by `container`'s decorators of this type: a unique one at each
-  /// resolution; a shared one once per layer that decorates it, as a module's own type is (see
-  /// `SharedProvider`): the owner decorates what its provider keeps, and a layer over it wraps
-  /// the owner's decoration. Each keeps its decoration, per alias.
+  /// The shared instance, decorated by `container`'s decorators of this type once per layer
+  /// that decorates it, as a module's own type is (see `SharedProvider`): the owner decorates
+  /// what its provider keeps, and a layer over it wraps the owner's decoration. Each keeps its
+  /// decoration, per alias; the owner's in `ownDecoration`.
   // Out of line, so that its frame is not on the stack of every alias's resolution.
   @inline(never)
   private func decorated(at site: SourceSite, from container: Dependencies)
     throws(ResolutionError) -> Value
   {
-    let keeper = upstream.keeper
-    guard let ownDecoration, let owner = keeper.owner else {
+    // A shared alias's, made with it.
+    let (keeper, ownDecoration) = (upstream.keeper, ownDecoration!)
+    guard let owner = keeper.owner else {
       return try convert(at: site, from: container, by: conversion)
     }
     // Read before the instance: where a reset comes in between, the keeper tells whether the

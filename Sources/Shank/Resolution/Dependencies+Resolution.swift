@@ -249,17 +249,34 @@ extension Dependencies {
 
   /// The miss path, and a closed container's: an optional `T` looks up its wrapped type; an
   /// empty list is the list of no contributions; anything else is an error.
+  ///
+  /// A `T?` resolves `T` from here, a level of its chain: what else a miss does is out of line,
+  /// so that this frame stays small (see "Stack depth" in ARCHITECTURE.md).
   @usableFromInline
   func missing<T>(_ type: T.Type, name: String?, site: SourceSite) throws(ResolutionError) -> T {
+    guard !isClosedToThisThread, !isClosed(layerRegistering: T.self, name: name),
+      let answer = try (T.self as? SugaredType.Type)?.answerMiss(in: self, name: name, site: site)
+    else { return try unanswered(T.self, name: name, site: site) }
+    return answer as! T
+  }
+
+  /// Whether the layer that registers `type` and `name`, from here down, is closed to this
+  /// thread.
+  private func isClosed(layerRegistering type: Any.Type, name: String?) -> Bool {
+    layer(registering: ObjectIdentifier(type), name: name)?.container.isClosedToThisThread == true
+  }
+
+  /// A miss that nothing answers: from a closed container, the layer under it that registers
+  /// the key, else the error.
+  @inline(never)
+  private func unanswered<T>(_ type: T.Type, name: String?, site: SourceSite)
+    throws(ResolutionError) -> T
+  {
     if isClosedToThisThread { return try valueAfterClose(T.self, name: name, site: site) }
     if let closed = layer(registering: ObjectIdentifier(T.self), name: name)?.container,
       closed.isClosedToThisThread
     {
       throw closedError(KeyDescription(T.self, name: name), closed: closed, site: site)
-    }
-    let sugared = T.self as? SugaredType.Type
-    if let answer = try sugared?.answerMiss(in: self, name: name, site: site) {
-      return answer as! T
     }
     throw notRegistered(T.self, name: name, site: site)
   }
