@@ -50,9 +50,6 @@ class Registration: Recipe, CustomStringConvertible {
   /// The registration whose instances this one gives: itself, or what an alias reads through.
   var keeper: Registration { self }
 
-  /// Whether this is an alias, which reads through to another registration.
-  final var isAlias: Bool { keeper !== self }
-
   /// Whether this is an alias that reads through to `registration`.
   func isAlias(of registration: Registration) -> Bool {
     self !== registration && keeper === registration

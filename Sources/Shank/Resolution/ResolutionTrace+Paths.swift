@@ -60,18 +60,18 @@ extension ResolutionTrace {
   /// this thread asks for now, as it asks for it: through the alias on top, if that reads
   /// through to `next`.
   func askedPath(from held: Registration, to next: Registration) -> [Registration] {
-    guard
-      let start = (0..<depth).first(where: {
-        frames[$0].registration.takeUnretainedValue() === held
-      })
-    else { return [held, next] }
-    return askedPath(fromFrame: start, to: next)
+    let start = (0..<depth).first { frames[$0].registration.takeUnretainedValue() === held }
+    return path(start.map(askedChain(from:)) ?? [held], to: next)
   }
 
   /// The chain from frame `start` to `next`, as ``askedPath(from:to:)`` names it.
   func askedPath(fromFrame start: Int, to next: Registration) -> [Registration] {
-    let chain = askedChain(from: start)
-    return chain[chain.count - 1].isAlias(of: next) ? chain : chain + [next]
+    path(askedChain(from: start), to: next)
+  }
+
+  /// `chain`, then `next`, unless the alias on top of `chain` reads through to it.
+  private func path(_ chain: [Registration], to next: Registration) -> [Registration] {
+    chain[chain.count - 1].isAlias(of: next) ? chain : chain + [next]
   }
 
   /// What reads through to `registration`, whose resolution runs innermost on this thread or is
