@@ -802,18 +802,9 @@ import Testing
     _ = child.resolve(GreeterType.self)
     await middle.close()
     handOff.arm()
-    let finished = await onThreads(2) { index in
-      if index == 0 {
-        // Replaces the child's decoration, kept with the closed layer's decorator, whose
-        // deinit has the other thread reset the scope while this resolution runs.
-        _ = child.resolve(GreeterType.self)
-        handOff.disarm()
-      } else {
-        handOff.resetNow.wait()
-        owner.reset(.cached("session"))
-        handOff.resetDone.signal()
-      }
-    }
+    // Replaces the child's decoration, kept with the closed layer's decorator, whose deinit
+    // has the other thread reset the scope while this resolution runs.
+    let finished = await handOff.run({ _ = child.resolve(GreeterType.self) }, resetting: owner)
     #expect(finished)
     #expect(handOff.handedOff, "the replaced decoration was released")
     #expect(errors.value == 0, "the dropped instance's deinit met a cycle")
@@ -838,16 +829,7 @@ import Testing
     }
     asking.container = owner
     handOff.arm()
-    let finished = await onThreads(2) { index in
-      if index == 0 {
-        _ = owner.resolve(GreeterType.self)
-        handOff.disarm()
-      } else {
-        handOff.resetNow.wait()
-        owner.reset(.cached("session"))
-        handOff.resetDone.signal()
-      }
-    }
+    let finished = await handOff.run({ _ = owner.resolve(GreeterType.self) }, resetting: owner)
     #expect(finished)
     #expect(handOff.handedOff, "the reset ran during the decoration")
     #expect(errors.value == 0, "the dropped instance's deinit met a cycle")
@@ -2212,6 +2194,23 @@ final class HandOff: @unchecked Sendable {
   /// Lets the other thread go if no decoration went.
   func disarm() {
     if lock.withLock({ armed }) { resetNow.signal() }
+  }
+
+  /// Runs `resolution` on one thread while another resets `owner`'s "session" scope when a
+  /// decoration armed for it asks; whether both finished before the watchdog.
+  func run(_ resolution: @escaping @Sendable () -> Void, resetting owner: Dependencies) async
+    -> Bool
+  {
+    await onThreads(2) { index in
+      if index == 0 {
+        resolution()
+        self.disarm()
+      } else {
+        self.resetNow.wait()
+        owner.reset(.cached("session"))
+        self.resetDone.signal()
+      }
+    }
   }
 
   func decorationGoes() {
