@@ -144,6 +144,21 @@ import Testing
       (dependencies.resolve(name: "test") as SampleModuleType).test() == "SampleModule.test()test")
   }
 
+  /// A list written with `return` skips the builder: a module left out there still registers
+  /// nothing, in a root, a child and an override layer alike.
+  @Test(arguments: ListEntry.allCases)
+  func aModuleLeftOutOfAListGivenWithReturnRegistersNothing(entry: ListEntry) {
+    let parent = Dependencies { Module { ServiceImpl() as Service } }
+    let resolved = entry.resolve(over: parent) {
+      return [
+        Module { SampleModule(value: "kept") as SampleModuleType },
+        Module { OtherServiceImpl() as OtherService }.when(.previews),
+      ]
+    }
+    #expect(resolved.other == nil)
+    #expect(resolved.sample?.test() == "SampleModule.test()kept")
+  }
+
   @Test func isActiveChoosesModulesInTheBuildersIf() {
     let dependencies = Dependencies {
       if Module.Context.testing.isActive {
@@ -174,4 +189,25 @@ private protocol NeedsMissingModuleType {}
 
 private struct NeedsMissingModule: NeedsMissingModuleType {
   @Inject var missing: NeverRegistered
+}
+
+/// Where a list of modules is given.
+enum ListEntry: CaseIterable {
+  case root, child, overrides
+
+  /// What a container made of `modules`, over `parent` where it layers, resolves.
+  func resolve(over parent: Dependencies, _ modules: () -> [Module]) -> (
+    other: OtherService?, sample: SampleModuleType?
+  ) {
+    let container: Dependencies
+    switch self {
+    case .root: container = Dependencies(modules)
+    case .child: container = Dependencies(over: parent, modules)
+    case .overrides:
+      return Dependencies.withOverrides(modules) {
+        (Dependencies.resolve(OtherService?.self), Dependencies.resolve(SampleModuleType?.self))
+      }
+    }
+    return (container.resolve(OtherService?.self), container.resolve(SampleModuleType?.self))
+  }
 }

@@ -2,8 +2,10 @@
 ///
 /// Joining two statements nests them in a new group, at no cost per module, and
 /// ``ModuleBuilder/buildFinalResult(_:)`` flattens the groups once, at the end. A `for` loop's
-/// array becomes a group as it is, so a root that is one loop is handed on whole. No group
-/// reaches a container: every one is flattened away, so a group registers nothing itself.
+/// array becomes a group as it is, so a root that is one loop is handed on whole. A group
+/// reaches a container only where the builder was skipped: a module that ``Module/when(_:)``
+/// left out, in a list given with `return`. It registers its members, so that one registers
+/// nothing.
 @usableFromInline
 final class ModuleGroup: Recipe {
   /// The modules in order; a member may itself be a group.
@@ -30,6 +32,10 @@ final class ModuleGroup: Recipe {
     var flat: [Module] = []
     group.append(to: &flat)
     return flat
+  }
+
+  override func register(into registrations: inout RegistrationList) {
+    for member in members { member.recipe.register(into: &registrations) }
   }
 
   private func append(to flat: inout [Module]) {
