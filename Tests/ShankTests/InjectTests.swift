@@ -129,6 +129,19 @@ import Testing
     #expect(holder.service === read)
   }
 
+  /// A property declared while a container's factory ran reads that container, not the layer
+  /// that is current where it is first read.
+  @Test func aModulesInjectReadsTheContainerThatMadeItWhateverIsCurrent() {
+    let container = Dependencies { shopModules() }
+    let cart = container.resolve(CartModuleType.self)
+    let total = Dependencies.withOverrides {
+      Module { MockShopAppModule(code: "USD") as ShopAppModuleType }
+    } operation: {
+      cart.total()
+    }
+    #expect(total == "12 EUR")
+  }
+
   @Test func readsTheInnermostOverride() {
     Dependencies.withOverrides {
       Module { ServiceImpl() as Service }
