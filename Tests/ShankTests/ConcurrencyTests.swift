@@ -462,6 +462,20 @@ import Testing
     #expect(reader.part === container.resolve(MainActorPart.self))
   }
 
+  /// A main-actor instance that a container already keeps is never handed to another thread,
+  /// whichever way it is asked for there: the resolution is refused as the first one would be.
+  @Test(arguments: KeptMainActorPath.allCases)
+  func aKeptMainActorInstanceIsRefusedOffTheMainActor(path: KeptMainActorPath) async {
+    let container = await path.container()
+    await MainActor.run { path.resolve(from: container) }
+    let reason = await offTheMainActor { () throws(ResolutionError) in
+      try path.resolveOrThrow(from: container)
+    }
+    #expect(
+      reason == .wrongIsolation(actor: "MainActor", registeredAt: path.registeredAt),
+      "\(path)")
+  }
+
   /// A factory registered from a global actor of one's own runs only there: `resolveAsync`
   /// from nonisolated code hops to it. Made anywhere else, the module's initializer would stop
   /// the run with the runtime's check.
@@ -573,4 +587,79 @@ nonisolated func partReaderModule(eager: Bool) -> Module {
 /// A container whose module is registered from `BindingActor`.
 @BindingActor func actorBoundModules() -> Dependencies {
   Dependencies { Module { ActorBoundModule() as ActorBoundModuleType } }
+}
+
+/// The ways a main-actor instance that a container keeps can be asked for.
+enum KeptMainActorPath: CaseIterable, Sendable {
+  case plain, asOptional, asItsOtherType, heldWeak, cached, throughAChild, throughADecoratingChild
+  case asADictionaryOfContributions
+
+  /// The container that keeps the instance, registered from main-actor code.
+  @MainActor func container() -> Dependencies {
+    let scope: Scope =
+      switch self {
+      case .heldWeak: .weak
+      case .cached: .cached("kept main-actor part")
+      default: .singleton
+      }
+    let root = Dependencies {
+      if self == .asADictionaryOfContributions {
+        Module.contribution("part", scope: .singleton, line: 1) { KeptPart() as KeptPartType }
+      } else {
+        Module(scope: scope, as: KeptPartType.self, OtherKeptPartType.self, line: 1) {
+          KeptPart()
+        }
+      }
+    }
+    switch self {
+    case .throughAChild: return Dependencies(over: root) {}
+    case .throughADecoratingChild:
+      return Dependencies(over: root) {
+        Module.decorating(KeptPartType.self, isolation: nil) { $0 }
+      }
+    default: return root
+    }
+  }
+
+  var registeredAt: String { "ShankTests/ConcurrencyTests.swift:1" }
+
+  /// Resolves the instance on the main actor, which keeps it (a `.weak` one while it is held).
+  @MainActor func resolve(from container: Dependencies) {
+    if self == .asADictionaryOfContributions {
+      _ = container.resolve([String: KeptPartType].self)
+    } else {
+      KeptPart.held = container.resolve(KeptPartType.self)
+    }
+  }
+
+  func resolveOrThrow(from container: Dependencies) throws(ResolutionError) {
+    switch self {
+    case .asOptional: _ = try container.resolveOrThrow(KeptPartType?.self)
+    case .asItsOtherType: _ = try container.resolveOrThrow(OtherKeptPartType.self)
+    case .asADictionaryOfContributions:
+      _ = try container.resolveOrThrow([String: KeptPartType].self)
+    default: _ = try container.resolveOrThrow(KeptPartType.self)
+    }
+  }
+}
+
+protocol KeptPartType: AnyObject {}
+protocol OtherKeptPartType: AnyObject {}
+
+/// A main-actor object a container keeps.
+@MainActor final class KeptPart: KeptPartType, OtherKeptPartType {
+  /// Holds a `.weak` instance while the test resolves it again.
+  static var held: KeptPartType?
+}
+
+/// The reason `body` fails, run on the global executor.
+@concurrent func offTheMainActor(_ body: @Sendable () throws(ResolutionError) -> Void) async
+  -> ResolutionError.Reason?
+{
+  do {
+    try body()
+    return nil
+  } catch {
+    return error.reason
+  }
 }

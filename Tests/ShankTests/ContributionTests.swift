@@ -65,6 +65,17 @@ import Testing
     #expect(hiddenMade.value == 0)
   }
 
+  /// The list holds every contribution of a name, where the dictionary holds the last.
+  @Test func theListHoldsEveryContributionOfOneName() {
+    let container = Dependencies {
+      Module.contribution("remote") { Sink("first") as SinkType }
+      Module.contribution("remote") { Sink("second") as SinkType }
+      Module.contribution { Sink("unnamed") as SinkType }
+    }
+    #expect(container.resolve([SinkType].self).map(\.label) == ["first", "second", "unnamed"])
+    #expect(container.resolve([String: SinkType].self).mapValues(\.label) == ["remote": "second"])
+  }
+
   @Test func noContributionsIsAnEmptyCollection() {
     let container = Dependencies { Module { ServiceImpl() as Service } }
     #expect(container.resolve([SinkType].self).isEmpty)
@@ -121,6 +132,16 @@ import Testing
     #expect(
       above.resolve([String: SinkType].self).mapValues(\.label)
         == ["mock": "named mock", "extra": "extra"])
+  }
+
+  /// In its own container, contributions listed before it and after it alike.
+  @Test func aModuleThatRegistersTheListReplacesItsOwnContainersContributions() {
+    let container = Dependencies {
+      Module.contribution { Sink("before") as SinkType }
+      Module { [Sink("registered")] as [SinkType] }
+      Module.contribution { Sink("after") as SinkType }
+    }
+    #expect(container.resolve([SinkType].self).map(\.label) == ["registered"])
   }
 
   @Test func aRegisteredListLongerThanTheContributionsKeepsEveryValueInOrder() {

@@ -953,6 +953,33 @@ import Testing
     #expect(root.resolve(GreeterType.self) === underlying)
   }
 
+  /// In the container that registers it too: the types share the one instance, and only the
+  /// decorated type gets the wrapper.
+  @Test func aDecoratorOfOneOfAnAliasesTypesLeavesTheOthersUndecorated() {
+    let container = Dependencies {
+      Module(scope: .singleton, as: GreeterType.self, OtherGreeterType.self) { BothGreeter() }
+      Module.decorating(GreeterType.self) { Loud($0) }
+    }
+    let other = container.resolve(OtherGreeterType.self)
+    #expect(other is BothGreeter)
+    #expect(container.resolve(GreeterType.self).greeting == "BOTH!")
+    #expect(container.resolve(GreeterType?.self)?.greeting == "BOTH!")
+  }
+
+  /// Every instance of the type, however it is asked for: as a `T?` and through an optional
+  /// `@Inject` too.
+  @Test(arguments: [Scope.unique, .singleton])
+  func aDecoratorWrapsAnInstanceAskedForAsAnOptional(scope: Scope) {
+    let greeting = Dependencies.withOverrides {
+      Module(scope: scope) { Greeter("hi") as GreeterType }
+      Module.decorating(GreeterType.self) { Loud($0) }
+    } operation: {
+      #expect(Dependencies.resolve(GreeterType?.self)?.greeting == "HI!")
+      return OptionalGreeterReader().greeter?.greeting
+    }
+    #expect(greeting == "HI!")
+  }
+
   @Test func aNamedSharedInstanceUnderneathIsDecoratedPerName() {
     let root = Dependencies {
       Module("caf\u{E9}", scope: .singleton) { Greeter("a") as GreeterType }
@@ -2094,6 +2121,10 @@ struct Plain: WordType {
 
 final class GreeterReader {
   @Inject var greeter: GreeterType
+}
+
+final class OptionalGreeterReader {
+  @Inject var greeter: GreeterType?
 }
 
 /// A decoration whose `deinit` resolves a decorated shared module through the child.

@@ -215,6 +215,41 @@ import Testing
     #expect(count.value == 1)
   }
 
+  /// Not by any observer: a handler that resolves is not observed by the others either.
+  @Test func noObserverSeesWhatAHandlerResolves() {
+    let container = Dependencies {
+      Module("asked") { ObservedImpl() as Observed }
+      Module("by a handler") { ObservedImpl() as Observed }
+    }
+    let resolving = Dependencies.observe { event in
+      if event.key == #"Observed named "asked""# {
+        _ = container.resolve(Observed.self, name: "by a handler")
+      }
+    }
+    let keys = Collector<String>()
+    let recording = Dependencies.observe { event in
+      if event.key.hasSuffix(#" "asked""#) || event.key.hasSuffix(#""by a handler""#) {
+        keys.append(event.key)
+      }
+    }
+    _ = container.resolve(Observed.self, name: "asked")
+    resolving.cancel()
+    recording.cancel()
+    #expect(keys.all == [#"Observed named "asked""#])
+  }
+
+  /// A `T?` that finds its module is one resolution, of `T`.
+  @Test func anOptionalThatFindsItsModuleIsOneEvent() {
+    let container = Dependencies { Module("optional") { ObservedImpl() as Observed } }
+    let keys = Collector<String>()
+    let observation = Dependencies.observe { event in
+      if event.key.contains(#""optional""#) { keys.append(event.key) }
+    }
+    _ = container.resolve(Observed?.self, name: "optional")
+    observation.cancel()
+    #expect(keys.all == [#"Observed named "optional""#])
+  }
+
   @Test func anEventReadsAsOneLine() {
     let event = ResolutionEvent(
       key: "WidgetModuleType", scope: .singleton, madeInstance: true,

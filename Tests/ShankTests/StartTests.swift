@@ -19,6 +19,8 @@ import Testing
     #expect(report.entries.map(\.ranOn) == ["a background thread"])
     _ = container.resolve(Service.self, name: "eager")
     #expect(made.value == 1, "start() made the instance the container keeps")
+    _ = try await container.start()
+    #expect(made.value == 1, "a second start() makes nothing again")
   }
 
   /// A nonisolated eager module whose type a main-actor decorator wraps: the container
