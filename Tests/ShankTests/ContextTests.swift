@@ -149,6 +149,8 @@ import Testing
   @Test(arguments: ListEntry.allCases)
   func aModuleLeftOutOfAListGivenWithReturnRegistersNothing(entry: ListEntry) {
     let parent = Dependencies { Module { ServiceImpl() as Service } }
+    // The `return` is what skips the builder.
+    // swift-format-ignore: OmitExplicitReturns
     let resolved = entry.resolve(over: parent) {
       return [
         Module { SampleModule(value: "kept") as SampleModuleType },
