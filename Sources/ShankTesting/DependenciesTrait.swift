@@ -15,22 +15,25 @@ public import Testing
 /// struct WidgetTests { … }
 /// ```
 ///
-/// The trait wraps the test in ``Shank/Dependencies/withOverrides(_:isolation:operation:)``,
+/// The trait wraps the test in ``Shank/Dependencies/withOverrides(_:isolation:fileID:line:operation:)``,
 /// so overrides are task-local: tests running in parallel never share them. Applied to a
 /// suite, it applies to every test in the suite; a test's own trait layers over its suite's.
 ///
-/// Make it with ``dependencies(_:)``, or with ``mainActorDependencies(_:)`` when the modules
+/// Make it with ``dependencies(fileID:line:_:)``, or with ``mainActorDependencies(fileID:line:_:)`` when the modules
 /// come from main-actor code that the test target cannot reach from a trait: an app target
 /// built with default `MainActor` isolation, tested from a target built without it.
 public struct DependenciesTrait: TestTrait, SuiteTrait, TestScoping {
   /// The trait's modules, for each test case: listed when the trait was made, or by a builder
   /// that runs on the main actor.
   let modules: @Sendable () async -> [Module]
+  /// Where the trait was written, which messages about its layer name.
+  let fileID: StaticString
+  let line: UInt
 
   /// Applies to every test in a suite, not once around the suite.
   public var isRecursive: Bool { true }
 
-  /// Runs each test case inside ``Shank/Dependencies/withOverrides(_:isolation:operation:)``
+  /// Runs each test case inside ``Shank/Dependencies/withOverrides(_:isolation:fileID:line:operation:)``
   /// with this trait's modules.
   public func provideScope(
     for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
@@ -41,29 +44,31 @@ public struct DependenciesTrait: TestTrait, SuiteTrait, TestScoping {
       return
     }
     let layer = await modules()
-    try await Dependencies.withOverrides {
-      layer
-    } operation: {
-      try await function()
-    }
+    try await Dependencies.withOverrides(
+      { layer }, fileID: fileID, line: line, operation: { try await function() })
   }
 }
 
 extension Trait where Self == DependenciesTrait {
   /// Runs the test, or every test of the suite, with `modules` layered over the root.
   ///
-  /// - Parameter modules: The modules to override, written as in ``Shank/Dependencies``.
+  /// - Parameters:
+  ///   - fileID: The file that writes the trait, for diagnostics; leave it to its default.
+  ///   - line: The line that writes the trait, for diagnostics; leave it to its default.
+  ///   - modules: The modules to override, written as in ``Shank/Dependencies``.
   /// - Returns: A trait for `@Test` and `@Suite`.
-  public static func dependencies(@ModuleBuilder _ modules: () -> [Module]) -> Self {
+  public static func dependencies(
+    fileID: StaticString = #fileID, line: UInt = #line, @ModuleBuilder _ modules: () -> [Module]
+  ) -> Self {
     let listed = modules()
-    return DependenciesTrait { listed }
+    return DependenciesTrait(modules: { listed }, fileID: fileID, line: line)
   }
 
   /// Runs the test, or every test of the suite, with `modules` layered over the root, listing
   /// them on the main actor: for modules that main-actor code provides.
   ///
   /// A test target built without default isolation evaluates traits off the main actor, so
-  /// ``dependencies(_:)`` cannot read a list of modules that an app target with default
+  /// ``dependencies(fileID:line:_:)`` cannot read a list of modules that an app target with default
   /// `MainActor` isolation declares. This trait can:
   ///
   /// ```swift
@@ -82,15 +87,20 @@ extension Trait where Self == DependenciesTrait {
   /// inside it is registered from main-actor code: its factory runs only on the main actor,
   /// as one written in the app target does. Resolve such modules from `@MainActor` tests, or
   /// with ``Shank/Dependencies/resolveAsync(_:name:isolation:fileID:line:)-swift.type.method``. Keep
-  /// modules that nonisolated tests resolve synchronously in ``dependencies(_:)``, which
+  /// modules that nonisolated tests resolve synchronously in ``dependencies(fileID:line:_:)``, which
   /// leaves their factories nonisolated.
   ///
-  /// - Parameter modules: The modules to override, written as in ``Shank/Dependencies``; the
-  ///   builder runs on the main actor.
+  /// - Parameters:
+  ///   - fileID: The file that writes the trait, for diagnostics; leave it to its default.
+  ///   - line: The line that writes the trait, for diagnostics; leave it to its default.
+  ///   - modules: The modules to override, written as in ``Shank/Dependencies``; the builder
+  ///     runs on the main actor.
   /// - Returns: A trait for `@Test` and `@Suite`.
   public static func mainActorDependencies(
+    fileID: StaticString = #fileID, line: UInt = #line,
     @ModuleBuilder _ modules: @escaping @MainActor @Sendable () -> [Module]
   ) -> Self {
-    DependenciesTrait { await MainActor.run { modules() } }
+    DependenciesTrait(
+      modules: { await MainActor.run { modules() } }, fileID: fileID, line: line)
   }
 }

@@ -318,7 +318,8 @@ import Testing
     #expect(error.typeName == "OtherService")
   }
 
-  @Test func aClosedOverrideLayerSaysItIsAnOverrideLayer() async throws {
+  @Test func aClosedOverrideLayerSaysItIsOneAndWhereItWasMade() async throws {
+    let madeAt = #line + 1
     let error = await Dependencies.withOverrides {
       Module { ServiceImpl() as Service }
     } operation: {
@@ -329,7 +330,7 @@ import Testing
     let line = #line - 2
     #expect(
       error?.description == """
-        Shank cannot resolve Service: its container was closed (an override layer)
+        Shank cannot resolve Service: its container was closed (an override layer made at ShankTests/ClosedContainerTests.swift:\(madeAt))
           asked for at ShankTests/ClosedContainerTests.swift:\(line)
           resolve from a container that is still open; an instance kept from before it closed stays usable
         """)

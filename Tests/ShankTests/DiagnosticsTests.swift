@@ -700,6 +700,19 @@ enum Basket {
     }
   }
 
+  /// A child container over the empty one, in a test with no overrides: none applies.
+  @Test func aChildsMissInATestWithNoOverridesSaysNoneApplies() async {
+    await #expect(processExitsWith: .success) {
+      let child = Dependencies(over: .current) { Module { OtherServiceImpl() as OtherService } }
+      let error = resolutionError { try child.resolveOrThrow(Service.self) }
+      precondition(error?.noContainerBuilt == true)
+      precondition(
+        error?.description.contains(
+          "\n  no container was built and no override applies: give this test its modules") == true,
+        "\(String(describing: error))")
+    }
+  }
+
   /// A test's overrides that leave out a key, with no root built: the message points at them,
   /// not at `build()`, which a test should not call.
   @Test func aMissUnderATestsOverridesPointsAtThem() async {

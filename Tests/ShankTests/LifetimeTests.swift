@@ -455,6 +455,18 @@ import Testing
 }
 
 extension ReleasedContainerTests {
+  /// An override layer, which a test or a preview makes, says where it was made too.
+  @Test func anInjectReadAfterItsOverrideLayerWasReleasedSaysWhereThatLayerWasMade() async throws {
+    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
+    {
+      _ = holderFromAReleasedOverrideLayer().service
+    }
+    #expect(
+      standardError(of: result).contains(
+        "Shank cannot resolve Service: the container that made the instance holding it was released (an override layer made at ShankTests/LifetimeTests.swift:\(releasedLayerLine))\n"
+      ), "\(standardError(of: result))")
+  }
+
   /// `withScope` closes its container and lets it go: an instance it made and someone holds
   /// reads the keys the scope does not register from the container under it.
   @Test func aScopesInstanceReadsTheContainerUnderItAfterTheScopeEnds() async {
@@ -542,6 +554,17 @@ func holderFromAReleasedContainer(over parent: Dependencies? = nil) -> LazyServi
   return container.resolve()
 }
 let releasedContainerLine = #line - 3
+
+/// A holder made by an override layer, which is released once this returns.
+func holderFromAReleasedOverrideLayer() -> LazyServiceHolder {
+  Dependencies.withOverrides {
+    Module { ServiceImpl() as Service }
+    Module(scope: .singleton) { LazyServiceHolder() }
+  } operation: {
+    Dependencies.resolve(LazyServiceHolder.self)
+  }
+}
+let releasedLayerLine = #line - 7
 
 /// Replacing the root, each test in a child process so that no other test sees its roots.
 @Suite struct RootReplacementTests {

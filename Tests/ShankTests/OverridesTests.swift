@@ -233,6 +233,19 @@ struct TraitTests {
     #expect(Dependencies.resolve(CartModuleType.self).total() == "12 NOK")
   }
 
+  /// Its layer, closed, names the test it was written on: Swift Testing's macro gives the
+  /// trait the line of the declaration it is attached to.
+  @Test(.dependencies { Module { CartModule() as CartModuleType } })
+  func aClosedTraitLayerNamesTheTestItWasWrittenOn() async {
+    let traitLine = #line - 1
+    await Dependencies.current.close()
+    let error = resolutionError { try Dependencies.resolveOrThrow(CartModuleType.self) }
+    #expect(
+      error?.reason
+        == .closed(
+          container: "an override layer made at ShankTests/OverridesTests.swift:\(traitLine)"))
+  }
+
   @Test(arguments: ["ISK", "PLN", "HUF"])
   func parameterizedCasesEachGetTheOverrides(code: String) {
     Dependencies.withOverrides {
@@ -268,6 +281,7 @@ enum UntiedWork: CaseIterable, Sendable {
 /// it (the test's trait) registers: the miss says so, not that the overrides leave it out.
 @Suite struct RegisteredAboveTests {
   @Test func aSharedModulesFactoryMissingAKeyOnlyALayerOverItRegistersSaysSo() {
+    let owner = #line + 1
     let error = Dependencies.withOverrides {
       Module(scope: .singleton) { () throws -> OtherService in
         _ = try Dependencies.resolveOrThrow(Service.self)
@@ -284,7 +298,7 @@ enum UntiedWork: CaseIterable, Sendable {
       error?.description == """
         Shank cannot resolve Service
           asked for at ShankTests/OverridesTests.swift:\(Self.factoryLine)
-          a container over the one resolved from (an override layer) registers it (an override layer), but a container resolves only from itself and the ones under it: register Service there too, or, for a module that asks for it, register that module beside Service
+          a container over the one resolved from (an override layer made at ShankTests/OverridesTests.swift:\(owner)) registers it (an override layer made at ShankTests/OverridesTests.swift:\(owner + 6)), but a container resolves only from itself and the ones under it: register Service there too, or, for a module that asks for it, register that module beside Service
           registered (1):
             OtherService
         """)
@@ -305,7 +319,7 @@ enum UntiedWork: CaseIterable, Sendable {
       }
     }
     let stderr = standardError(of: result)
-    #expect(stderr.contains("over the one resolved from (an override layer) registers it"))
+    #expect(stderr.contains("over the one resolved from (an override layer made at "))
     #expect(!stderr.contains("the overrides that apply do not register it"))
   }
 }

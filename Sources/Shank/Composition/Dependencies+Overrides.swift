@@ -23,13 +23,17 @@ extension Dependencies {
   ///
   /// - Parameters:
   ///   - modules: The modules to layer over the current container.
+  ///   - fileID: The file that overrides, for diagnostics; leave it to its default.
+  ///   - line: The line that overrides, for diagnostics; leave it to its default.
   ///   - operation: The code that sees them.
   /// - Returns: What `operation` returns.
   public static func withOverrides<Result>(
     @ModuleBuilder _ modules: () -> [Module],
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
     operation: () throws -> Result
   ) rethrows -> Result {
-    let layer = layer(modules())
+    let layer = layer(modules(), site: SourceSite(fileID: fileID, line: line), overriding: true)
     let trace = ResolutionTrace.current
     let entered = trace.enterOverride(layer)
     defer { if entered { trace.leave() } }
@@ -52,22 +56,29 @@ extension Dependencies {
   /// - Parameters:
   ///   - modules: The modules to layer over the current container.
   ///   - isolation: The caller's isolation, which `operation` keeps; leave it to its default.
+  ///   - fileID: The file that overrides, for diagnostics; leave it to its default.
+  ///   - line: The line that overrides, for diagnostics; leave it to its default.
   ///   - operation: The code that sees them.
   /// - Returns: What `operation` returns.
   public static func withOverrides<Result>(
     @ModuleBuilder _ modules: () -> [Module],
     isolation: isolated (any Actor)? = #isolation,
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
     operation: () async throws -> Result
   ) async rethrows -> Result {
-    try await overrides.withValue(
-      Layer(layer(modules())), operation: operation, isolation: isolation)
+    let layer = layer(modules(), site: SourceSite(fileID: fileID, line: line), overriding: true)
+    return try await overrides.withValue(Layer(layer), operation: operation, isolation: isolation)
   }
 
-  /// A container of `modules` whose misses fall through to ``current``: an override layer, or
-  /// the scope of a `withScope` made at `site`.
+  /// A container of `modules` made at `site` whose misses fall through to ``current``: an
+  /// override layer when `overriding`, else the scope of a `withScope`.
   @usableFromInline
-  static func layer(_ modules: [Module], site: SourceSite? = nil) -> Dependencies {
+  static func layer(_ modules: [Module], site: SourceSite, overriding: Bool = false)
+    -> Dependencies
+  {
     Switches.noteOverridesInstalled()
-    return Dependencies(modules: modules, over: current, site: site)
+    return Dependencies(
+      modules: modules, over: current, origin: Origin(site, isOverrideLayer: overriding))
   }
 }

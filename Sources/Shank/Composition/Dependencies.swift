@@ -20,9 +20,8 @@ public final class Dependencies: Sendable {
   @usableFromInline let table: RegistrationTable
   /// The container this one sits on: an override layer's or a child's; `nil` for a root.
   @usableFromInline let parent: Dependencies?
-  /// Where the container was made, for the message of a resolution after ``close()``; `nil`
-  /// for an override layer.
-  let site: SourceSite?
+  /// Where the container was made, for the message of a resolution after ``close()``.
+  let origin: Origin
   /// Whether this container or one underneath registers a decorator, which instances made
   /// here then pass through.
   @usableFromInline let decorates: Bool
@@ -44,7 +43,8 @@ public final class Dependencies: Sendable {
   public convenience init(
     fileID: StaticString = #fileID, line: UInt = #line, @ModuleBuilder _ modules: () -> [Module]
   ) {
-    self.init(modules: modules(), over: nil, site: SourceSite(fileID: fileID, line: line))
+    self.init(
+      modules: modules(), over: nil, origin: Origin(SourceSite(fileID: fileID, line: line)))
   }
 
   /// Makes a container from `modules`.
@@ -53,13 +53,13 @@ public final class Dependencies: Sendable {
   /// one copies but are not in `modules`, because later ones replaced them: a reset of one
   /// still matches (see ``privateCopy()``).
   init(
-    modules: [Module], over parent: Dependencies?, site: SourceSite?,
+    modules: [Module], over parent: Dependencies?, origin: Origin,
     cachedScopes: Set<Scope> = []
   ) {
     // Made in a local and moved in last: reading `self.table` before `self` is whole copies it.
     let table = RegistrationTable(modules, cachedScopes: cachedScopes)
     self.parent = parent
-    self.site = site
+    self.origin = origin
     keptDecorations = table.decorators.isEmpty ? nil : KeptDecorations()
     disposals = table.order.hasOnClose ? Disposals() : nil
     decorators = Self.composedDecorators(of: table, over: parent)
@@ -104,7 +104,7 @@ public final class Dependencies: Sendable {
   }
 
   /// The container resolution uses here: inside a factory, the container making the instance;
-  /// else the innermost override from ``withOverrides(_:operation:)``, else the built root,
+  /// else the innermost override from ``withOverrides(_:fileID:line:operation:)``, else the built root,
   /// else an empty container.
   ///
   /// Inside a factory it is, for the factory's whole run and whatever another thread builds
@@ -131,7 +131,7 @@ public final class Dependencies: Sendable {
     var copy = layers.last?.parent
     for layer in layers.reversed() {
       copy = Dependencies(
-        modules: layer.table.modules, over: copy, site: layer.site,
+        modules: layer.table.modules, over: copy, origin: layer.origin,
         cachedScopes: layer.table.cachedScopes)
     }
     return copy ?? self
@@ -154,7 +154,7 @@ public final class Dependencies: Sendable {
 
   /// The empty container resolution falls back to before anything is built.
   @usableFromInline static let unbuilt = Dependencies(
-    modules: [], over: nil, site: SourceSite(fileID: #fileID, line: #line))
+    modules: [], over: nil, origin: Origin(SourceSite(fileID: #fileID, line: #line)))
 
   /// Whether this is the empty stand-in used before anything was built.
   var isUnbuilt: Bool { self === Self.unbuilt }

@@ -59,13 +59,14 @@ extension Dependencies {
     // A layer made before `build()` lies over the empty container, which no build replaces.
     let overUnbuilt = sequence(first: self, next: \.parent).contains { $0.isUnbuilt }
     let builtSince = overUnbuilt && Root.shared.isBuilt
+    let inTest = overUnbuilt && !builtSince && TestRun.isRunning
+    let overridden = sequence(first: self, next: \.parent).contains { $0.origin.isOverrideLayer }
     return ResolutionError(
       ResolutionError.Fields(
         reason: .notRegistered, key: miss.wanted, site: site,
         noContainerBuilt: overUnbuilt && !builtSince, builtSince: builtSince,
-        inBareTest: isUnbuilt && !builtSince && TestRun.isRunning,
-        inOverriddenTest: !isUnbuilt && overUnbuilt && !builtSince && TestRun.isRunning,
-        registeredAbove: above.map { (origin, $0.origin) },
+        inBareTest: inTest && !overridden, inOverriddenTest: inTest && overridden,
+        registeredAbove: above.map { (origin.description, $0.origin.description) },
         nearMisses: miss.nearMisses,
         registered: miss.listed.keys.map { Self.line(of: $0.key, as: $0.role) },
         registeredCount: miss.registeredCount))

@@ -26,7 +26,8 @@ extension Dependencies {
     over parent: Dependencies, fileID: StaticString = #fileID, line: UInt = #line,
     @ModuleBuilder _ modules: () -> [Module]
   ) {
-    self.init(modules: modules(), over: parent, site: SourceSite(fileID: fileID, line: line))
+    self.init(
+      modules: modules(), over: parent, origin: Origin(SourceSite(fileID: fileID, line: line)))
   }
 
   /// Closes the container: runs the `onClose` handlers of the instances it keeps, newest
@@ -181,14 +182,24 @@ extension Dependencies {
     -> ResolutionError
   {
     let which = closed === self ? "" : "a container it falls through to, "
-    return ResolutionError(.closed(container: which + closed.origin), key: key, site: site)
+    return ResolutionError(
+      .closed(container: which + closed.origin.description), key: key, site: site)
   }
 
-  /// Where the container came from, for messages: `made at File.swift:12`.
-  var origin: String { Self.origin(of: site) }
+  /// Where a container was made, and whether as an override layer: what a message says of it.
+  struct Origin: Sendable, CustomStringConvertible {
+    let site: SourceSite
+    /// Made by ``Dependencies/withOverrides(_:fileID:line:operation:)`` or a test trait.
+    let isOverrideLayer: Bool
 
-  /// Where a container made at `site` came from, for messages; `nil` is an override layer.
-  static func origin(of site: SourceSite?) -> String {
-    site.map { "made at \($0)" } ?? "an override layer"
+    init(_ site: SourceSite, isOverrideLayer: Bool = false) {
+      self.site = site
+      self.isOverrideLayer = isOverrideLayer
+    }
+
+    /// `made at File.swift:12`, or `an override layer made at File.swift:12`.
+    var description: String {
+      (isOverrideLayer ? "an override layer made at " : "made at ") + site.description
+    }
   }
 }

@@ -43,7 +43,7 @@ extension Dependencies {
     guard !isClosed else {
       let key =
         eager.first?.keyDescription ?? KeyDescription(typeName: "its eager modules", name: nil)
-      throw ResolutionError(.closed(container: origin), key: key, site: site)
+      throw ResolutionError(.closed(container: origin.description), key: key, site: site)
     }
     let began = Platform.monotonicNanoseconds
     // The caller awaits every module's task, so it waits for what they wait for: a factory

@@ -18,9 +18,9 @@ struct InjectedProperty {
   /// itself: once the maker is released, as once it is closed, the key resolves from there.
   /// Weak as well, because a module of it that held the instance would otherwise keep it alive.
   weak var makerParent: Dependencies?
-  /// Where that container was made (`nil` for an override layer), for the message of a read
-  /// after it was released; `nil` for a property declared outside any factory.
-  let makerSite: SourceSite??
+  /// Where that container was made, for the message of a read after it was released; `nil`
+  /// for a property declared outside any factory.
+  let makerOrigin: Dependencies.Origin?
   /// The override layer or scope that the factory opened, if the property was declared in its
   /// operation: read while the operation still runs, as `resolve()` there reads it, and not
   /// after, as a property declared in any other operation.
@@ -41,7 +41,7 @@ struct InjectedProperty {
         name: name, site: site, maker: maker,
         // Asked only of a container with one under it: a root's instances pay nothing for it.
         makerParent: maker?.parent.flatMap { maker!.registers(Value.self, name: name) ? nil : $0 },
-        makerSite: maker.map(\.site),
+        makerOrigin: maker.map(\.origin),
         override: making?.override?.takeUnretainedValue() ?? layer))
   }
 
@@ -74,12 +74,12 @@ struct InjectedProperty {
   /// overrides), whose module it would be handed without a word.
   @inline(never)
   func container<Value>(resolving: Value.Type) -> Dependencies {
-    guard let makerSite else { return Dependencies.current }
+    guard let makerOrigin else { return Dependencies.current }
     if let override, isRunning(override) { return override }
     if let maker { return maker }
     if let makerParent { return makerParent }
     let error = ResolutionError(
-      .released(container: Dependencies.origin(of: makerSite)),
+      .released(container: makerOrigin.description),
       key: KeyDescription(Value.self, name: name), site: site)
     Dependencies.stop(error, at: site)
   }

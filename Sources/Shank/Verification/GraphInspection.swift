@@ -37,7 +37,7 @@ struct GraphInspection {
     // The copy that modules are made in is open: a closed container's own modules, which
     // no longer resolve, are told here.
     for layer in layers where layer.isClosed && !layer.table.order.isEmpty {
-      problems.append(.closed(container: layer.origin))
+      problems.append(.closed(container: layer.origin.description))
     }
     // Each pass makes what the one before found injected from underneath a layer that
     // replaced it.
