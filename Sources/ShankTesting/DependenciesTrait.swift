@@ -26,7 +26,8 @@ public struct DependenciesTrait: TestTrait, SuiteTrait, TestScoping {
   /// The trait's modules, for each test case: listed when the trait was made, or by a builder
   /// that runs on the main actor.
   let modules: @Sendable () async -> [Module]
-  /// Where the trait was written, which messages about its layer name.
+  /// The test or suite the trait is attached to, which messages about its layer name: Swift
+  /// Testing's macro gives the trait the line of that declaration.
   let fileID: StaticString
   let line: UInt
 
@@ -53,8 +54,10 @@ extension Trait where Self == DependenciesTrait {
   /// Runs the test, or every test of the suite, with `modules` layered over the root.
   ///
   /// - Parameters:
-  ///   - fileID: The file that writes the trait, for diagnostics; leave it to its default.
-  ///   - line: The line that writes the trait, for diagnostics; leave it to its default.
+  ///   - fileID: The file of the test or suite the trait is attached to, for diagnostics;
+  ///     leave it to its default.
+  ///   - line: The line of the test or suite the trait is attached to, for diagnostics; leave
+  ///     it to its default.
   ///   - modules: The modules to override, written as in ``Shank/Dependencies``.
   /// - Returns: A trait for `@Test` and `@Suite`.
   public static func dependencies(
@@ -91,8 +94,10 @@ extension Trait where Self == DependenciesTrait {
   /// leaves their factories nonisolated.
   ///
   /// - Parameters:
-  ///   - fileID: The file that writes the trait, for diagnostics; leave it to its default.
-  ///   - line: The line that writes the trait, for diagnostics; leave it to its default.
+  ///   - fileID: The file of the test or suite the trait is attached to, for diagnostics;
+  ///     leave it to its default.
+  ///   - line: The line of the test or suite the trait is attached to, for diagnostics; leave
+  ///     it to its default.
   ///   - modules: The modules to override, written as in ``Shank/Dependencies``; the builder
   ///     runs on the main actor.
   /// - Returns: A trait for `@Test` and `@Suite`.
