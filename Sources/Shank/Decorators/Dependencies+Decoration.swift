@@ -124,19 +124,24 @@ extension Dependencies {
   private func apply<Value>(
     decoratorsAt type: Int, from start: Int, to value: Value, at site: SourceSite
   ) throws(ResolutionError) -> Value {
-    // Read in place, by index: a copy of the list would be retained and released on every
-    // resolution.
     let end = decorators[type].links.value.count
     var index = start
-    while index < end, isClosed(decorators[type].links.value[index].layer) { index += 1 }
+    while index < end, isClosed(link(index, of: type).layer) { index += 1 }
     guard index < end else { return value }
     // The first open decorator is given `value` itself: a copy of it would cost a call to its
     // type's value witnesses.
-    var decorated = try decorators[type].links.value[index].apply(to: value, at: site)
-    for index in (index + 1)..<end where !isClosed(decorators[type].links.value[index].layer) {
-      decorated = try decorators[type].links.value[index].apply(to: decorated, at: site)
+    var decorated = try link(index, of: type).apply(to: value, at: site)
+    for index in (index + 1)..<end where !isClosed(link(index, of: type).layer) {
+      decorated = try link(index, of: type).apply(to: decorated, at: site)
     }
     return decorated
+  }
+
+  /// The decorator at `index` of ``decorators``' entry `type`, read in place: a copy of the
+  /// list would be retained and released on every resolution.
+  @inline(__always)
+  private func link(_ index: Int, of type: Int) -> DecoratorLink {
+    decorators[type].links.value[index]
   }
 
   /// Whether `layer`, underneath or this container (`nil`), is closed to this thread.

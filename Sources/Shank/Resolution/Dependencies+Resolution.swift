@@ -119,7 +119,11 @@ extension Dependencies {
   @inlinable @inline(__always)
   func value<T>(_ type: T.Type, name: String?, site: SourceSite) throws(ResolutionError) -> T {
     let found = unretainedRegistration(for: ObjectIdentifier(T.self), name: name)
-    guard let registration = found, table.state == 0, !Switches.isObserving
+    // The state word read through `slots`: `table.state` would copy the whole table into this
+    // frame in a debug build, which every nested resolution keeps (see "Stack depth" in
+    // ARCHITECTURE.md).
+    guard let registration = found, table.slots.loadRelaxed(RegistrationTable.stateIndex) == 0,
+      !Switches.isObserving
     else { return try slowValue(T.self, name: name, site: site, found: found) }
     // Borrowed, not retained: the tables of this container and those under it keep the
     // registration alive, and a retain on every resolution would make threads contend for its
