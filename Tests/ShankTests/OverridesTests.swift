@@ -280,6 +280,23 @@ enum UntiedWork: CaseIterable, Sendable {
 /// A shared module of a lower layer (a suite's trait) asking for a key that only a layer over
 /// it (the test's trait) registers: the miss says so, not that the overrides leave it out.
 @Suite struct RegisteredAboveTests {
+  /// The empty container that stands in before `build()` is named as such, not by a line of
+  /// Shank's own source.
+  @Test func theStandInIsNamedAsSuch() async {
+    await #expect(processExitsWith: .success) {
+      let standIn = Dependencies.current
+      let message = Dependencies.withOverrides {
+        Module { ServiceImpl() as Service }
+      } operation: {
+        resolutionError { try standIn.resolveOrThrow(Service.self) }?.description ?? "resolved"
+      }
+      precondition(
+        message.contains(
+          "a container over the one resolved from (the empty one that stands in before build()) registers it (an override layer made at "
+        ), message)
+    }
+  }
+
   @Test func aSharedModulesFactoryMissingAKeyOnlyALayerOverItRegistersSaysSo() {
     let owner = #line + 1
     let error = Dependencies.withOverrides {

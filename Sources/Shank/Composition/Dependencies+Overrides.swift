@@ -79,6 +79,7 @@ extension Dependencies {
   {
     Switches.noteOverridesInstalled()
     return Dependencies(
-      modules: modules, over: current, origin: Origin(site, isOverrideLayer: overriding))
+      modules: modules, over: current,
+      origin: overriding ? .overrideLayer(madeAt: site) : .made(at: site))
   }
 }

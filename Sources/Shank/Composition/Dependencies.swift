@@ -44,7 +44,7 @@ public final class Dependencies: Sendable {
     fileID: StaticString = #fileID, line: UInt = #line, @ModuleBuilder _ modules: () -> [Module]
   ) {
     self.init(
-      modules: modules(), over: nil, origin: Origin(SourceSite(fileID: fileID, line: line)))
+      modules: modules(), over: nil, origin: .made(at: SourceSite(fileID: fileID, line: line)))
   }
 
   /// Makes a container from `modules`.
@@ -154,7 +154,7 @@ public final class Dependencies: Sendable {
 
   /// The empty container resolution falls back to before anything is built.
   @usableFromInline static let unbuilt = Dependencies(
-    modules: [], over: nil, origin: Origin(SourceSite(fileID: #fileID, line: #line)))
+    modules: [], over: nil, origin: .standIn)
 
   /// Whether this is the empty stand-in used before anything was built.
   var isUnbuilt: Bool { self === Self.unbuilt }

@@ -27,7 +27,7 @@ extension Dependencies {
     @ModuleBuilder _ modules: () -> [Module]
   ) {
     self.init(
-      modules: modules(), over: parent, origin: Origin(SourceSite(fileID: fileID, line: line)))
+      modules: modules(), over: parent, origin: .made(at: SourceSite(fileID: fileID, line: line)))
   }
 
   /// Closes the container: runs the `onClose` handlers of the instances it keeps, newest
@@ -186,20 +186,26 @@ extension Dependencies {
       .closed(container: which + closed.origin.description), key: key, site: site)
   }
 
-  /// Where a container was made, and whether as an override layer: what a message says of it.
-  struct Origin: Sendable, CustomStringConvertible {
-    let site: SourceSite
-    /// Made by ``Dependencies/withOverrides(_:fileID:line:operation:)`` or a test trait.
-    let isOverrideLayer: Bool
+  /// Where a container was made, and as what: what a message says of it.
+  enum Origin: Sendable, CustomStringConvertible {
+    /// By an initializer, or a `withScope`, at the site.
+    case made(at: SourceSite)
+    /// By ``Dependencies/withOverrides(_:fileID:line:operation:)`` or a test trait.
+    case overrideLayer(madeAt: SourceSite)
+    /// ``Dependencies/unbuilt``, which no one made.
+    case standIn
 
-    init(_ site: SourceSite, isOverrideLayer: Bool = false) {
-      self.site = site
-      self.isOverrideLayer = isOverrideLayer
+    var isOverrideLayer: Bool {
+      if case .overrideLayer = self { return true }
+      return false
     }
 
-    /// `made at File.swift:12`, or `an override layer made at File.swift:12`.
     var description: String {
-      (isOverrideLayer ? "an override layer made at " : "made at ") + site.description
+      switch self {
+      case .made(let site): "made at \(site)"
+      case .overrideLayer(let site): "an override layer made at \(site)"
+      case .standIn: "the empty one that stands in before build()"
+      }
     }
   }
 }
