@@ -144,6 +144,41 @@ import Testing
     #expect(container.resolve([SinkType].self).map(\.label) == ["registered"])
   }
 
+  /// `[String: P]` is replaced on its own: a layer that registers `[P]` leaves the named
+  /// contributions as they were.
+  @Test func aRegisteredListLeavesTheNamedContributions() {
+    Dependencies.withOverrides {
+      Module.contribution { Sink("console") as SinkType }
+      Module.contribution("remote") { Sink("remote") as SinkType }
+    } operation: {
+      Dependencies.withOverrides {
+        Module { [Sink("spy")] as [SinkType] }
+      } operation: {
+        #expect(Dependencies.resolve([SinkType].self).map(\.label) == ["spy"])
+        #expect(
+          Dependencies.resolve([String: SinkType].self).mapValues(\.label) == ["remote": "remote"])
+      }
+    }
+  }
+
+  /// A scope and an override layer add theirs after those underneath, as a child does.
+  @Test func scopesAndOverrideLayersAddTheirContributionsAfterThoseUnderneath() async {
+    await Dependencies.withOverrides {
+      Module.contribution { Sink("bottom") as SinkType }
+    } operation: {
+      await Dependencies.withScope {
+        Module.contribution { Sink("scope") as SinkType }
+      } operation: {
+        Dependencies.withOverrides {
+          Module.contribution { Sink("override") as SinkType }
+        } operation: {
+          #expect(
+            Dependencies.resolve([SinkType].self).map(\.label) == ["bottom", "scope", "override"])
+        }
+      }
+    }
+  }
+
   @Test func aRegisteredListLongerThanTheContributionsKeepsEveryValueInOrder() {
     let root = Dependencies {
       Module { (1...5).map { Sink("listed \($0)") } as [SinkType] }

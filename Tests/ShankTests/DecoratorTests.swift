@@ -953,6 +953,37 @@ import Testing
     #expect(root.resolve(GreeterType.self) === underlying)
   }
 
+  /// Named contributions as the dictionary gives them, as the list does.
+  @Test func aDecoratorWrapsTheNamedContributionsOfTheDictionary() {
+    let container = Dependencies {
+      Module.contribution("a") { Greeter("a") as GreeterType }
+      Module.decorating(GreeterType.self) { Loud($0) }
+    }
+    #expect(container.resolve([GreeterType].self).map(\.greeting) == ["A!"])
+    #expect(container.resolve([String: GreeterType].self).mapValues(\.greeting) == ["a": "A!"])
+  }
+
+  /// A value its own container keeps is decorated once: a `.singleton` one once, a `.cached`
+  /// one once per reset of its scope.
+  @Test func aValueTypeItsOwnContainerKeepsIsDecoratedOncePerInstance() async {
+    let decorations = Counter()
+    let container = Dependencies {
+      Module(scope: .singleton) { Plain(word: "one") as WordType }
+      Module("cached", scope: .cached("words")) { Plain(word: "two") as WordType }
+      Module.decorating(WordType.self) { word in
+        decorations.increment()
+        return Plain(word: word.word + "!")
+      }
+    }
+    for _ in 0..<2 { #expect(container.resolve(WordType.self).word == "one!") }
+    #expect(decorations.value == 1)
+    for _ in 0..<2 { #expect(container.resolve(WordType.self, name: "cached").word == "two!") }
+    #expect(decorations.value == 2)
+    await container.reset(.cached("words"))
+    for _ in 0..<2 { #expect(container.resolve(WordType.self, name: "cached").word == "two!") }
+    #expect(decorations.value == 3)
+  }
+
   /// In the container that registers it too: the types share the one instance, and only the
   /// decorated type gets the wrapper.
   @Test func aDecoratorOfOneOfAnAliasesTypesLeavesTheOthersUndecorated() {

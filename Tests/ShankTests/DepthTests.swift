@@ -442,6 +442,28 @@ import Testing
     #expect(standardError(of: result) == "")
   }
 
+  /// The two shapes that hold fewer than the floor in a debug build (ARCHITECTURE.md's known
+  /// debts, which DesigningModules states): a chain of optional lists and a chain of decorators
+  /// each resolving the next link as a `T?` hold more than 50 levels, 54 here, so that a frame
+  /// that grows on their paths shows.
+  @Test(
+    .disabled(if: Sanitizer.current != .none, "a sanitizer makes every frame larger"),
+    arguments: OptionalChain.allCases)
+  func theShapesUnderTheFloorHoldMoreThanFiftyLevels(chain: OptionalChain) async throws {
+    let result = try await #require(
+      processExitsWith: .success, observing: [\.standardErrorContent]
+    ) { [chain] in
+      #if DEBUG
+        let levels = 54
+      #else
+        let levels = DepthTests.floor
+      #endif
+      let length = await onThread(stackSize: DepthTests.smallStack) { chain.length(levels) }
+      precondition(length == levels, "\(length) levels fit")
+    }
+    #expect(standardError(of: result) == "")
+  }
+
   // MARK: - Aliases, contribution lists, @Inject, layers and the main actor
 
   /// The composed paths: `@Inject` observed, `.cached` and `.weak` links decorated and
@@ -1320,4 +1342,64 @@ func optionalAliasChainLength(_ length: Int, scope: Scope, throughChild: Bool) -
   let container =
     throughChild ? Dependencies(over: root) { Module.decorating(ChainLink.self) { $0 } } : root
   return chainLength(from: container.resolve(ChainLink.self, name: "0"))
+}
+
+/// A chain whose every level resolves the next as an optional.
+enum OptionalChain: String, CaseIterable, Codable, Sendable {
+  /// Contributions, each resolving the next level's list as a `[P]?`.
+  case optionalLists
+  /// A child's decorator of singletons, resolving the next link as a `T?`.
+  case decoratorsResolvingAnOptional
+
+  /// Resolves a chain of `length` levels and returns how many it has.
+  func length(_ length: Int) -> Int {
+    switch self {
+    case .optionalLists:
+      var modules: [Module] = []
+      var tag: any LevelTag.Type = BottomLevel.self
+      for index in 0..<length {
+        appendOptionalListLevel(tag, isLast: index + 1 == length, to: &modules)
+        tag = nestedLevel(tag)
+      }
+      let container = Dependencies { modules }
+      let first = try? container.resolveOrThrow([Level<BottomLevel>]?.self)
+      return first?.first.map { chainLength(from: $0) } ?? 0
+    case .decoratorsResolvingAnOptional:
+      let box = WeakBox()
+      let root = Dependencies {
+        for index in 0..<length {
+          Module("\(index)", scope: .singleton) { DecoratedLink(index: index) }
+        }
+      }
+      let child = Dependencies(over: root) {
+        Module.decorating(DecoratedLink.self) { link in
+          if link.index + 1 < length {
+            link.next =
+              try box.container!.resolveOrThrow(DecoratedLink?.self, name: "\(link.index + 1)")
+          }
+          return link
+        }
+      }
+      box.container = child
+      var link = try? child.resolveOrThrow(DecoratedLink.self, name: "0")
+      var count = 0
+      while let current = link {
+        count += 1
+        link = current.next
+      }
+      return count
+    }
+  }
+}
+
+/// A contribution to `[Level<Tag>]` that resolves the next level's list as a `[P]?`.
+func appendOptionalListLevel<Tag: LevelTag>(
+  _ tag: Tag.Type, isLast: Bool, to modules: inout [Module]
+) {
+  modules.append(
+    Module.contribution { () throws -> Level<Tag> in
+      guard !isLast else { return Level<Tag>(next: nil) }
+      return Level<Tag>(
+        next: try Dependencies.resolveOrThrow([Level<NestedLevel<Tag>>]?.self)?.first)
+    })
 }

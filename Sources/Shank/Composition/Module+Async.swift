@@ -12,8 +12,9 @@ extension Module {
   /// ``Dependencies/start(fileID:line:)`` makes an eager one, at the same time as the other
   /// eager modules, and ``Dependencies/resolveAsync(_:name:isolation:fileID:line:)-swift.type.method``
   /// makes any one: a shared one once per container, however many ask at the same time. Once
-  /// made, a shared one resolves synchronously like any other module, kept, decorated and
-  /// disposed of as its scope says.
+  /// made, a shared one resolves synchronously while its container keeps it, decorated and
+  /// disposed of as its scope says; a ``Scope/weak`` one released, a ``Scope/cached(_:)`` one
+  /// reset, or one a decorator failed on, is made again only by them.
   ///
   /// > Important: A synchronous `resolve()`, `resolveOrThrow()` or ``Inject`` read of it before
   /// > anything made it in that container throws (or stops the program with) a
