@@ -15,13 +15,15 @@ public import Testing
 /// struct WidgetTests { … }
 /// ```
 ///
-/// The trait wraps the test in ``Shank/Dependencies/withOverrides(_:isolation:fileID:line:operation:)``,
-/// so overrides are task-local: tests running in parallel never share them. Applied to a
-/// suite, it applies to every test in the suite; a test's own trait layers over its suite's.
+/// The trait wraps the test in
+/// ``Shank/Dependencies/withOverrides(_:isolation:fileID:line:operation:)``, so overrides are
+/// task-local: tests running in parallel never share them. Applied to a suite, it applies to
+/// every test in the suite; a test's own trait layers over its suite's.
 ///
-/// Make it with ``dependencies(fileID:line:_:)``, or with ``mainActorDependencies(fileID:line:_:)`` when the modules
-/// come from main-actor code that the test target cannot reach from a trait: an app target
-/// built with default `MainActor` isolation, tested from a target built without it.
+/// Make it with ``dependencies(fileID:line:_:)``, or with
+/// ``mainActorDependencies(fileID:line:_:)`` when the modules come from main-actor code that
+/// the test target cannot reach from a trait: an app target built with default `MainActor`
+/// isolation, tested from a target built without it.
 public struct DependenciesTrait: TestTrait, SuiteTrait, TestScoping {
   /// The trait's modules, for each test case: listed when the trait was made, or by a builder
   /// that runs on the main actor.
@@ -34,8 +36,9 @@ public struct DependenciesTrait: TestTrait, SuiteTrait, TestScoping {
   /// Applies to every test in a suite, not once around the suite.
   public var isRecursive: Bool { true }
 
-  /// Runs each test case inside ``Shank/Dependencies/withOverrides(_:isolation:fileID:line:operation:)``
-  /// with this trait's modules.
+  /// Runs each test case inside
+  /// ``Shank/Dependencies/withOverrides(_:isolation:fileID:line:operation:)`` with this trait's
+  /// modules.
   public func provideScope(
     for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
   ) async throws {
@@ -89,9 +92,9 @@ extension Trait where Self == DependenciesTrait {
   /// The builder runs on the main actor before each test case, so a ``Shank/Module`` written
   /// inside it is registered from main-actor code: its factory runs only on the main actor,
   /// as one written in the app target does. Resolve such modules from `@MainActor` tests, or
-  /// with ``Shank/Dependencies/resolveAsync(_:name:isolation:fileID:line:)-swift.type.method``. Keep
-  /// modules that nonisolated tests resolve synchronously in ``dependencies(fileID:line:_:)``, which
-  /// leaves their factories nonisolated.
+  /// with ``Shank/Dependencies/resolveAsync(_:name:isolation:fileID:line:)-swift.type.method``.
+  /// Keep modules that nonisolated tests resolve synchronously in
+  /// ``dependencies(fileID:line:_:)``, which leaves their factories nonisolated.
   ///
   /// - Parameters:
   ///   - fileID: The file of the test or suite the trait is attached to, for diagnostics;

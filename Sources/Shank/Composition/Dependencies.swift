@@ -104,8 +104,8 @@ public final class Dependencies: Sendable {
   }
 
   /// The container resolution uses here: inside a factory, the container making the instance;
-  /// else the innermost override from ``withOverrides(_:fileID:line:operation:)``, else the built root,
-  /// else an empty container.
+  /// else the innermost override from ``withOverrides(_:fileID:line:operation:)``, else the
+  /// built root, else an empty container.
   ///
   /// Inside a factory it is, for the factory's whole run and whatever another thread builds
   /// meanwhile, the container the resolution started in for a ``Scope/unique`` module, and the

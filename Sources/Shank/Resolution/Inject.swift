@@ -21,8 +21,8 @@
 /// When nothing is registered, the first read stops the program with a message that names
 /// the type, the name and this property's file and line; an optional property type gives `nil`.
 /// In a test run with no root built and no override applied, the message names the
-/// `.dependencies { }` trait and ``Dependencies/withOverrides(_:fileID:line:operation:)`` instead of
-/// ``Dependencies/build()``.
+/// `.dependencies { }` trait and ``Dependencies/withOverrides(_:fileID:line:operation:)``
+/// instead of ``Dependencies/build()``.
 ///
 /// > Note: Assigning to the property replaces the kept value for that property only.
 @propertyWrapper
