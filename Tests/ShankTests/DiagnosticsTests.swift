@@ -119,6 +119,33 @@ import Testing
         """)
   }
 
+  /// The newcomer's mistake: a module registered without `as`, under its concrete type. An
+  /// unnamed module whose type's name begins the asked type's name, or begins with it, is named
+  /// as one; others, and named ones, are not.
+  @Test func aModuleRegisteredAsItsOwnTypeIsANearMissOfTheTypeItImplements() throws {
+    let dependencies = Dependencies {
+      Module { ServiceImpl() }
+      Module { OtherServiceImpl() }
+      Module("named") { ServiceImpl() }
+    }
+    let line = #line + 1
+    let error = try #require(resolutionError { try dependencies.resolveOrThrow(Service.self) })
+    let hint =
+      "ServiceImpl: registered as its own type; a module is resolved by the type its factory returns, so if it is the type asked for, write `as` and that type in its Module { }"
+    #expect(error.nearMisses == [hint])
+    #expect(
+      error.description == """
+        Shank cannot resolve Service
+          asked for at \(fileID):\(line)
+          near misses:
+            \(hint)
+          registered (3):
+            OtherServiceImpl
+            ServiceImpl
+            ServiceImpl named "named"
+        """)
+  }
+
   @Test func anOptionalRegistrationIsANearMissForTheUnnamedWrappedType() throws {
     let dependencies = Dependencies { Module { ServiceImpl() as Service? } }
     let line = #line + 1

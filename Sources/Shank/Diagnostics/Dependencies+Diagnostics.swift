@@ -187,10 +187,21 @@ private struct Miss {
         wanted: KeyDescription(typeName: wanted.typeName, name: nil))
     } else if let name, registration.name == name {
       closeness = .sameNameAnotherType
+    } else if isLikelyOwnType(registration, named: typeName) {
+      closeness = .ownType
     } else {
       return
     }
     nearMisses.append(NearMiss(key: key, closeness: closeness))
+  }
+
+  /// Whether `registration`, under `typeName`, is likely the concrete type of the unnamed key
+  /// asked for, registered without `as`: an unnamed module whose type's name begins the key's
+  /// or begins with it. Out of line, so that the walk's loop keeps its shape.
+  @inline(never)
+  private func isLikelyOwnType(_ registration: Registration, named typeName: String) -> Bool {
+    name == nil && registration.name == nil && registration.role == .module
+      && (wanted.typeName.hasPrefix(typeName) || typeName.hasPrefix(wanted.typeName))
   }
 
   /// `type`'s name, noting the short names it shares with `T`'s leaves.

@@ -8,6 +8,9 @@ struct NearMiss: Sendable, CustomStringConvertible {
     case sameTypeWithNoName, sameTypeUnderAnotherName, sameNameAnotherType
     /// A contribution to the type's list, which resolves; the type alone does not.
     case contribution
+    /// An unnamed module of a type whose name begins the wanted one's, or begins with it:
+    /// likely its concrete type, registered without `as`.
+    case ownType
     /// The type registered as an `Optional`; `wanted` is the key to register instead.
     case registeredAsOptional(wanted: KeyDescription)
   }
@@ -21,6 +24,8 @@ struct NearMiss: Sendable, CustomStringConvertible {
     case .sameTypeUnderAnotherName: "\(key): the same type under another name"
     case .sameNameAnotherType: "\(key): the same name, another type"
     case .contribution: "\(key): a contribution; resolve [\(key.typeName)] for every one"
+    case .ownType:
+      "\(key): registered as its own type; a module is resolved by the type its factory returns, so if it is the type asked for, write `as` and that type in its Module { }"
     case .registeredAsOptional(let wanted):
       "\(key): the type registered as an Optional; register it as \(wanted)"
     }
