@@ -146,6 +146,37 @@ import Testing
         """)
   }
 
+  /// Only names that follow the conventions of an implementation are hinted, and after the
+  /// certain near misses: a `…Type` protocol's module, a `Live…` implementation, a key
+  /// written in full; not a concrete type asked for whose protocol is registered with `as`,
+  /// nor types whose names only begin alike.
+  @Test func theOwnTypeNearMissFollowsTheNamingConventionsAndComesLast() throws {
+    let hint =
+      ": registered as its own type; a module is resolved by the type its factory returns, so if it is the type asked for, write `as` and that type in its Module { }"
+    let conventions = Dependencies {
+      Module { WidgetModule() }
+      Module { LiveService() }
+      Module("staging") { ServiceImpl() as Service }
+      Module { OtherServiceImpl() as OtherService }
+      Module { 64 as Int64 }
+      Module { () }
+    }
+    let widgets = resolutionError { try conventions.resolveOrThrow(WidgetModuleType.self) }
+    #expect(widgets?.nearMisses == ["WidgetModule" + hint])
+    let service = resolutionError { try conventions.resolveOrThrow(Service.self) }
+    #expect(
+      service?.nearMisses == [
+        #"Service named "staging": the same type under another name"#, "LiveService" + hint,
+      ])
+    for error in [
+      resolutionError { try conventions.resolveOrThrow(OtherServiceImpl.self) },
+      resolutionError { try conventions.resolveOrThrow(Int.self) },
+      resolutionError { try conventions.resolveOrThrow((() -> Int).self) },
+    ] {
+      #expect(error?.nearMisses == [])
+    }
+  }
+
   @Test func anOptionalRegistrationIsANearMissForTheUnnamedWrappedType() throws {
     let dependencies = Dependencies { Module { ServiceImpl() as Service? } }
     let line = #line + 1
@@ -967,3 +998,6 @@ struct LineBreakingModule: SampleModuleType {
   func test() -> String { "" }
 }
 let lineBreakingInjectLine = #line - 3
+
+/// An implementation of `Service` named as apps often name the live one.
+private final class LiveService: Numbered, Service {}

@@ -67,7 +67,7 @@ extension Dependencies {
         noContainerBuilt: overUnbuilt && !builtSince, builtSince: builtSince,
         inBareTest: inTest && !overridden, inOverriddenTest: inTest && overridden,
         registeredAbove: above.map { (origin.description, $0.origin.description) },
-        nearMisses: miss.nearMisses,
+        nearMisses: miss.rankedNearMisses,
         registered: miss.listed.keys.map { Self.line(of: $0.key, as: $0.role) },
         registeredCount: miss.registeredCount))
   }
@@ -143,6 +143,8 @@ private struct Miss {
   /// which a second pass writes in full.
   var clashing: Set<String>
   var nearMisses: [NearMiss] = []
+  /// Whether a near miss is only likely, which ``rankedNearMisses`` puts last.
+  var hasOwnType = false
   var listed = FirstKeys()
   var registeredCount = 0
 
@@ -189,6 +191,7 @@ private struct Miss {
       closeness = .sameNameAnotherType
     } else if isLikelyOwnType(registration, named: typeName) {
       closeness = .ownType
+      hasOwnType = true
     } else {
       return
     }
@@ -196,12 +199,28 @@ private struct Miss {
   }
 
   /// Whether `registration`, under `typeName`, is likely the concrete type of the unnamed key
-  /// asked for, registered without `as`: an unnamed module whose type's name begins the key's
-  /// or begins with it. Out of line, so that the walk's loop keeps its shape.
+  /// asked for, registered without `as`: an unnamed module named as the conventions name a
+  /// protocol's implementation (`WidgetModule` for `WidgetModuleType`, `ServiceImpl` or
+  /// `LiveService` for `Service`). Out of line, so that the walk's loop keeps its shape.
   @inline(never)
   private func isLikelyOwnType(_ registration: Registration, named typeName: String) -> Bool {
-    name == nil && registration.name == nil && registration.role == .module
-      && (wanted.typeName.hasPrefix(typeName) || typeName.hasPrefix(wanted.typeName))
+    guard name == nil, registration.name == nil, registration.role == .module else { return false }
+    let (asked, registered) = (Self.shortName(wanted.typeName), Self.shortName(typeName))
+    return ["Type", "Protocol"].contains { asked == registered + $0 }
+      || ["Impl", "Implementation"].contains { registered == asked + $0 }
+      || ["Live", "Default"].contains { registered == $0 + asked }
+  }
+
+  /// `name` without its module and enclosing types, unless it is generic.
+  private static func shortName(_ name: String) -> String {
+    name.contains("<") ? name : String(name.split(separator: ".").last ?? Substring(name))
+  }
+
+  /// The near misses, those that are only likely (``NearMiss/Closeness/ownType``) last, so that
+  /// the first 20 a message lists keep the certain ones.
+  var rankedNearMisses: [NearMiss] {
+    guard hasOwnType else { return nearMisses }
+    return nearMisses.filter { !$0.isOwnType } + nearMisses.filter(\.isOwnType)
   }
 
   /// `type`'s name, noting the short names it shares with `T`'s leaves.

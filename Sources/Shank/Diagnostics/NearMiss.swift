@@ -8,8 +8,8 @@ struct NearMiss: Sendable, CustomStringConvertible {
     case sameTypeWithNoName, sameTypeUnderAnotherName, sameNameAnotherType
     /// A contribution to the type's list, which resolves; the type alone does not.
     case contribution
-    /// An unnamed module of a type whose name begins the wanted one's, or begins with it:
-    /// likely its concrete type, registered without `as`.
+    /// An unnamed module of a type named as its implementation would be: likely its concrete
+    /// type, registered without `as`.
     case ownType
     /// The type registered as an `Optional`; `wanted` is the key to register instead.
     case registeredAsOptional(wanted: KeyDescription)
@@ -17,6 +17,12 @@ struct NearMiss: Sendable, CustomStringConvertible {
 
   let key: KeyDescription
   let closeness: Closeness
+
+  /// Whether the registration is only likely the key's concrete type.
+  var isOwnType: Bool {
+    if case .ownType = closeness { return true }
+    return false
+  }
 
   var description: String {
     switch closeness {

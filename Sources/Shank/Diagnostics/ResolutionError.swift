@@ -71,10 +71,11 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
   /// Whether the resolution ran with no container built (see ``Dependencies/build()``).
   public var noContainerBuilt: Bool { storage.fields.noContainerBuilt }
   /// Registrations close to the one requested: the same type under another name, the same
-  /// name under another type, the type registered as an `Optional`, an unnamed module of a
-  /// type whose name begins the requested one's or begins with it (likely its concrete type,
-  /// registered without `as`). All of them, in registration order; ``description`` lists the
-  /// first 20 and says how many there are.
+  /// name under another type, the type registered as an `Optional`, in registration order;
+  /// then an unnamed module named as the requested type's implementation would be (`WidgetModule`
+  /// for `WidgetModuleType`, `ServiceImpl` or `LiveService` for `Service`): likely its concrete
+  /// type, registered without `as`. All of them; ``description`` lists the first 20 and says
+  /// how many there are.
   public var nearMisses: [String] { storage.fields.nearMisses.map(\.description) }
   /// What is registered, sorted, at most the first 20.
   public var registered: [String] { storage.fields.registered }
