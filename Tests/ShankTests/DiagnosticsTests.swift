@@ -168,6 +168,14 @@ import Testing
       service?.nearMisses == [
         #"Service named "staging": the same type under another name"#, "LiveService" + hint,
       ])
+    // Another feature's `Client` makes the key written in full; the short names still match.
+    let features = Dependencies {
+      Module { FeatureA.ClientImpl() }
+      Module { OtherFeatureClient() as FeatureB.Client }
+    }
+    let client = resolutionError { try features.resolveOrThrow(FeatureA.Client.self) }
+    #expect(client?.typeName == "ShankTests.FeatureA.Client")
+    #expect(client?.nearMisses == ["ClientImpl" + hint])
     for error in [
       resolutionError { try conventions.resolveOrThrow(OtherServiceImpl.self) },
       resolutionError { try conventions.resolveOrThrow(Int.self) },
@@ -1001,3 +1009,6 @@ let lineBreakingInjectLine = #line - 3
 
 /// An implementation of `Service` named as apps often name the live one.
 private final class LiveService: Numbered, Service {}
+
+/// Another feature's client, whose protocol shares `FeatureA.Client`'s short name.
+private final class OtherFeatureClient: FeatureB.Client {}
