@@ -142,7 +142,7 @@ import Testing
       outcomes
         == Array(
           repeating: """
-            Shank cannot resolve DatabaseType: its factory threw connection refused
+            Shank cannot resolve DatabaseType: its factory registered at ShankTests/AsyncFactoryTests.swift:\(line - 12) threw connection refused
               asked for at ShankTests/AsyncFactoryTests.swift:\(line)
             """, count: 10))
     _ = try await container.resolveAsyncOrThrow(DatabaseType.self)
@@ -199,7 +199,7 @@ import Testing
     } catch {
       #expect(
         error.description == """
-          Shank cannot resolve StoreType: its factory threw connection refused
+          Shank cannot resolve StoreType: its factory registered at ShankTests/AsyncFactoryTests.swift:\(asked - (listing ? 9 : 5)) threw connection refused
             asked for at ShankTests/AsyncFactoryTests.swift:\(asked)
           """)
     }
@@ -991,7 +991,7 @@ import Testing
         .unresolvable(
           module: #"DatabaseType named "broken""#,
           message: """
-            Shank cannot resolve DatabaseType named "broken": its factory threw connection refused
+            Shank cannot resolve DatabaseType named "broken": its factory registered at ShankTests/AsyncFactoryTests.swift:\(line) threw connection refused
               asked for at ShankTests/AsyncFactoryTests.swift:\(line)
             """)
       ])
@@ -2166,7 +2166,7 @@ import Testing
     #expect(
       await Self.outcome(of: ReportType.self, from: container) == [
         """
-        Shank cannot resolve DatabaseType: its factory threw connection refused
+        Shank cannot resolve DatabaseType: its factory registered at ShankTests/AsyncFactoryTests.swift:\(line - 4) threw connection refused
           asked for at ShankTests/AsyncFactoryTests.swift:\(line)
         """
       ])

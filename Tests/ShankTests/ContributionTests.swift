@@ -246,7 +246,7 @@ import Testing
     }
     let error = try #require(verificationError { try container.verify() })
     let thrown =
-      "Shank cannot resolve SinkType: its factory threw StubFailure(); asked for at ShankTests/ContributionTests.swift:\(#line - 5)"
+      "Shank cannot resolve SinkType: its factory registered at ShankTests/ContributionTests.swift:\(#line - 5) threw StubFailure(); asked for at ShankTests/ContributionTests.swift:\(#line - 5)"
     #expect(
       error.problems.map(\.description) == [
         "SinkType could not be made: \(thrown)", "[SinkType] could not be made: \(thrown)",

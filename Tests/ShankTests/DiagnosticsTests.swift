@@ -483,7 +483,7 @@ import Testing
     let asked = #line - 1
     #expect(
       failed.description == """
-        Shank cannot resolve AliasBeta: its factory threw StubFailure()
+        Shank cannot resolve AliasBeta: its factory registered at ShankTests/DiagnosticsTests.swift:\(asked - 4) threw StubFailure()
           asked for at ShankTests/DiagnosticsTests.swift:\(asked)
         """)
     /// The cycle of a module asking for one of its types while asked for another.

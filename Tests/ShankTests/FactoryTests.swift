@@ -256,6 +256,7 @@ import Testing
   }
 
   @Test func anErrorAFactoryThrowsBecomesAResolutionError() {
+    let registered = #line + 2
     let dependencies = Dependencies {
       Module("broken") { () throws -> Service in throw ConfigurationMissing(key: "API_URL") }
     }
@@ -265,7 +266,7 @@ import Testing
     #expect(error?.reason == .factoryFailed(error: "ConfigurationMissing(key: \"API_URL\")"))
     #expect(
       error?.description == """
-        Shank cannot resolve Service named "broken": its factory threw ConfigurationMissing(key: "API_URL")
+        Shank cannot resolve Service named "broken": its factory registered at ShankTests/FactoryTests.swift:\(registered) threw ConfigurationMissing(key: "API_URL")
           asked for at ShankTests/FactoryTests.swift:7
         """)
   }
@@ -299,6 +300,8 @@ import Testing
   }
 
   @Test func resolveStopsWithTheMessageOfWhatAFactoryThrew() async throws {
+    // An exit test's body is written at its macro's line.
+    let registered = #line + 1
     let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
     {
       let dependencies = Dependencies {
@@ -309,11 +312,13 @@ import Testing
     let stderr = standardError(of: result)
     #expect(
       stderr.contains(
-        "ShankTests/FactoryTests.swift:3: Fatal error: Shank cannot resolve Service: its factory threw ConfigurationMissing(key: \"API_URL\")"
+        "ShankTests/FactoryTests.swift:3: Fatal error: Shank cannot resolve Service: its factory registered at ShankTests/FactoryTests.swift:\(registered) threw ConfigurationMissing(key: \"API_URL\")"
       ))
   }
 
   @Test func anInjectReadStopsWithTheMessageOfWhatAFactoryThrew() async throws {
+    // An exit test's body is written at its macro's line.
+    let registered = #line + 1
     let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
     {
       Dependencies.withOverrides {
@@ -326,7 +331,7 @@ import Testing
     #expect(
       stderr.contains(
         """
-        Shank cannot resolve Service: its factory threw ConfigurationMissing(key: "API_URL")
+        Shank cannot resolve Service: its factory registered at ShankTests/FactoryTests.swift:\(registered) threw ConfigurationMissing(key: "API_URL")
           asked for at ShankTests/FactoryTests.swift:\(ThrowingFactoryReader.line)
         """), "\(stderr)")
   }

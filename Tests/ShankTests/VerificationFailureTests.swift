@@ -130,7 +130,7 @@ import Testing
         .unresolvable(
           module: "Service",
           message: """
-            Shank cannot resolve Service: its factory threw ConfigurationMissing(key: "API_URL")
+            Shank cannot resolve Service: its factory registered at ShankTests/VerificationFailureTests.swift:\(line) threw ConfigurationMissing(key: "API_URL")
               asked for at ShankTests/VerificationFailureTests.swift:\(line)
             """)
       ])
@@ -345,7 +345,7 @@ import Testing
     // The module after it is still checked.
     #expect(
       error.problems.last?.description.hasPrefix(
-        "LeafModule could not be made: Shank cannot resolve LeafModule: its factory threw StubFailure()"
+        "LeafModule could not be made: Shank cannot resolve LeafModule: its factory registered at ShankTests/VerificationFailureTests.swift:"
       ) == true)
   }
 

@@ -637,7 +637,7 @@ final class PongModule: PongModuleType {
     let error = try #require(throws: VerificationError.self) { try failing.verify() }
     #expect(
       error.problems.map(\.description) == [
-        "Service could not be made: Shank cannot resolve Service: its factory threw StubFailure(); asked for at ShankTests/VerificationTests.swift:\(registered)"
+        "Service could not be made: Shank cannot resolve Service: its factory registered at ShankTests/VerificationTests.swift:\(registered) threw StubFailure(); asked for at ShankTests/VerificationTests.swift:\(registered)"
       ])
   }
 }

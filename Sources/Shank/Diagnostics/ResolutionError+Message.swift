@@ -48,8 +48,10 @@ extension ResolutionError {
         ["  remove \(typeName).self from the module's as: list, or make \(valueType) conform to it"]
       )
     case .factoryFailed(let error):
-      let thrower = storage.fields.decorator.map { "its decorator registered at \($0)" }
-      return ("Shank cannot resolve \(key): \(thrower ?? "its factory") threw \(error)", [])
+      let thrower =
+        storage.fields.decorator.map { "its decorator registered at \($0)" }
+        ?? storage.fields.factory.map { "its factory registered at \($0)" } ?? "its factory"
+      return ("Shank cannot resolve \(key): \(thrower) threw \(error)", [])
     case .closed(let container):
       return (
         "Shank cannot resolve \(key): its container was closed (\(container))",

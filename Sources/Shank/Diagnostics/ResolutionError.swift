@@ -30,8 +30,9 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     /// An alias was listed that the made value does not conform to.
     case notConforming(valueType: String)
     /// The module's factory, or a decorator of it, threw `error`, described as
-    /// `String(describing:)` gives it; the message says which. An error that a resolution
-    /// inside the factory or the decorator threw is passed on as it is instead.
+    /// `String(describing:)` gives it; the message says which, and where it is registered. An
+    /// error that a resolution inside the factory or the decorator threw is passed on as it is
+    /// instead.
     case factoryFailed(error: String)
     /// `depth` factories were running on this thread, each inside the one before, and the
     /// thread's stack had too little room left to start another. `chain` is the keys of the
@@ -104,8 +105,11 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
   /// What a factory or a decorator of `key` threw, for a resolution asked for at `site`: an
   /// error from a resolution inside it as it is, so that the outermost caller sees the first
   /// thing that failed; an async module not made yet as ``Reason/notMadeYet(registeredAt:)``;
-  /// any other wrapped.
-  init(_ error: any Error, thrownFor key: KeyDescription, at site: SourceSite) {
+  /// any other wrapped, said to be thrown by the factory registered at `registeredAt`, if given.
+  init(
+    _ error: any Error, thrownFor key: KeyDescription, at site: SourceSite,
+    registeredAt: SourceSite? = nil
+  ) {
     if let error = error as? ResolutionError {
       self = error
     } else if let cycle = error as? WaitGraph.Cycle {
@@ -116,7 +120,10 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     } else {
       // Described here, always: its description, or its values', may read this task's
       // task-locals or take a lock this thread holds.
-      self.init(.factoryFailed(error: String(describing: error)), key: key, site: site)
+      var fields = Fields(
+        reason: .factoryFailed(error: String(describing: error)), key: key, site: site)
+      fields.factory = registeredAt
+      self.init(fields)
     }
   }
 
@@ -155,6 +162,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     /// Where the decorator that threw is registered, for a ``Reason/factoryFailed(error:)``
     /// that a decorator threw rather than the factory.
     var decorator: SourceSite?
+    /// Where the factory that threw is registered, for a ``Reason/factoryFailed(error:)``.
+    var factory: SourceSite?
     /// For ``Reason/wrongIsolation(actor:registeredAt:)``, the module being made off that
     /// actor when it was asked for.
     var askingFactory: (key: KeyDescription, registeredAt: SourceSite)?
