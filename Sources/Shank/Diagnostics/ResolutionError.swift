@@ -105,11 +105,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
   /// What a factory or a decorator of `key` threw, for a resolution asked for at `site`: an
   /// error from a resolution inside it as it is, so that the outermost caller sees the first
   /// thing that failed; an async module not made yet as ``Reason/notMadeYet(registeredAt:)``;
-  /// any other wrapped, said to be thrown by the factory registered at `registeredAt`, if given.
-  init(
-    _ error: any Error, thrownFor key: KeyDescription, at site: SourceSite,
-    registeredAt: SourceSite? = nil
-  ) {
+  /// any other wrapped.
+  init(_ error: any Error, thrownFor key: KeyDescription, at site: SourceSite) {
     if let error = error as? ResolutionError {
       self = error
     } else if let cycle = error as? WaitGraph.Cycle {
@@ -120,10 +117,7 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     } else {
       // Described here, always: its description, or its values', may read this task's
       // task-locals or take a lock this thread holds.
-      var fields = Fields(
-        reason: .factoryFailed(error: String(describing: error)), key: key, site: site)
-      fields.factory = registeredAt
-      self.init(fields)
+      self.init(.factoryFailed(error: String(describing: error)), key: key, site: site)
     }
   }
 
@@ -131,6 +125,19 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
   func thrown(byDecoratorAt site: SourceSite) -> ResolutionError {
     var fields = storage.fields
     fields.decorator = site
+    return ResolutionError(fields)
+  }
+
+  /// What the factory registered at `site` threw, `error`, as the error of a resolution of
+  /// `key` asked for at `asked`; an error from a resolution inside it is passed on as it is.
+  static func thrown(
+    _ error: any Error, byFactoryAt site: SourceSite, for key: KeyDescription,
+    at asked: SourceSite
+  ) -> ResolutionError {
+    let failure = ResolutionError(error, thrownFor: key, at: asked)
+    guard case .factoryFailed = failure.reason, !(error is ResolutionError) else { return failure }
+    var fields = failure.storage.fields
+    fields.factory = site
     return ResolutionError(fields)
   }
 
