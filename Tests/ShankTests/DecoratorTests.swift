@@ -1412,13 +1412,7 @@ import Testing
         _ = try Dependencies(over: box.container!) {}.resolveOrThrow(GreeterType.self)
         return Tagged(greeter, "d")
       }
-      let container =
-        inChild
-        ? Dependencies(over: Dependencies { module }) { decorator }
-        : Dependencies {
-          module
-          decorator
-        }
+      let container = decorating(module, with: decorator, inChild: inChild)
       box.container = container
       guard
         case .cycle(let path) = resolutionError({ try container.resolveOrThrow(GreeterType.self) })?
@@ -1720,13 +1714,7 @@ import Testing
             return TaggedText(greeter, "d")
           }
           let module = Module(scope: scope.scope) { PlainText("s") as TextType }
-          let container =
-            inChild
-            ? Dependencies(over: Dependencies { module }) { decorator }
-            : Dependencies {
-              module
-              decorator
-            }
+          let container = decorating(module, with: decorator, inChild: inChild)
           box.container = container
           // Held, so that a `.weak` instance kept underneath stays the same.
           var holder: [Any] = []
@@ -2148,6 +2136,18 @@ protocol WordType {
 /// A value type, which has no identity of its own.
 struct Plain: WordType {
   let word: String
+}
+
+/// A container of `module` and its `decorator`, or, `inChild`, of `decorator` over one of
+/// `module`.
+func decorating(_ module: Module, with decorator: Module, inChild: Bool) -> Dependencies {
+  guard inChild else {
+    return Dependencies {
+      module
+      decorator
+    }
+  }
+  return Dependencies(over: Dependencies { module }) { decorator }
 }
 
 final class GreeterReader {
