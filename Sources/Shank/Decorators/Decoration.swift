@@ -26,9 +26,8 @@ final class Decoration<Value>: Registration {
   /// provider is innermost on the trace while its instance is decorated.
   private func decoratorFailure(_ error: any Error, at site: SourceSite) -> ResolutionError {
     let decorated = ResolutionTrace.current.innermost ?? self
-    let failure = ResolutionError(error, thrownFor: decorated.askedKey(for: error), at: site)
-    // One that a resolution inside the decorator threw is passed on as it is.
-    guard case .factoryFailed = failure.reason, !(error is ResolutionError) else { return failure }
-    return failure.thrown(byDecoratorAt: self.site)
+    return ResolutionError.thrown(
+      error, by: .decorator(registeredAt: self.site), for: decorated.askedKey(for: error),
+      at: site)
   }
 }

@@ -49,8 +49,11 @@ extension ResolutionError {
       )
     case .factoryFailed(let error):
       let thrower =
-        storage.fields.decorator.map { "its decorator registered at \($0)" }
-        ?? storage.fields.factory.map { "its factory registered at \($0)" } ?? "its factory"
+        switch storage.fields.thrower {
+        case .factory(let site)?: "its factory registered at \(site)"
+        case .decorator(let site)?: "its decorator registered at \(site)"
+        case nil: "its factory"
+        }
       return ("Shank cannot resolve \(key): \(thrower) threw \(error)", [])
     case .closed(let container):
       return (

@@ -121,23 +121,21 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     }
   }
 
-  /// This error, said to be thrown by the decorator registered at `site`, not the factory.
-  func thrown(byDecoratorAt site: SourceSite) -> ResolutionError {
-    var fields = storage.fields
-    fields.decorator = site
-    return ResolutionError(fields)
+  /// A factory or a decorator that threw, and where it is registered.
+  enum Thrower: Sendable {
+    case factory(registeredAt: SourceSite)
+    case decorator(registeredAt: SourceSite)
   }
 
-  /// What the factory registered at `site` threw, `error`, as the error of a resolution of
-  /// `key` asked for at `asked`; an error from a resolution inside it is passed on as it is.
+  /// What `thrower` threw, `error`, as the error of a resolution of `key` asked for at `asked`;
+  /// an error from a resolution inside it is passed on as it is.
   static func thrown(
-    _ error: any Error, byFactoryAt site: SourceSite, for key: KeyDescription,
-    at asked: SourceSite
+    _ error: any Error, by thrower: Thrower, for key: KeyDescription, at asked: SourceSite
   ) -> ResolutionError {
     let failure = ResolutionError(error, thrownFor: key, at: asked)
     guard case .factoryFailed = failure.reason, !(error is ResolutionError) else { return failure }
     var fields = failure.storage.fields
-    fields.factory = site
+    fields.thrower = thrower
     return ResolutionError(fields)
   }
 
@@ -166,11 +164,9 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     var registered: [String] = []
     var registeredCount = 0
     var pending: AsyncPending?
-    /// Where the decorator that threw is registered, for a ``Reason/factoryFailed(error:)``
-    /// that a decorator threw rather than the factory.
-    var decorator: SourceSite?
-    /// Where the factory that threw is registered, for a ``Reason/factoryFailed(error:)``.
-    var factory: SourceSite?
+    /// Who threw a ``Reason/factoryFailed(error:)``, the factory or a decorator, and where it
+    /// is registered.
+    var thrower: Thrower?
     /// For ``Reason/wrongIsolation(actor:registeredAt:)``, the module being made off that
     /// actor when it was asked for.
     var askingFactory: (key: KeyDescription, registeredAt: SourceSite)?

@@ -199,7 +199,7 @@ final class AsyncInstance<Value>: Sendable {
       try await making.task.value
       return making.attempt.generation == generation ? making.attempt : nil
     } catch {
-      throw ResolutionError.thrown(error, byFactoryAt: self.site, for: key, at: site)
+      throw ResolutionError.thrown(error, by: .factory(registeredAt: self.site), for: key, at: site)
     }
   }
 

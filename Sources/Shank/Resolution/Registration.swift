@@ -106,7 +106,8 @@ extension Registration {
   /// for at `site`, named by the key it was asked for (see ``askedKey(for:)``).
   @usableFromInline
   func failure(_ error: any Error, at site: SourceSite) -> ResolutionError {
-    ResolutionError.thrown(error, byFactoryAt: self.site, for: askedKey(for: error), at: site)
+    ResolutionError.thrown(
+      error, by: .factory(registeredAt: self.site), for: askedKey(for: error), at: site)
   }
 
   /// The key that this thread's innermost resolution of this registration was asked for by:
