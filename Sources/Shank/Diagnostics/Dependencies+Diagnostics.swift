@@ -145,6 +145,10 @@ private struct Miss {
   var nearMisses: [NearMiss] = []
   /// Whether a near miss is only likely, which ``rankedNearMisses`` puts last.
   var hasOwnType = false
+  /// The short names an implementation of the unnamed key asked for is given by convention:
+  /// `WidgetModule` for `WidgetModuleType`, `ServiceImpl` or `LiveService` for `Service`; none
+  /// for a named key.
+  let ownTypeNames: Set<String>
   var listed = FirstKeys()
   var registeredCount = 0
 
@@ -161,6 +165,7 @@ private struct Miss {
     clashing = Set(KeyDescription.clashingNames(of: T.self, with: leaves))
     let typeName = KeyDescription.typeName(of: T.self, writingInFull: writingInFull)
     wanted = KeyDescription(typeName: typeName, name: name)
+    ownTypeNames = name == nil ? Self.ownTypeNames(of: Self.shortName(typeName)) : []
   }
 
   /// Whether `registration` is one of ``closedLists``, which is not listed as registered.
@@ -199,16 +204,23 @@ private struct Miss {
   }
 
   /// Whether `registration`, under `typeName`, is likely the concrete type of the unnamed key
-  /// asked for, registered without `as`: an unnamed module named as the conventions name a
-  /// protocol's implementation (`WidgetModule` for `WidgetModuleType`, `ServiceImpl` or
-  /// `LiveService` for `Service`). Out of line, so that the walk's loop keeps its shape.
+  /// asked for, registered without `as`: an unnamed module of one of ``ownTypeNames``. Out of
+  /// line, so that the walk's loop keeps its shape.
   @inline(never)
   private func isLikelyOwnType(_ registration: Registration, named typeName: String) -> Bool {
-    guard name == nil, registration.name == nil, registration.role == .module else { return false }
-    let (asked, registered) = (Self.shortName(wanted.typeName), Self.shortName(typeName))
-    return ["Type", "Protocol"].contains { asked == registered + $0 }
-      || ["Impl", "Implementation"].contains { registered == asked + $0 }
-      || ["Live", "Default"].contains { registered == $0 + asked }
+    !ownTypeNames.isEmpty && registration.name == nil && registration.role == .module
+      && ownTypeNames.contains(Self.shortName(typeName))
+  }
+
+  /// The names an implementation of the type of short name `asked` is given by convention.
+  private static func ownTypeNames(of asked: String) -> Set<String> {
+    var names: Set<String> = [
+      asked + "Impl", asked + "Implementation", "Live" + asked, "Default" + asked,
+    ]
+    for suffix in ["Type", "Protocol"] where asked.hasSuffix(suffix) && asked != suffix {
+      names.insert(String(asked.dropLast(suffix.count)))
+    }
+    return names
   }
 
   /// `name` without its module and enclosing types, unless it is generic.
