@@ -10,14 +10,23 @@ import Shank
 
 // MARK: - Widgets: README, GettingStarted, DesigningModules, TestingWithOverrides, migrations
 
-public struct Widget: Identifiable, Codable, Sendable, Equatable {
-  public let id: Int
-  public let title: String
+// The shapes of Samples/WidgetApp: the same type names, initializer labels and properties,
+// with the network's calls `async`, as an app's real client makes them.
+
+public struct Widget: Codable, Sendable, Equatable {
+  public let id: String
+  public let name: String
+  public var added: Date?
+  public init(id: String, name: String, added: Date? = nil) {
+    self.id = id
+    self.name = name
+    self.added = added
+  }
 }
 
-public let widget = Widget(id: 1, title: "Gear")
+public let widget = Widget(id: "w1", name: "Gear")
 
-public protocol HTTPClient {
+public protocol HTTPClientType {
   func get(_ path: String) async throws -> Data
 }
 
@@ -25,96 +34,136 @@ public enum HTTPError: Error, Equatable {
   case offline
 }
 
-public struct URLSessionHTTPClient: HTTPClient {
+public struct URLSessionHTTPClient: HTTPClientType {
   public init(host: String = "api.example.com") {}
   public func get(_ path: String) async throws -> Data { Data() }
 }
 
-public struct StubHTTPClient: HTTPClient {
+public struct StubHTTPClient: HTTPClientType {
   public init(json: String) {}
   public func get(_ path: String) async throws -> Data { Data() }
 }
 
-public protocol WidgetStore {
-  func load() -> [Widget]
-  func save(_ widgets: [Widget])
+public protocol ClockType {
+  func now() -> Date
 }
 
-public final class WidgetFileStore: WidgetStore {
+public struct SystemClock: ClockType {
   public init() {}
-  public func load() -> [Widget] { [] }
-  public func save(_ widgets: [Widget]) {}
+  public func now() -> Date { Date() }
 }
 
-public final class InMemoryWidgetStore: WidgetStore {
+public protocol WidgetStoreType {
+  func load() throws -> [Widget]
+  func save(_ widgets: [Widget]) throws
+}
+
+public final class WidgetFileStore: WidgetStoreType {
   public init() {}
-  public func load() -> [Widget] { [] }
-  public func save(_ widgets: [Widget]) {}
+  public func load() throws -> [Widget] { [] }
+  public func save(_ widgets: [Widget]) throws {}
 }
 
-public protocol WidgetRemote {}
+public final class MockWidgetStore: WidgetStoreType {
+  public var widgets: [Widget]
+  public init(widgets: [Widget] = []) { self.widgets = widgets }
+  public func load() throws -> [Widget] { widgets }
+  public func save(_ widgets: [Widget]) throws { self.widgets = widgets }
+}
 
-public struct WidgetNetworkRemote: WidgetRemote {
-  public init(http: HTTPClient) {}
+public protocol WidgetRemoteType {
+  func catalog() async throws -> [Widget]
+}
+
+public struct WidgetRemote: WidgetRemoteType {
+  public init(client: HTTPClientType, path: String) {}
+  public func catalog() async throws -> [Widget] { [] }
+}
+
+public struct MockWidgetRemote: WidgetRemoteType {
+  public var widgets: [Widget]
+  public init(widgets: [Widget]) { self.widgets = widgets }
+  public func catalog() async throws -> [Widget] { widgets }
 }
 
 public protocol WidgetWorkerType {
-  func refresh() async throws -> [Widget]
+  func widgets() async throws -> [Widget]
+  func add(name: String) async throws -> Widget
 }
 
 public struct WidgetWorker: WidgetWorkerType {
-  public init(store: WidgetStore, http: HTTPClient) {}
-  public init(store: WidgetStore, remote: WidgetRemote) {}
-  public init(store: WidgetStore) {}
-  public func refresh() async throws -> [Widget] { [] }
+  public init(store: WidgetStoreType, remote: WidgetRemoteType, clock: ClockType) {}
+  public func widgets() async throws -> [Widget] { [] }
+  public func add(name: String) async throws -> Widget { widget }
 }
 
 public protocol AppModuleType {
-  func component() -> HTTPClient
+  func component() -> HTTPClientType
+  func component() -> ClockType
+}
+
+// For an `alone` block whose app module, like MigratingFromShank's, has no clock of its own.
+extension AppModuleType {
+  public func component() -> ClockType { SystemClock() }
 }
 
 public struct AppModule: AppModuleType {
   public init() {}
-  public func component() -> HTTPClient { URLSessionHTTPClient() }
+  public func component() -> HTTPClientType { URLSessionHTTPClient() }
+  public func component() -> ClockType { SystemClock() }
 }
 
 public struct StubAppModule: AppModuleType {
   public init() {}
-  public func component() -> HTTPClient { StubHTTPClient(json: "[]") }
+  public func component() -> HTTPClientType { StubHTTPClient(json: "[]") }
+  public func component() -> ClockType { SystemClock() }
 }
 
 public struct OfflineAppModule: AppModuleType {
   public init() {}
-  public func component() -> HTTPClient { StubHTTPClient(json: "[]") }
+  public func component() -> HTTPClientType { StubHTTPClient(json: "[]") }
+  public func component() -> ClockType { SystemClock() }
 }
 
 public protocol WidgetModuleType {
   func component() -> WidgetWorkerType
-  func component() -> WidgetStore
+  func component() -> WidgetStoreType
+  func component() -> WidgetRemoteType
 }
 
 public struct WidgetModule: WidgetModuleType {
   public init() {}
-  public func component() -> WidgetWorkerType { WidgetWorker(store: WidgetFileStore()) }
-  public func component() -> WidgetStore { WidgetFileStore() }
+  public func component() -> WidgetWorkerType {
+    WidgetWorker(store: component(), remote: component(), clock: SystemClock())
+  }
+  public func component() -> WidgetStoreType { WidgetFileStore() }
+  public func component() -> WidgetRemoteType {
+    WidgetRemote(client: URLSessionHTTPClient(), path: "/api/widgets")
+  }
 }
 
 public struct MockWidgetModule: WidgetModuleType {
   public init() {}
-  public func component() -> WidgetWorkerType { WidgetWorker(store: InMemoryWidgetStore()) }
-  public func component() -> WidgetStore { InMemoryWidgetStore() }
+  public func component() -> WidgetWorkerType {
+    WidgetWorker(store: component(), remote: component(), clock: SystemClock())
+  }
+  public func component() -> WidgetStoreType { MockWidgetStore() }
+  public func component() -> WidgetRemoteType { MockWidgetRemote(widgets: []) }
 }
 
 public struct PreviewWidgetModule: WidgetModuleType {
   public init() {}
-  public func component() -> WidgetWorkerType { WidgetWorker(store: InMemoryWidgetStore()) }
-  public func component() -> WidgetStore { InMemoryWidgetStore() }
+  public func component() -> WidgetWorkerType {
+    WidgetWorker(store: component(), remote: component(), clock: SystemClock())
+  }
+  public func component() -> WidgetStoreType { MockWidgetStore() }
+  public func component() -> WidgetRemoteType { MockWidgetRemote(widgets: []) }
 }
 
 public final class WidgetListModel {
   public private(set) var items: [Widget] = []
   public init() {}
-  @discardableResult public func refresh() async throws -> [Widget] { items }
+  public func refresh() async throws { items = [] }
 }
 
 /// The consumers that `verify(consumers:)` is given.
@@ -124,7 +173,7 @@ public final class WidgetViewController {
 }
 
 extension WidgetViewController {
-  public var titles: [String] { [] }
+  public var names: [String] { [] }
 }
 
 public final class SettingsViewModel {
@@ -142,7 +191,7 @@ public enum AppDependencies {
 }
 
 public struct WidgetDetailModel {
-  public init(id: Widget.ID, store: WidgetStore) {}
+  public init(id: String, store: WidgetStoreType) {}
 }
 
 /// UIKit's, on Linux.

@@ -3,12 +3,16 @@
 import Foundation
 import SnippetPrelude
 
-struct URLSessionHTTPClient: HTTPClient {
+struct URLSessionHTTPClient: HTTPClientType {
   init(host: String) {}
   func get(_ path: String) async throws -> Data { Data() }
 }
 
-final class WidgetFileStore: WidgetStore {
-  func load() -> [Widget] { [] }
-  func save(_ widgets: [Widget]) {}
+struct SystemClock: ClockType {
+  func now() -> Date { Date() }
+}
+
+final class WidgetFileStore: WidgetStoreType {
+  func load() throws -> [Widget] { [] }
+  func save(_ widgets: [Widget]) throws {}
 }

@@ -3,15 +3,15 @@
 import Foundation
 import SnippetPrelude
 
-extension HTTPClient {
+extension HTTPClientType {
   func get(_ path: String) async throws -> Data { Data() }
 }
 
-extension WidgetStore {
+extension WidgetStoreType {
   func load() -> [Widget] { [] }
   func save(_ widgets: [Widget]) {}
 }
 
-struct StubHTTPClient: HTTPClient {
+struct StubHTTPClient: HTTPClientType {
   init(json: String) {}
 }
