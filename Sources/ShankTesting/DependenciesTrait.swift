@@ -8,10 +8,10 @@ public import Testing
 /// ```swift
 /// @Test(.dependencies { Module { MockWidgetModule() as WidgetModuleType } })
 /// func listsWidgets() {
-///   #expect(WidgetList().titles == ["Mock"])
+///   #expect(WidgetViewController().names == ["Mock gear", "Mock sprocket"])
 /// }
 ///
-/// @Suite(.dependencies { Module { MockStore() as WidgetStore } })
+/// @Suite(.dependencies { Module { MockWidgetStore() as WidgetStoreType } })
 /// struct WidgetTests { … }
 /// ```
 ///

@@ -5,7 +5,9 @@ extension Module {
   ///
   /// ```swift
   /// Dependencies {
-  ///   Module(scope: .singleton, eager: true) { try await Database.connect(url) as DatabaseType }
+  ///   Module(scope: .singleton, eager: true) {
+  ///     try await DatabasePool.connect(url) as DatabasePoolType
+  ///   }
   /// }
   /// ```
   ///

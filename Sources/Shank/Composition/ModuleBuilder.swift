@@ -8,7 +8,7 @@
 ///   if useMocks {
 ///     Module { MockRemoteModule() as RemoteModuleType }
 ///   } else {
-///     Module { RemoteModule() as RemoteModuleType }
+///     Module { RemoteModule(host: "api.example.com") as RemoteModuleType }
 ///   }
 ///   for feature in features { feature.module }
 ///   FeatureOne.modules  // a [Module]

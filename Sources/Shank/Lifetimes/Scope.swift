@@ -6,7 +6,7 @@
 /// ```swift
 /// Dependencies {
 ///   Module(scope: .singleton) { AppModule() as AppModuleType }
-///   Module(scope: .cached("session")) { SessionModule() as SessionModuleType }
+///   Module(scope: .cached("session")) { SessionModule(user: user) as SessionModuleType }
 ///   Module { WidgetModule() as WidgetModuleType }
 /// }
 /// ```

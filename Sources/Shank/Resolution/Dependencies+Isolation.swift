@@ -10,9 +10,9 @@ extension Dependencies {
   /// hops instead:
   ///
   /// ```swift
-  /// @concurrent func refresh() async {
-  ///   let app = await Dependencies.resolveAsync(AppModuleType.self)
-  ///   await app.reload()
+  /// @concurrent func syncInBackground() async {
+  ///   let sync = await Dependencies.resolveAsync(SyncModuleType.self)
+  ///   await sync.sync()
   /// }
   /// ```
   ///

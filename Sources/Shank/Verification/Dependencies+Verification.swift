@@ -10,7 +10,7 @@ extension Dependencies {
   ///
   /// ```swift
   /// @Test func graphIsComplete() throws {
-  ///   try AppDependencies.make().verify()
+  ///   try Dependencies { AppDependencies.modules }.verify()
   /// }
   /// ```
   ///
@@ -58,7 +58,8 @@ extension Dependencies {
   ///
   /// ```swift
   /// @MainActor @Test func everyScreenResolves() throws {
-  ///   try AppDependencies.make().verify(consumers: WidgetViewController(), SettingsViewModel())
+  ///   try Dependencies { AppDependencies.modules }.verify(
+  ///     consumers: WidgetViewController(), SettingsViewModel())
   /// }
   /// ```
   ///
