@@ -8,6 +8,7 @@ extension Dependencies {
   /// let dependencies = Dependencies {
   ///   Module(scope: .singleton, eager: true) { DatabaseModule() as DatabaseModuleType }
   ///   Module(scope: .singleton, eager: true) { RouterModule() as RouterModuleType }
+  ///   Module(scope: .singleton, eager: true) { AnalyticsModule() as AnalyticsModuleType }
   /// }
   /// dependencies.build()
   /// let report = try await dependencies.start()
