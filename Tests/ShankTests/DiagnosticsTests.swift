@@ -120,9 +120,10 @@ import Testing
   }
 
   /// The newcomer's mistake: a module registered without `as`, under its concrete type. An
-  /// unnamed module whose type's name begins the asked type's name, or begins with it, is named
-  /// as one; others, and named ones, are not.
+  /// unnamed module whose type is named as an implementation of the asked type would be is
+  /// named as one, with where it is registered; others, and named ones, are not.
   @Test func aModuleRegisteredAsItsOwnTypeIsANearMissOfTheTypeItImplements() throws {
+    let registeredAt = #line + 2
     let dependencies = Dependencies {
       Module { ServiceImpl() }
       Module { OtherServiceImpl() }
@@ -131,7 +132,7 @@ import Testing
     let line = #line + 1
     let error = try #require(resolutionError { try dependencies.resolveOrThrow(Service.self) })
     let hint =
-      "ServiceImpl: registered as its own type; a module is resolved by the type its factory returns, so if it is the type asked for, write `as` and that type in its Module { }"
+      "ServiceImpl: registered at \(fileID):\(registeredAt) as its own type; if it conforms to Service, register it as that type: Module { … as Service }"
     #expect(error.nearMisses == [hint])
     #expect(
       error.description == """
@@ -146,13 +147,35 @@ import Testing
         """)
   }
 
+  /// The names an implementation or a test's stand-in is given by convention, each registered
+  /// without `as`, are named as the protocol's own-type near misses, in registration order.
+  @Test func conventionallyNamedModulesAreOwnTypeNearMissesOfTheirProtocol() throws {
+    let registeredAt = #line + 2
+    let dependencies = Dependencies {
+      Module { WidgetModule() }
+      Module { MockWidgetModule() }
+      Module { StubWidgetModule() }
+      Module { WidgetModuleTypeMock() }
+    }
+    let error = try #require(
+      resolutionError { try dependencies.resolveOrThrow(WidgetModuleType.self) })
+    let names = ["WidgetModule", "MockWidgetModule", "StubWidgetModule", "WidgetModuleTypeMock"]
+    #expect(
+      error.nearMisses
+        == names.enumerated().map { offset, name in
+          "\(name): registered at \(fileID):\(registeredAt + offset) as its own type; if it conforms to WidgetModuleType, register it as that type: Module { … as WidgetModuleType }"
+        })
+  }
+
   /// Only names that follow the conventions of an implementation are hinted, and after the
   /// certain near misses: a `…Type` protocol's module, a `Live…` implementation, a key
   /// written in full; not a concrete type asked for whose protocol is registered with `as`,
   /// nor types whose names only begin alike.
   @Test func theOwnTypeNearMissFollowsTheNamingConventionsAndComesLast() throws {
-    let hint =
-      ": registered as its own type; a module is resolved by the type its factory returns, so if it is the type asked for, write `as` and that type in its Module { }"
+    let hint = { (type: String, line: Int, asked: String) in
+      "\(type): registered at \(fileID):\(line) as its own type; if it conforms to \(asked), register it as that type: Module { … as \(asked) }"
+    }
+    let registeredAt = #line + 2
     let conventions = Dependencies {
       Module { WidgetModule() }
       Module { LiveService() }
@@ -162,20 +185,23 @@ import Testing
       Module { () }
     }
     let widgets = resolutionError { try conventions.resolveOrThrow(WidgetModuleType.self) }
-    #expect(widgets?.nearMisses == ["WidgetModule" + hint])
+    #expect(widgets?.nearMisses == [hint("WidgetModule", registeredAt, "WidgetModuleType")])
     let service = resolutionError { try conventions.resolveOrThrow(Service.self) }
     #expect(
       service?.nearMisses == [
-        #"Service named "staging": the same type under another name"#, "LiveService" + hint,
+        #"Service named "staging": the same type under another name"#,
+        hint("LiveService", registeredAt + 1, "Service"),
       ])
     // Another feature's `Client` makes the key written in full; the short names still match.
+    let clientAt = #line + 2
     let features = Dependencies {
       Module { FeatureA.ClientImpl() }
       Module { OtherFeatureClient() as FeatureB.Client }
     }
     let client = resolutionError { try features.resolveOrThrow(FeatureA.Client.self) }
     #expect(client?.typeName == "ShankTests.FeatureA.Client")
-    #expect(client?.nearMisses == ["ClientImpl" + hint])
+    #expect(
+      client?.nearMisses == [hint("ClientImpl", clientAt, "ShankTests.FeatureA.Client")])
     for error in [
       resolutionError { try conventions.resolveOrThrow(OtherServiceImpl.self) },
       resolutionError { try conventions.resolveOrThrow(Int.self) },
@@ -1012,3 +1038,9 @@ private final class LiveService: Numbered, Service {}
 
 /// Another feature's client, whose protocol shares `FeatureA.Client`'s short name.
 private final class OtherFeatureClient: FeatureB.Client {}
+
+/// Stand-ins for `WidgetModule`, named as tests name them: the own-type near miss goes by the
+/// name alone, so none needs to conform.
+private struct MockWidgetModule {}
+private struct StubWidgetModule {}
+private struct WidgetModuleTypeMock {}

@@ -146,8 +146,8 @@ private struct Miss {
   /// Whether a near miss is only likely, which ``rankedNearMisses`` puts last.
   var hasOwnType = false
   /// The short names an implementation of the unnamed key asked for is given by convention:
-  /// `WidgetModule` for `WidgetModuleType`, `ServiceImpl` or `LiveService` for `Service`; none
-  /// for a named key.
+  /// `WidgetModule` or `MockWidgetModule` for `WidgetModuleType`, `ServiceImpl`, `LiveService`
+  /// or `ServiceMock` for `Service`; none for a named key.
   let ownTypeNames: Set<String>
   var listed = FirstKeys()
   var registeredCount = 0
@@ -190,12 +190,11 @@ private struct Miss {
     } else if type == requested {
       closeness = registration.name == nil ? .sameTypeWithNoName : .sameTypeUnderAnotherName
     } else if type == optional, registration.name == name {
-      closeness = .registeredAsOptional(
-        wanted: KeyDescription(typeName: wanted.typeName, name: nil))
+      closeness = .registeredAsOptional
     } else if let name, registration.name == name {
       closeness = .sameNameAnotherType
     } else if isLikelyOwnType(registration, named: typeName) {
-      closeness = .ownType
+      closeness = .ownType(registeredAt: registration.site.description)
       hasOwnType = true
     } else {
       return
@@ -212,13 +211,22 @@ private struct Miss {
       && ownTypeNames.contains(Self.shortName(typeName))
   }
 
-  /// The names an implementation of the type of short name `asked` is given by convention.
+  /// The names an implementation, or a test's stand-in, of the type of short name `asked` is
+  /// given by convention: the name without `Type` or `Protocol`, and either name with a prefix
+  /// or a suffix such as `Live…`, `Mock…`, `…Impl` or `…Mock`.
   private static func ownTypeNames(of asked: String) -> Set<String> {
-    var names: Set<String> = [
-      asked + "Impl", asked + "Implementation", "Live" + asked, "Default" + asked,
-    ]
+    var bases = [asked]
     for suffix in ["Type", "Protocol"] where asked.hasSuffix(suffix) && asked != suffix {
-      names.insert(String(asked.dropLast(suffix.count)))
+      bases.append(String(asked.dropLast(suffix.count)))
+    }
+    var names = Set(bases.dropFirst())
+    for base in bases {
+      for prefix in ["Live", "Default", "Mock", "Stub", "Fake", "Preview", "InMemory"] {
+        names.insert(prefix + base)
+      }
+      for suffix in ["Impl", "Implementation", "Mock", "Stub", "Fake", "Spy"] {
+        names.insert(base + suffix)
+      }
     }
     return names
   }

@@ -162,7 +162,9 @@ extension ResolutionError {
       )
     }
     if !fields.nearMisses.isEmpty {
-      let shown = fields.nearMisses.prefix(Dependencies.listedKeyLimit).map(\.description)
+      let shown = fields.nearMisses.prefix(Dependencies.listedKeyLimit).map {
+        $0.line(missing: fields.key)
+      }
       lines += Self.list("  near misses", shown, of: fields.nearMisses.count, counted: false)
     }
     if registeredCount > 0 {

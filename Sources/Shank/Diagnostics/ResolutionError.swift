@@ -73,11 +73,14 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
   public var noContainerBuilt: Bool { storage.fields.noContainerBuilt }
   /// Registrations close to the one requested: the same type under another name, the same
   /// name under another type, the type registered as an `Optional`, in registration order;
-  /// then an unnamed module named as the requested type's implementation would be (`WidgetModule`
-  /// for `WidgetModuleType`, `ServiceImpl` or `LiveService` for `Service`): likely its concrete
-  /// type, registered without `as`. All of them; ``description`` lists the first 20 and says
+  /// then an unnamed module named as the requested type's implementation or a test's stand-in
+  /// would be (`WidgetModule` or `MockWidgetModule` for `WidgetModuleType`, `ServiceImpl`,
+  /// `LiveService` or `ServiceMock` for `Service`): likely its concrete type, registered
+  /// without `as`, named with where it is registered. All of them; ``description`` lists the first 20 and says
   /// how many there are.
-  public var nearMisses: [String] { storage.fields.nearMisses.map(\.description) }
+  public var nearMisses: [String] {
+    storage.fields.nearMisses.map { $0.line(missing: storage.fields.key) }
+  }
   /// What is registered, sorted, at most the first 20.
   public var registered: [String] { storage.fields.registered }
   /// How many keys are registered in all.
