@@ -13,7 +13,7 @@ protocol AnalyticsModuleType {
 }
 
 /// A view model whose modules are injected: Observation ignores them, it tracks `titles`.
-@Observable @MainActor final class WidgetListModel {
+@Observable @MainActor final class CatalogListModel {
   @ObservationIgnored @Inject private var catalog: CatalogModuleType
   @ObservationIgnored @Inject private var analytics: AnalyticsModuleType?
   private(set) var titles: [String] = []

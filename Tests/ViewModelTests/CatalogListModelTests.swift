@@ -4,10 +4,10 @@ import ShankTesting
 import Testing
 
 @MainActor
-@Suite struct WidgetListModelTests {
+@Suite struct CatalogListModelTests {
   @Test(.dependencies { Module { StubCatalog(stored: ["Anvil", "Bolt"]) as CatalogModuleType } })
   func loadChangesTheTrackedTitles() {
-    let model = WidgetListModel()
+    let model = CatalogListModel()
     let changes = ChangeCount()
     let tracked = withObservationTracking {
       model.titles
@@ -29,7 +29,7 @@ import Testing
     Dependencies.withOverrides {
       Module { analytics as AnalyticsModuleType }
     } operation: {
-      WidgetListModel().load()
+      CatalogListModel().load()
     }
     #expect(analytics.events == ["widgets loaded: 1"])
   }
@@ -40,7 +40,7 @@ import Testing
       AppDependencies.modules
       Module { PreviewCatalog() as CatalogModuleType }
     } operation: {
-      let model = WidgetListModel()
+      let model = CatalogListModel()
       model.load()
       return model
     }
@@ -56,7 +56,7 @@ import Testing
         Dependencies.withOverrides {
           Module { PreviewCatalog() as CatalogModuleType }
         } operation: {
-          WidgetListModel()
+          CatalogListModel()
         }
       }
       await model.load()
