@@ -113,6 +113,48 @@ import Testing
       resolutionError { try leaf.resolveOrThrow(OtherService?.self) }?.reason == middles.reason)
   }
 
+  /// A closed layer adds nothing to a `[String: P]` when its contributions are unnamed or a
+  /// layer over it has their names: the dictionary resolves over it as it did before the
+  /// close. The list, which every contribution is part of, says the layer closed.
+  @Test func aClosedLayerThatAddsNothingToADictionaryLeavesItResolvable() async throws {
+    let root = Dependencies { Module.contribution("x") { Sink("root x") as SinkType } }
+    let session = Dependencies(over: root) {
+      Module.contribution { Sink("session") as SinkType }
+      Module.contribution("y") { Sink("session y") as SinkType }
+    }
+    let sessionLine = #line - 4
+    let screen = Dependencies(over: session) {
+      Module.contribution("y") { Sink("screen y") as SinkType }
+    }
+    let expected = ["x": "root x", "y": "screen y"]
+    #expect(try screen.resolveOrThrow([String: SinkType].self).mapValues(\.label) == expected)
+    await session.close()
+    #expect(try screen.resolveOrThrow([String: SinkType].self).mapValues(\.label) == expected)
+    let list = try #require(resolutionError { try screen.resolveOrThrow([SinkType].self) })
+    #expect(
+      list.reason
+        == .closed(
+          container:
+            "a container it falls through to, made at ShankTests/ClosedContainerTests.swift:\(sessionLine)"
+        ))
+  }
+
+  /// A closed layer with a name of its own in the dictionary says it closed.
+  @Test func aClosedLayerWithANameOfItsOwnInADictionarySaysItClosed() async throws {
+    let root = Dependencies { Module.contribution("x") { Sink("root x") as SinkType } }
+    let session = Dependencies(over: root) {
+      Module.contribution("y") { Sink("session y") as SinkType }
+    }
+    let screen = Dependencies(over: session) {}
+    await session.close()
+    let error = try #require(
+      resolutionError { try screen.resolveOrThrow([String: SinkType].self) })
+    #expect(
+      error.description.hasPrefix(
+        "Shank cannot resolve [String: SinkType]: its container was closed (a container it falls through to, made at "
+      ))
+  }
+
   @Test func aHeldInstanceStopsWithTheClosedMessageForAKeyItsContainerRegisters() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       let session = Dependencies(over: Dependencies {}) {

@@ -86,6 +86,9 @@ import Testing
     #expect(container.resolve([String: SinkType]?.self) == nil)
     let contributed = Dependencies { Module.contribution { Sink("console") as SinkType } }
     #expect(contributed.resolve([SinkType]?.self)?.count == 1)
+    // An unnamed contribution is no part of a dictionary, so none is registered.
+    #expect(contributed.resolve([String: SinkType].self).isEmpty)
+    #expect(contributed.resolve([String: SinkType]?.self) == nil)
   }
 
   @Test func aContributionIsNeverResolvedAlone() {
@@ -287,6 +290,13 @@ struct SinkReader {
   var labels: [String] { sinks.map(\.label) }
 }
 
+/// Reads `[String: SinkType]` on its first read.
+final class NamedSinkReader {
+  @Inject private var sinks: [String: SinkType]
+
+  var labels: [String: String] { sinks.mapValues(\.label) }
+}
+
 final class NeedyModule: SinkType {
   @Inject private var missing: NeverRegistered
   let label = "needy"
@@ -322,6 +332,8 @@ struct PlainSink: ActorSinkType {
 
 /// How the graph shows contributions and the lists they make.
 @Suite struct ContributionGraphTests {
+  /// Each collection comes after the first contribution that makes it: `[String: P]` after the
+  /// first named one.
   @Test func theGraphShowsEachContributionAndTheListsAsCodeWritesThem() {
     let container = Dependencies {
       Module.contribution { Sink("console") as SinkType }
@@ -331,10 +343,10 @@ struct PlainSink: ActorSinkType {
     let graph = container.graph()
     #expect(
       graph.nodes.map(\.label) == [
-        "SinkType · contribution", "[SinkType]", "[String: SinkType]",
-        #"SinkType "remote" · contribution · .singleton"#, "SinkReader",
+        "SinkType · contribution", "[SinkType]",
+        #"SinkType "remote" · contribution · .singleton"#, "[String: SinkType]", "SinkReader",
       ])
-    #expect(graph.nodes.map(\.kind) == [.contribution, .module, .module, .contribution, .module])
+    #expect(graph.nodes.map(\.kind) == [.contribution, .module, .contribution, .module, .module])
     #expect(
       graph.edges.map { "\($0.from) -\($0.property)-> \($0.to)" } == [
         "SinkReader -sinks-> N__SinkType_"

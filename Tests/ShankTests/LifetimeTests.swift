@@ -498,6 +498,23 @@ extension ReleasedContainerTests {
     #expect(holder.service is ServiceImpl)
   }
 
+  /// A `[String: P]` its closed or released maker adds nothing to, having only unnamed
+  /// contributions, is no key of the maker's: the first read resolves it underneath.
+  @Test(arguments: [false, true])
+  func aDictionaryTheMakerAddsNothingToResolvesUnderneathOnceItIsGone(released: Bool) async {
+    let root = Dependencies { Module.contribution("x") { Sink("root x") as SinkType } }
+    var session: Dependencies? = Dependencies(over: root) {
+      Module.contribution { Sink("session") as SinkType }
+      Module { NamedSinkReader() }
+    }
+    weak let made = session
+    let reader: NamedSinkReader = session!.resolve()
+    if released { session = nil } else { await session?.close() }
+    #expect((made == nil) == released)
+    #expect(reader.labels == ["x": "root x"])
+    withExtendedLifetime(session) {}
+  }
+
   /// The instance does not keep the container under its maker alive: a module of that
   /// container holding the instance would otherwise never be freed with it.
   @Test func aParentWhoseModuleHoldsItsChildsInstanceIsFreed() async {

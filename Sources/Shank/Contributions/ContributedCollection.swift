@@ -67,6 +67,19 @@ enum ContributedCollection {
     return last.reversed()
   }
 
+  /// Whether `contributions` add to a collection over `above`, those of the layers over them:
+  /// to a list, any does; to a dictionary, a named one whose name no layer over it has.
+  private static func adds(
+    _ contributions: [Unretained<Registration>], over above: [Unretained<Registration>],
+    named: Bool
+  ) -> Bool {
+    guard named else { return !contributions.isEmpty }
+    let hidden = Set(above.compactMap { $0.read { $0.name } })
+    return contributions.contains { entry in
+      entry.read { $0.name }.map { !hidden.contains($0) } ?? false
+    }
+  }
+
   /// Hands `add` each of `contributions` to `Element`, made as its scope says, in order.
   ///
   /// Values go straight to `add`, with no array of name and value pairs in between: this runs
@@ -85,9 +98,9 @@ enum ContributedCollection {
   /// registers the collection itself (`collection`: `[Element]` or `[String: Element]`), bottom
   /// layer first, only the last of each name if `lastOfEachName`, and that registration, which
   /// replaces those underneath. A closed layer that
-  /// contributes, or registers the collection, makes the collection's resolution from `top` fail
-  /// as closed; one that does neither is passed over. The layers are walked in a loop, so that
-  /// any number of them takes no stack.
+  /// adds to the collection, or registers it, makes the collection's resolution from `top` fail
+  /// as closed; one that does neither, such as one whose every name a layer over it has too, is
+  /// passed over. The layers are walked in a loop, so that any number of them takes no stack.
   private static func contributingLayers<Element>(
     to element: Element.Type, replacedBy collection: Any.Type, lastOfEachName named: Bool,
     from top: Dependencies, at site: SourceSite
@@ -100,9 +113,13 @@ enum ContributedCollection {
       let replacing = layer.table.registration(for: ObjectIdentifier(collection), name: nil)
         .flatMap { $0.role == .module ? $0 : nil }
       let contributions = layer.table.contributions[ObjectIdentifier(Element.self)]
-      if replacing != nil || contributions != nil, layer.isClosedToThisThread {
-        throw top.closedError(
-          KeyDescription(collection, name: nil), closed: layer, site: site)
+      if layer.isClosedToThisThread {
+        if replacing != nil || adds(contributions ?? [], over: found, named: named) {
+          throw top.closedError(
+            KeyDescription(collection, name: nil), closed: layer, site: site)
+        }
+        next = layer.parent
+        continue
       }
       if replacing != nil { return (named ? lastOfEachName(found) : found, replacing) }
       if let contributions {
