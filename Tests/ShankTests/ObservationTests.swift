@@ -61,6 +61,39 @@ import Testing
       ])
   }
 
+  /// An async factory's resolutions, synchronous or async, are observed one deeper than its
+  /// module, as a synchronous factory's are, made by `resolveAsync` or by `start()`; and
+  /// those of an async module it awaits one deeper again.
+  @Test func anAsyncFactorysResolutionsAreObservedOneDeeperThanItsModule() async throws {
+    let container = Dependencies {
+      Module("async-depth leaf") { Report() as ReportType }
+      Module("async-depth awaited", scope: .singleton) { () async throws -> ReportType in
+        _ = try Dependencies.resolveOrThrow(ReportType.self, name: "async-depth leaf")
+        return Report()
+      }
+      Module("async-depth module", scope: .singleton) { () async throws -> ReportType in
+        _ = try Dependencies.resolveOrThrow(ReportType.self, name: "async-depth leaf")
+        _ = try await Dependencies.resolveAsyncOrThrow(ReportType.self, name: "async-depth awaited")
+        return Report()
+      }
+      Module("async-depth eager", scope: .singleton, eager: true) { () async throws -> ReportType in
+        _ = try Dependencies.resolveOrThrow(ReportType.self, name: "async-depth leaf")
+        return Report()
+      }
+    }
+    let events = Collector<String>()
+    let observation = Dependencies.observe {
+      if $0.key.hasPrefix(#"ReportType named "async-depth"#) {
+        events.append("\($0.key.dropFirst(30).dropLast()) \($0.depth)")
+      }
+    }
+    defer { observation.cancel() }
+    _ = try await container.start()
+    #expect(events.all == ["leaf 1", "eager 0"])
+    _ = try await container.resolveAsyncOrThrow(ReportType.self, name: "async-depth module")
+    #expect(events.all.dropFirst(2) == ["leaf 1", "leaf 2", "awaited 1", "module 0"])
+  }
+
   @Test func theSiteIsTheAskingFileAndLineWhateverTheirDigitsAndLetters() {
     let container = Dependencies {
       Module("sited") { ObservedImpl() as Observed }

@@ -19,7 +19,8 @@ extension AsyncInstance {
     let outcome = Locked<Result<Handed<Made>, any Error>?>(nil)
     let make: @Sendable () async -> Void = { [factory, isolation] in
       do {
-        let made = try await Self.run(factory, on: isolation, in: container)
+        // Its resolutions run over the waiting one's frames, which count their depth.
+        let made = try await Self.run(factory, on: isolation, in: container, depth: 0)
         outcome.withLock { $0 = .success(made) }
       } catch {
         outcome.withLock { $0 = .failure(error) }

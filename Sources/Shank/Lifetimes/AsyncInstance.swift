@@ -162,8 +162,12 @@ final class AsyncInstance<Value>: Sendable {
   ) async throws(ResolutionError) -> Any? {
     let key = route[route.count - 1]
     let via = route.dropLast().map(\.description)
+    // Its factory's resolutions are nested in the route's, and in those this task's are.
+    let depth = AsyncMaking.observedDepth + route.count
     do {
-      guard shares else { return try await runUnique(in: container, route: route) }
+      guard shares else {
+        return try await runUnique(in: container, route: route, depth: depth)
+      }
       let making = try state.withLock {
         slot throws(ResolutionError) -> (
           task: Task<Void, any Error>, attempt: Attempt, wait: WaitGraph.Wait?
@@ -187,7 +191,7 @@ final class AsyncInstance<Value>: Sendable {
             for: attempt, via: via, as: key.description)
           let task = Task {
             try await WaitGraph.run(holding: attempt, inherited: false) {
-              try await self.runOnce(in: container, by: attempt)
+              try await self.runOnce(in: container, by: attempt, depth: depth)
             }
           }
           slot.state = .making(task, attempt)
@@ -207,8 +211,8 @@ final class AsyncInstance<Value>: Sendable {
   /// which ``take()`` reads: a factory that asks for its own module, through any number of
   /// unique ones, is told of the cycle there rather than running again without end. A task
   /// the factory starts is no part of the chain, as for an ``Attempt``.
-  private func runUnique(in container: Dependencies, route: [KeyDescription]) async throws
-    -> Made
+  private func runUnique(in container: Dependencies, route: [KeyDescription], depth: Int)
+    async throws -> Made
   {
     let route = route.map(\.description)
     let runs = UniqueRun.ofThisTask
@@ -216,15 +220,17 @@ final class AsyncInstance<Value>: Sendable {
       slot: ObjectIdentifier(self), task: UniqueRun.thisTask, going: Locked(true), route: route)
     defer { run.going.withLock { $0 = false } }
     return try await Dependencies.$uniqueAsyncRuns.withValue(runs + [run]) {
-      try await Self.run(factory, on: isolation, in: container).value
+      try await Self.run(factory, on: isolation, in: container, depth: depth).value
     }
   }
 
   /// The one attempt everyone waiting shares: leaves the value here, or the slot empty for
   /// the next caller to try again.
-  private func runOnce(in container: Dependencies, by attempt: Attempt) async throws {
+  private func runOnce(in container: Dependencies, by attempt: Attempt, depth: Int)
+    async throws
+  {
     do {
-      let made = try await Self.run(factory, on: isolation, in: container)
+      let made = try await Self.run(factory, on: isolation, in: container, depth: depth)
       state.withLock { $0.state = .made(made, by: attempt) }
     } catch {
       state.withLock { $0.state = .empty }
@@ -233,16 +239,16 @@ final class AsyncInstance<Value>: Sendable {
   }
 
   /// Runs `factory` on `isolation` with `container` current, as a synchronous factory runs
-  /// with the container that makes it current.
+  /// with the container that makes it current, its resolutions observed `depth` deep.
   static func run(
     _ factory: Handed<() async throws -> Value>, on isolation: isolated (any Actor)?,
-    in container: Dependencies
+    in container: Dependencies, depth: Int
   ) async throws -> Handed<Made> {
     Switches.noteOverridesInstalled()
     // No handoffs reach the factory: an attempt sets them only while it runs, and it
     // is synchronous.
     return try await Dependencies.overrides.withValue(Dependencies.Layer(container)) {
-      try await AsyncMaking.run(in: [container]) {
+      try await AsyncMaking.run(in: [container], depth: depth) {
         let began = Platform.monotonicNanoseconds
         let value = try await factory.value()
         return Handed(Made(value: value, nanoseconds: Platform.monotonicNanoseconds &- began))

@@ -12,6 +12,9 @@ struct AsyncMaking: Sendable {
   let containers: [Dependencies]
   /// Whether the factory or the resolution goes on.
   let going: Locked<Bool>
+  /// How many resolutions the factory's resolutions are nested in, which observers are told
+  /// (``ResolutionEvent/depth``): the asking ones and the async module's own, above this task.
+  let depth: Int
 
   /// This task's, while it goes on.
   static var current: AsyncMaking? {
@@ -19,11 +22,12 @@ struct AsyncMaking: Sendable {
     return making
   }
 
-  /// Runs `body` making in `containers` for this task, until it returns.
+  /// Runs `body` making in `containers`, `depth` resolutions deep, for this task, until it
+  /// returns.
   static func run<Value>(
-    in containers: [Dependencies], _ body: () async throws -> Value
+    in containers: [Dependencies], depth: Int, _ body: () async throws -> Value
   ) async rethrows -> Value {
-    let making = AsyncMaking(containers: containers, going: Locked(true))
+    let making = AsyncMaking(containers: containers, going: Locked(true), depth: depth)
     defer { making.going.withLock { $0 = false } }
     return try await Dependencies.$asyncMaking.withValue(making, operation: body)
   }
@@ -34,4 +38,13 @@ extension Dependencies {
   /// async factory runs read from the container it is made in, as those of a synchronous
   /// factory's module read from the container on the resolution trace.
   @TaskLocal static var asyncMaking: AsyncMaking?
+}
+
+extension AsyncMaking {
+  /// What the async factory this task runs for, if any, adds to the depth of a resolution.
+  /// Read only once an async factory has run, which installs an override layer: a task-local
+  /// read costs an observed resolution more than the rest of its event.
+  static var observedDepth: Int {
+    Switches.mayHaveOverrides ? Dependencies.asyncMaking?.depth ?? 0 : 0
+  }
 }

@@ -90,7 +90,7 @@ extension Dependencies {
         made.append((pending.slot, Handed(value)))
       }
       let containers = (making?.containers ?? []) + [self, pending.container]
-      making = AsyncMaking(containers: containers, going: going)
+      making = AsyncMaking(containers: containers, going: going, depth: making?.depth ?? 0)
     }
   }
 

@@ -28,7 +28,7 @@ struct PendingEvent {
       }
     }
     self.registration = registration
-    depth = trace.depth == 0 ? 0 : trace.runningFactories.count
+    depth = (trace.depth == 0 ? 0 : trace.runningFactories.count) + AsyncMaking.observedDepth
     start = Platform.monotonicNanoseconds &+ trace.awaitedNanoseconds
   }
 

@@ -23,8 +23,9 @@ public struct ResolutionEvent: Sendable, CustomStringConvertible {
   public let durationNanoseconds: UInt64
   /// Whether it ran on the main thread.
   public let onMainThread: Bool
-  /// How many factories were running on this thread around it: 0 for a resolution that no
-  /// factory asked for.
+  /// How many factories were running around it: 0 for a resolution that no factory asked
+  /// for. An async factory's resolutions count it, and those around it, though it runs in a
+  /// task of its own.
   public let depth: Int
   /// Where it was asked for: `file:line`.
   public var site: String { askedAt.description }
@@ -79,7 +80,7 @@ extension ResolutionEvent {
   ///   - madeInstance: Whether this resolution's factory ran.
   ///   - durationNanoseconds: How long the resolution took, in nanoseconds.
   ///   - onMainThread: Whether it ran on the main thread.
-  ///   - depth: How many factories were running around it on its thread.
+  ///   - depth: How many factories were running around it.
   ///   - site: Where it was asked for, `file:line`.
   public init(
     key: String, scope: Scope, madeInstance: Bool, durationNanoseconds: UInt64,
