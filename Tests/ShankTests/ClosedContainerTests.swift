@@ -130,6 +130,11 @@ import Testing
     #expect(try screen.resolveOrThrow([String: SinkType].self).mapValues(\.label) == expected)
     await session.close()
     #expect(try screen.resolveOrThrow([String: SinkType].self).mapValues(\.label) == expected)
+    // A closed layer with only unnamed contributions, under one with none: the lookup passes it.
+    let unnamed = Dependencies(over: root) { Module.contribution { Sink("unnamed") as SinkType } }
+    let bare = Dependencies(over: unnamed) {}
+    await unnamed.close()
+    #expect(try bare.resolveOrThrow([String: SinkType].self).mapValues(\.label) == ["x": "root x"])
     let list = try #require(resolutionError { try screen.resolveOrThrow([SinkType].self) })
     #expect(
       list.reason

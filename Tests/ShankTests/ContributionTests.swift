@@ -86,9 +86,13 @@ import Testing
     #expect(container.resolve([String: SinkType]?.self) == nil)
     let contributed = Dependencies { Module.contribution { Sink("console") as SinkType } }
     #expect(contributed.resolve([SinkType]?.self)?.count == 1)
-    // An unnamed contribution is no part of a dictionary, so none is registered.
-    #expect(contributed.resolve([String: SinkType].self).isEmpty)
-    #expect(contributed.resolve([String: SinkType]?.self) == nil)
+    // An unnamed contribution is no part of a dictionary, which a decorator of it still wraps.
+    #expect(contributed.resolve([String: SinkType]?.self)?.isEmpty == true)
+    let decorated = Dependencies {
+      Module.contribution { Sink("console") as SinkType }
+      Module.decorating([String: SinkType].self) { $0.merging(["added": Sink("added")]) { $1 } }
+    }
+    #expect(decorated.resolve([String: SinkType].self).mapValues(\.label) == ["added": "added"])
   }
 
   @Test func aContributionIsNeverResolvedAlone() {
@@ -332,8 +336,6 @@ struct PlainSink: ActorSinkType {
 
 /// How the graph shows contributions and the lists they make.
 @Suite struct ContributionGraphTests {
-  /// Each collection comes after the first contribution that makes it: `[String: P]` after the
-  /// first named one.
   @Test func theGraphShowsEachContributionAndTheListsAsCodeWritesThem() {
     let container = Dependencies {
       Module.contribution { Sink("console") as SinkType }
@@ -343,10 +345,10 @@ struct PlainSink: ActorSinkType {
     let graph = container.graph()
     #expect(
       graph.nodes.map(\.label) == [
-        "SinkType · contribution", "[SinkType]",
-        #"SinkType "remote" · contribution · .singleton"#, "[String: SinkType]", "SinkReader",
+        "SinkType · contribution", "[SinkType]", "[String: SinkType]",
+        #"SinkType "remote" · contribution · .singleton"#, "SinkReader",
       ])
-    #expect(graph.nodes.map(\.kind) == [.contribution, .module, .contribution, .module, .module])
+    #expect(graph.nodes.map(\.kind) == [.contribution, .module, .module, .contribution, .module])
     #expect(
       graph.edges.map { "\($0.from) -\($0.property)-> \($0.to)" } == [
         "SinkReader -sinks-> N__SinkType_"

@@ -94,6 +94,71 @@ import Testing
     #expect(events.all.dropFirst(2) == ["leaf 1", "leaf 2", "awaited 1", "module 0"])
   }
 
+  /// A list is no factory: an async contribution's resolutions are as deep as a synchronous
+  /// one's, through `[P]` or `[String: P]`.
+  @Test func anAsyncContributionsResolutionsAreAsDeepAsASynchronousOnes() async throws {
+    let events = Collector<String>()
+    let observation = Dependencies.observe {
+      if $0.key.hasPrefix(#"ReportType named "list-depth"#) || $0.key.hasSuffix("ReportType]") {
+        events.append("\($0.key) \($0.depth)")
+      }
+    }
+    defer { observation.cancel() }
+    let leaf = Module("list-depth leaf") { Report() as ReportType }
+    let sync = Dependencies {
+      leaf
+      Module.contribution { () throws -> ReportType in
+        try Dependencies.resolveOrThrow(ReportType.self, name: "list-depth leaf")
+      }
+    }
+    _ = sync.resolve([ReportType].self)
+    let async = Dependencies {
+      leaf
+      Module.contribution("n") { () async throws -> ReportType in
+        try Dependencies.resolveOrThrow(ReportType.self, name: "list-depth leaf")
+      }
+    }
+    _ = try await async.resolveAsyncOrThrow([ReportType].self)
+    _ = try await async.resolveAsyncOrThrow([String: ReportType].self)
+    let leafAt1 = #"ReportType named "list-depth leaf" 1"#
+    #expect(
+      events.all == [
+        leafAt1, "[ReportType] 0", leafAt1, "[ReportType] 0", leafAt1, "[String: ReportType] 0",
+      ])
+  }
+
+  /// A task an async factory starts is no part of its chain: once the factory has returned,
+  /// what the task resolves is observed as no factory's.
+  @Test func aTaskThatOutlivesItsAsyncFactoryIsObservedAsNoFactorys() async throws {
+    let events = Collector<String>()
+    let observation = Dependencies.observe {
+      if $0.key.hasPrefix(#"ReportType named "outliving"#) {
+        events.append("\($0.key.dropFirst(28).dropLast()) \($0.depth)")
+      }
+    }
+    defer { observation.cancel() }
+    let returned = OpeningGate()
+    let container = Dependencies {
+      Module("outliving leaf") { Report() as ReportType }
+      Module("outliving later") { () async throws -> ReportType in
+        try Dependencies.resolveOrThrow(ReportType.self, name: "outliving leaf")
+      }
+      Module("outliving factory", scope: .singleton) { () async -> ReportType in
+        let container = Dependencies.current
+        Task {
+          await returned.wait()
+          _ = container.resolve(ReportType.self, name: "outliving leaf")
+          _ = try? await container.resolveAsyncOrThrow(ReportType.self, name: "outliving later")
+        }
+        return Report()
+      }
+    }
+    _ = try await container.resolveAsyncOrThrow(ReportType.self, name: "outliving factory")
+    await returned.open()
+    await eventually(timeout: 60) { events.all.count >= 4 }
+    #expect(events.all == ["factory 0", "leaf 0", "leaf 1", "later 0"])
+  }
+
   @Test func theSiteIsTheAskingFileAndLineWhateverTheirDigitsAndLetters() {
     let container = Dependencies {
       Module("sited") { ObservedImpl() as Observed }
@@ -726,3 +791,20 @@ final class MissProbeImpl: MissProbe {}
 /// Resolved only by `aListOfKeptContributionsIsMadeAtEveryResolution`.
 protocol KeptProbe: AnyObject {}
 final class KeptProbeImpl: KeptProbe {}
+
+/// Lets the tasks waiting on it go once it is opened.
+actor OpeningGate {
+  private var isOpen = false
+  private var waiters: [CheckedContinuation<Void, Never>] = []
+
+  func open() {
+    isOpen = true
+    for waiter in waiters { waiter.resume() }
+    waiters = []
+  }
+
+  func wait() async {
+    if isOpen { return }
+    await withCheckedContinuation { waiters.append($0) }
+  }
+}

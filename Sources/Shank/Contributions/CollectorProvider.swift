@@ -6,13 +6,16 @@ final class CollectorProvider<Value>: Provider<Value> {
   private let collect: Conversion
   /// The registrations whose factories a resolution from a container runs.
   private let making: (Dependencies) -> [Registration]
+  /// Whether a table's contributions add to the collection.
+  private let adds: (RegistrationTable) -> Bool
 
   init(
     site: SourceSite, making: @escaping (Dependencies) -> [Registration],
-    collect: @escaping Conversion
+    adds: @escaping (RegistrationTable) -> Bool, collect: @escaping Conversion
   ) {
     self.collect = collect
     self.making = making
+    self.adds = adds
     super.init(Terms(name: nil, scope: .unique, site: site, isolation: nil, isEager: false))
     role = .collector
   }
@@ -23,6 +26,8 @@ final class CollectorProvider<Value>: Provider<Value> {
   override func factories(resolvedFrom container: Dependencies) -> [Registration] {
     making(container)
   }
+
+  override func answersItsKey(in table: RegistrationTable) -> Bool { adds(table) }
 
   override func resolve(at site: SourceSite, from container: Dependencies)
     throws(ResolutionError) -> Value

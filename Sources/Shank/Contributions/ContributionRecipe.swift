@@ -1,7 +1,5 @@
-/// A contribution's recipe: its module's, and the collectors that answer `[Value]` and, for a
-/// named one, `[String: Value]` in each container it is registered in. An unnamed
-/// contribution is no part of a dictionary, so a container with only those does not register
-/// one: a `[String: Value]` falls through it, even once it is closed or released.
+/// A contribution's recipe: its module's, and the collectors that answer `[Value]` and
+/// `[String: Value]` in each container it is registered in.
 final class ContributionRecipe<Value>: Recipe {
   /// The contributed module's own recipe, whose registrations are contributions.
   private let module: Recipe
@@ -15,6 +13,6 @@ final class ContributionRecipe<Value>: Recipe {
   override func register(into registrations: inout RegistrationList) {
     module.register(into: &registrations)
     registrations.append(ContributedCollection.list(of: Value.self, site: site))
-    if name != nil { registrations.append(ContributedCollection.named(Value.self, site: site)) }
+    registrations.append(ContributedCollection.named(Value.self, site: site))
   }
 }

@@ -3,10 +3,10 @@
 /// One container's slot for a module with an `async` factory.
 ///
 /// The module's provider is an ordinary one whose synchronous factory is ``take()``: it gives
-/// what ``make(in:at:taken:generation:route:)`` left here, and otherwise throws, so that a
+/// what ``make(in:at:taken:generation:route:depth:)`` left here, and otherwise throws, so that a
 /// synchronous resolution before anything made it fails with
 /// ``ResolutionError/Reason/notMadeYet(registeredAt:)``. `start()` and `resolveAsync` catch
-/// that error, await ``make(in:at:taken:generation:route:)`` and resolve again, through the same
+/// that error, await ``make(in:at:taken:generation:route:depth:)`` and resolve again, through the same
 /// provider, which keeps, decorates and disposes of the value as usual.
 ///
 /// A shared module's value waits here until the provider takes it, and its factory runs once
@@ -88,6 +88,9 @@ final class AsyncInstance<Value>: Sendable {
     // of its errors.
     let asked = trace.askedChain(from: 0)
     let route = asked.map(\.keyDescription)
+    // Its factory's resolutions are nested in the factories running here, this one's too (a
+    // list is no factory), and in those this task's are.
+    let depth = AsyncMaking.observedDepth + asked.count { $0.role != .collector }
     // A contribution was asked for by its list, which the loop then goes through first, as
     // a synchronous one's does.
     let closing = provider.flatMap { trace.reader(of: $0) }?.role == .collector ? 2 : 1
@@ -116,7 +119,8 @@ final class AsyncInstance<Value>: Sendable {
       wasLostThisRound: lostThisRound, wasTakenSince: wasTakenSince
     ) { site throws(ResolutionError) in
       try await self.make(
-        in: container, at: site, taken: taken, generation: generation, route: route)
+        in: container, at: site, taken: taken, generation: generation, route: route,
+        depth: depth)
     }
   }
 
@@ -158,12 +162,10 @@ final class AsyncInstance<Value>: Sendable {
   /// for, which names its errors; it is the resolution's part of the cycle's path.
   func make(
     in container: Dependencies, at site: SourceSite, taken: UInt, generation: UInt?,
-    route: [KeyDescription]
+    route: [KeyDescription], depth: Int
   ) async throws(ResolutionError) -> Any? {
     let key = route[route.count - 1]
     let via = route.dropLast().map(\.description)
-    // Its factory's resolutions are nested in the route's, and in those this task's are.
-    let depth = AsyncMaking.observedDepth + route.count
     do {
       guard shares else {
         return try await runUnique(in: container, route: route, depth: depth)

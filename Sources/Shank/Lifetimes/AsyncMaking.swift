@@ -41,10 +41,11 @@ extension Dependencies {
 }
 
 extension AsyncMaking {
-  /// What the async factory this task runs for, if any, adds to the depth of a resolution.
-  /// Read only once an async factory has run, which installs an override layer: a task-local
-  /// read costs an observed resolution more than the rest of its event.
+  /// What the async factory this task runs for, while it runs, adds to the depth of a
+  /// resolution: a task it started that outlives it adds nothing. Read only once an async
+  /// factory has run, which installs an override layer: a task-local read costs an observed
+  /// resolution more than the rest of its event.
   static var observedDepth: Int {
-    Switches.mayHaveOverrides ? Dependencies.asyncMaking?.depth ?? 0 : 0
+    Switches.mayHaveOverrides ? current?.depth ?? 0 : 0
   }
 }

@@ -161,7 +161,9 @@ extension Dependencies {
   /// Whether this container's own table answers `T` and `name`, or, for an optional `T`, its
   /// wrapped type, which a miss of `T` resolves.
   func registers<T>(_ type: T.Type, name: String?) -> Bool {
-    if table.registration(for: ObjectIdentifier(T.self), name: name) != nil { return true }
+    if let found = table.registration(for: ObjectIdentifier(T.self), name: name) {
+      return found.answersItsKey(in: table)
+    }
     guard let wrapped = (T.self as? SugaredType.Type)?.wrappedType else { return false }
     return table.registration(for: ObjectIdentifier(wrapped), name: name) != nil
   }

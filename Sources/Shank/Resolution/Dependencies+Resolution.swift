@@ -160,7 +160,11 @@ extension Dependencies {
         )
       }
       if let found {
-        return layer.read { $0.isClosedToThisThread } ? nil : found
+        guard layer.read({ $0.isClosedToThisThread }) else { return found }
+        // A closed layer's collector that adds nothing to its key is passed over.
+        guard !found.read({ reg in layer.read { reg.answersItsKey(in: $0.table) } }) else {
+          return nil
+        }
       }
       guard let next else { return nil }
       layer = next

@@ -59,6 +59,11 @@ class Registration: Recipe, CustomStringConvertible {
   /// keeper, or for a collection, the contributions it gathers there, top layer first.
   func factories(resolvedFrom container: Dependencies) -> [Registration] { [keeper] }
 
+  /// Whether it adds to its key's resolution in `table`, its container's: always, but for the
+  /// `[String: P]` collector of a container whose contributions have no name, which a layer
+  /// that closed or was released passes over to the layers under it.
+  func answersItsKey(in table: RegistrationTable) -> Bool { true }
+
   /// The actor a resolution of this registration from `container` runs on: that of the first
   /// of its ``factories(resolvedFrom:)`` bound to one.
   final func isolation(resolvedFrom container: Dependencies) -> (any Actor)? {
