@@ -161,14 +161,18 @@ extension Dependencies {
       }
       if let found {
         guard layer.read({ $0.isClosedToThisThread }) else { return found }
-        // A closed layer's collector that adds nothing to its key is passed over.
-        guard !found.read({ reg in layer.read { reg.answersItsKey(in: $0.table) } }) else {
-          return nil
-        }
+        if layer.read({ $0.answers(found) }) { return nil }
       }
       guard let next else { return nil }
       layer = next
     }
+  }
+
+  /// Whether `found`, in this closed container's table, answers its key, or adds nothing to
+  /// it and is passed over. Out of line: the walk's loop is hot, a closed layer is not.
+  @usableFromInline @inline(never)
+  func answers(_ found: Unretained<Registration>) -> Bool {
+    found.read { $0.answersItsKey(in: table) }
   }
 
   /// ``current``, unretained, and what this thread's hazard slot held before, which the caller
