@@ -44,11 +44,7 @@ enum ContributedCollection {
       return (layers?.contributions ?? []).map { $0.takeUnretainedValue() }
         + (layers?.replacing.map { [$0] } ?? []) + container.decorations(of: Element.self)
     } adds: { table in
-      // A list has every contribution; a dictionary, the named ones.
-      !named
-        || table.contributions[ObjectIdentifier(Element.self)]?.contains {
-          $0.read { $0.name } != nil
-        } == true
+      adds(table.contributions[ObjectIdentifier(Element.self)] ?? [], over: [], named: named)
     } collect: { site, container throws(ResolutionError) in
       let layers = try contributingLayers(
         to: Element.self, replacedBy: key, lastOfEachName: named, from: container, at: site)

@@ -144,7 +144,8 @@ extension Dependencies {
   }
 
   /// The registration for `type` and `name` here or underneath, unless the container that
-  /// registers it was closed: a closed layer that does not register the key is passed over.
+  /// registers it was closed: a closed layer that does not register the key, or whose
+  /// collector adds nothing to it, is passed over.
   ///
   /// A loop, not a recursion, so that any number of layers takes no stack.
   @usableFromInline
@@ -170,7 +171,7 @@ extension Dependencies {
 
   /// Whether `found`, in this closed container's table, answers its key, or adds nothing to
   /// it and is passed over. Out of line: the walk's loop is hot, a closed layer is not.
-  @usableFromInline @inline(never)
+  @inline(never)
   func answers(_ found: Unretained<Registration>) -> Bool {
     found.read { $0.answersItsKey(in: table) }
   }
