@@ -246,6 +246,46 @@ import Testing
     try GeneratedGraph(nodes: 300, cycles: 0, missing: 0, using: &generator).dependencies.verify()
   }
 
+  /// Under a missing key, the registrations close to it, as a miss's message lists them: here
+  /// the key under another name and its likely concrete type, registered without `as`.
+  @Test func aMissingKeyListsItsNearMisses() throws {
+    let registered = #line + 2
+    let dependencies = Dependencies {
+      Module { ServiceImpl() }
+      Module("backup") { ServiceImpl() as Service }
+    }
+    let error = try #require(throws: VerificationError.self) {
+      try dependencies.verify(consumers: ServiceConsumer())
+    }
+    #expect(
+      error.description == """
+        Shank found 1 problem in the dependency graph:
+          - ServiceConsumer needs Service in property "service" (ShankTests/VerificationFailureTests.swift:\(serviceConsumerInjectLine)), which no container it resolves from registers
+            near misses:
+              Service named "backup": the same type under another name
+              ServiceImpl: registered at ShankTests/VerificationTests.swift:\(registered) as its own type; if it conforms to Service, register it as that type: Module { … as Service }
+        """)
+  }
+
+  /// Near misses are looked for under the first 20 missing keys, each a look at every
+  /// registration; the keys after them are named alone.
+  @Test func nearMissesAreListedUnderTheFirstTwentyMissingKeys() throws {
+    let dependencies = Dependencies {
+      Module { ServiceImpl() as Service }
+      for number in 1...21 {
+        Module("reader \(number)") { NamedServiceConsumer(name: "missing \(number)") }
+      }
+    }
+    let error = try #require(throws: VerificationError.self) { try dependencies.verify() }
+    let lines = error.description.split(separator: "\n")
+    #expect(error.problems.count == 21)
+    #expect(lines.filter { $0 == "    near misses:" }.count == 20)
+    #expect(lines.filter { $0 == "      Service: the same type with no name" }.count == 20)
+    #expect(
+      lines.last?.hasPrefix(
+        #"  - NamedServiceConsumer named "reader 21" needs Service named "missing 21""#) == true)
+  }
+
   // MARK: The private copy verify() works in
 
   /// The private copy `verify()` makes, and every instance made in it, is released on
@@ -640,4 +680,11 @@ final class PongModule: PongModuleType {
         "Service could not be made: Shank cannot resolve Service: its factory registered at ShankTests/VerificationTests.swift:\(registered) threw StubFailure(); asked for at ShankTests/VerificationTests.swift:\(registered)"
       ])
   }
+}
+
+/// A module that injects `Service` under a name it is given.
+final class NamedServiceConsumer {
+  @Inject var service: Service
+
+  init(name: String) { _service = Inject(name) }
 }

@@ -43,19 +43,7 @@ extension Dependencies {
           $0.read { $0.role == .contribution && $0.type == T.self }
         }
     }
-    var miss = Miss(T.self, name: name, writingInFull: [], listIsClosed: listIsClosed)
-    forEachVisibleRegistration(listingClosed: false) { registration, _, _ in
-      if listIsClosed, miss.isClosedList(registration) { return }
-      miss.offer(registration)
-    }
-    if !miss.clashing.isEmpty {
-      miss = Miss(
-        T.self, name: name, writingInFull: miss.clashing, listIsClosed: listIsClosed)
-      forEachVisibleRegistration(listingClosed: false) { registration, _, _ in
-        if listIsClosed, miss.isClosedList(registration) { return }
-        miss.offer(registration)
-      }
-    }
+    let miss = gather(T.self, name: name, listIsClosed: listIsClosed)
     // A layer made before `build()` lies over the empty container, which no build replaces.
     let overUnbuilt = sequence(first: self, next: \.parent).contains { $0.isUnbuilt }
     let builtSince = overUnbuilt && Root.shared.isBuilt
@@ -70,6 +58,32 @@ extension Dependencies {
         nearMisses: miss.rankedNearMisses,
         registered: miss.listed.keys.map { Self.line(of: $0.key, as: $0.role) },
         registeredCount: miss.registeredCount))
+  }
+
+  /// The near misses of `T` and `name` among the registrations an open layer from here down
+  /// holds, as a miss's message writes them: for ``verify()``, which names a missing key.
+  func nearMisses<T>(of type: T.Type, name: String?) -> [String] {
+    let miss = gather(T.self, name: name, listIsClosed: false)
+    return miss.rankedNearMisses.map { $0.line(missing: miss.wanted) }
+  }
+
+  /// What a miss of `T` and `name` finds in the open layers from here down, in a second look
+  /// if the first found types that share a short name with `T`'s, to write them in full.
+  private func gather<T>(_ type: T.Type, name: String?, listIsClosed: Bool) -> Miss {
+    var miss = Miss(T.self, name: name, writingInFull: [], listIsClosed: listIsClosed)
+    forEachVisibleRegistration(listingClosed: false) { registration, _, _ in
+      if listIsClosed, miss.isClosedList(registration) { return }
+      miss.offer(registration)
+    }
+    if !miss.clashing.isEmpty {
+      miss = Miss(
+        T.self, name: name, writingInFull: miss.clashing, listIsClosed: listIsClosed)
+      forEachVisibleRegistration(listingClosed: false) { registration, _, _ in
+        if listIsClosed, miss.isClosedList(registration) { return }
+        miss.offer(registration)
+      }
+    }
+    return miss
   }
 
   /// A registered key's line in the registered list, which says what a registration that no

@@ -176,10 +176,11 @@ extension ResolutionError {
   }
 
   /// `title`, then the first 20 of `keys`, one a line. The title says how many there are in
-  /// all when not all are shown, or when `counted`.
-  private static func list(
-    _ title: String, _ keys: [String], of count: Int, counted: Bool
+  /// all, `count` or as many as `keys`, when not all are shown, or when `counted`.
+  static func list(
+    _ title: String, _ keys: [String], of count: Int? = nil, counted: Bool = false
   ) -> [String] {
+    let count = count ?? keys.count
     let shown = keys.prefix(Dependencies.listedKeyLimit)
     let first = shown.count < count ? ", first \(shown.count)" : ""
     let total = counted || !first.isEmpty ? " (\(grouped(count))\(first))" : ""

@@ -90,7 +90,9 @@ extension Dependencies {
         madeBy: nil, in: self)
     }
     let problems = inspection.problems + notInstances
-    if !problems.isEmpty { throw VerificationError(problems: problems) }
+    if !problems.isEmpty {
+      throw VerificationError(problems: problems, nearMisses: inspection.nearMisses)
+    }
   }
 
   /// The instance `consumer` is or holds in `Optional`s; `nil` for `nil` or a type.

@@ -7,6 +7,9 @@ struct GraphInspection {
   private(set) var nodes: [DependencyGraph.Node] = []
   private(set) var edges: [DependencyGraph.Edge] = []
   private(set) var problems: [VerificationError.Problem] = []
+  /// The near misses of the first missing keys, by their problem: each looks at every
+  /// registration, so only the first ``Dependencies/listedKeyLimit`` are looked for.
+  private(set) var nearMisses: [VerificationError.Problem: [String]] = [:]
   /// Each node's ``DependencyGraph/Node/id``, by its registration.
   private var ids: [ObjectIdentifier: String] = [:]
   /// The types registered and those they are written with (see
@@ -118,11 +121,14 @@ struct GraphInspection {
             from: ids[ObjectIdentifier(registration)]!,
             to: node(of: target, in: owner, resolvedFrom: dependencies), property: property))
       } else if !requirement.resolvesUnregistered {
-        problems.append(
-          .missing(
-            module: module, property: property,
-            requirement: missingKey(requirement).description,
-            declaredAt: requirement.site.description))
+        let problem = VerificationError.Problem.missing(
+          module: module, property: property, requirement: missingKey(requirement).description,
+          declaredAt: requirement.site.description)
+        problems.append(problem)
+        if nearMisses.count < Dependencies.listedKeyLimit, nearMisses[problem] == nil {
+          nearMisses[problem] = dependencies.nearMisses(
+            of: requirement.type, name: requirement.name)
+        }
       }
     }
   }

@@ -1,13 +1,19 @@
 /// Everything wrong with a dependency graph, found by ``Dependencies/verify()`` in one pass.
 ///
 /// Its ``description`` lists each problem on its own line, so a failing test says all of
-/// what to fix at once:
+/// what to fix at once, and under a missing key the registrations close to it, as a miss's
+/// ``ResolutionError`` does:
 ///
 /// ```
 /// Shank found 2 problems in the dependency graph:
 ///   - WidgetModuleType needs AnalyticsModuleType in property "analytics" (Widgets.swift:12), which no container it resolves from registers
+///     near misses:
+///       AnalyticsModule: registered at App/Root.swift:9 as its own type; if it conforms to AnalyticsModuleType, register it as that type: Module { … as AnalyticsModuleType }
 ///   - cycle: AModuleType → BModuleType → AModuleType
 /// ```
+///
+/// > Note: Near misses are looked for under the first 20 missing keys only: each look goes
+/// > through every registration.
 public struct VerificationError: Error, CustomStringConvertible, Sendable {
   /// One thing wrong with the graph.
   public enum Problem: Sendable, Hashable, CustomStringConvertible {
@@ -77,10 +83,18 @@ public struct VerificationError: Error, CustomStringConvertible, Sendable {
   /// Every problem found, modules in registration order, then cycles.
   public let problems: [Problem]
 
-  /// The problems, one per line.
+  /// The registrations close to each of the first missing keys, by its problem.
+  let nearMisses: [Problem: [String]]
+
+  /// The problems, one per line, each missing key's near misses under it.
   public var description: String {
     let count = problems.count == 1 ? "1 problem" : "\(problems.count) problems"
-    return (["Shank found \(count) in the dependency graph:"] + problems.map { "  - \($0)" })
-      .joined(separator: "\n")
+    let lines = problems.flatMap { problem in
+      let close = nearMisses[problem] ?? []
+      let listed =
+        close.isEmpty ? [] : ResolutionError.list("  near misses", close).map { "  \($0)" }
+      return ["  - \(problem)"] + listed
+    }
+    return (["Shank found \(count) in the dependency graph:"] + lines).joined(separator: "\n")
   }
 }
