@@ -135,6 +135,14 @@ import Testing
     let bare = Dependencies(over: unnamed) {}
     await unnamed.close()
     #expect(try bare.resolveOrThrow([String: SinkType].self).mapValues(\.label) == ["x": "root x"])
+    // Nor with nothing named under it: the dictionary is empty, as over no layer at all.
+    let alone = Dependencies(over: Dependencies {}) {
+      Module.contribution { Sink("alone") as SinkType }
+    }
+    let overAlone = Dependencies(over: alone) {}
+    await alone.close()
+    #expect(try overAlone.resolveOrThrow([String: SinkType].self).isEmpty)
+    #expect(try overAlone.resolveOrThrow([String: SinkType]?.self)?.isEmpty == true)
     let list = try #require(resolutionError { try screen.resolveOrThrow([SinkType].self) })
     #expect(
       list.reason

@@ -267,16 +267,24 @@ extension Dependencies {
   /// so that this frame stays small (see "Stack depth" in ARCHITECTURE.md).
   @usableFromInline
   func missing<T>(_ type: T.Type, name: String?, site: SourceSite) throws(ResolutionError) -> T {
-    guard !isClosedToThisThread, !isClosed(layerRegistering: T.self, name: name),
+    guard !isClosedToThisThread, closedLayer(answering: T.self, name: name) == nil,
       let answer = try (T.self as? SugaredType.Type)?.answerMiss(in: self, name: name, site: site)
     else { return try unanswered(T.self, name: name, site: site) }
     return answer as! T
   }
 
-  /// Whether the layer that registers `type` and `name`, from here down, is closed to this
-  /// thread.
-  private func isClosed(layerRegistering type: Any.Type, name: String?) -> Bool {
-    layer(registering: ObjectIdentifier(type), name: name)?.container.isClosedToThisThread == true
+  /// The first layer, from here down, that answers `type` and `name`, if it is closed to this
+  /// thread: a closed layer that adds nothing to the key is passed over, as
+  /// ``openRegistration(for:name:)`` passes it.
+  private func closedLayer(answering type: Any.Type, name: String?) -> Dependencies? {
+    for layer in sequence(first: self, next: \.parent) {
+      guard let found = layer.table.registration(for: ObjectIdentifier(type), name: name) else {
+        continue
+      }
+      guard layer.isClosedToThisThread else { return nil }
+      if found.answersItsKey(in: layer.table) { return layer }
+    }
+    return nil
   }
 
   /// A miss that nothing answers: from a closed container, the layer under it that registers
@@ -286,9 +294,7 @@ extension Dependencies {
     throws(ResolutionError) -> T
   {
     if isClosedToThisThread { return try valueAfterClose(T.self, name: name, site: site) }
-    if let closed = layer(registering: ObjectIdentifier(T.self), name: name)?.container,
-      closed.isClosedToThisThread
-    {
+    if let closed = closedLayer(answering: T.self, name: name) {
       throw closedError(KeyDescription(T.self, name: name), closed: closed, site: site)
     }
     throw notRegistered(T.self, name: name, site: site)
