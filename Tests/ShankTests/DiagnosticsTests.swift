@@ -440,6 +440,29 @@ import Testing
         """#)
   }
 
+  /// A miss inside a factory names the module being made, innermost, and where it is
+  /// registered, whether the factory runs for a resolution or for `start()`.
+  @Test func aMissInsideAFactoryNamesTheModuleBeingMade() async throws {
+    let registered = #line + 2
+    let dependencies = Dependencies {
+      Module(scope: .singleton, eager: true) { () throws -> OtherService in
+        _ = try Dependencies.resolveOrThrow(Service.self)
+        return OtherServiceImpl()
+      }
+    }
+    let expected = """
+      Shank cannot resolve Service
+        asked for at \(fileID):\(registered + 1)
+        while OtherService, registered at \(fileID):\(registered), was being made
+        registered (1):
+          OtherService
+      """
+    let resolved = resolutionError { try dependencies.resolveOrThrow(OtherService.self) }
+    #expect(resolved?.description == expected)
+    let started = await #expect(throws: ResolutionError.self) { try await dependencies.start() }
+    #expect(started?.description == expected)
+  }
+
   @Test func aCycleReportsItsWholePath() throws {
     let errors = Collector<ResolutionError>()
     let line = Collector<Int>()

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Shank
+import ShankTesting
 import Testing
 
 /// `eager: true` and `start()`.
@@ -21,6 +22,29 @@ import Testing
     #expect(made.value == 1, "start() made the instance the container keeps")
     _ = try await container.start()
     #expect(made.value == 1, "a second start() makes nothing again")
+  }
+
+  /// An override layer's `start()` makes the eager modules of the override layers under it too,
+  /// but for those a layer over them replaces; a child's `start()` makes only its own.
+  @Test func anOverrideLayersStartMakesTheEagerModulesOfTheOverrideLayersUnderIt() async throws {
+    let made = Counter()
+    let replaced = Counter()
+    let keys = try await Dependencies.withOverrides {
+      countedService(by: made, "outer", scope: .singleton, eager: true)
+      countedService(by: replaced, "replaced", scope: .singleton, eager: true)
+    } operation: {
+      try await Dependencies.withOverrides {
+        countedService(by: made, "replaced", scope: .singleton)
+        countedService(by: made, "inner", scope: .singleton, eager: true)
+      } operation: {
+        let child = Dependencies(over: .current) {}
+        #expect(try await child.start().entries.isEmpty)
+        return try await Dependencies.current.start().entries.map(\.key).sorted()
+      }
+    }
+    #expect(keys == [#"Service named "inner""#, #"Service named "outer""#])
+    #expect(made.value == 2)
+    #expect(replaced.value == 0)
   }
 
   /// A nonisolated eager module whose type a main-actor decorator wraps: the container
@@ -193,5 +217,19 @@ import Testing
     let report = try await Dependencies {}.start()
     #expect(report.entries.isEmpty)
     #expect(report.description.hasPrefix("Started 0 eager modules in "))
+  }
+}
+
+/// A suite trait's eager async module, which only the test's own layer, over it, can reach.
+@Suite(
+  .dependencies {
+    Module(scope: .singleton, eager: true) { () async -> Service in ServiceImpl() }
+  })
+struct SuiteTraitStartTests {
+  @Test(.dependencies { Module { OtherServiceImpl() as OtherService } })
+  func aTestWithATraitOfItsOwnStartsItsSuitesEagerModules() async throws {
+    let report = try await Dependencies.current.start()
+    #expect(report.entries.map(\.key) == ["Service"])
+    #expect(throws: Never.self) { try Dependencies.resolveOrThrow(Service.self) }
   }
 }

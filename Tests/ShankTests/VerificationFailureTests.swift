@@ -706,6 +706,7 @@ import Testing
       message: """
         Shank cannot resolve DatabaseType
           asked for at ShankTests/VerificationFailureTests.swift:\(inAsyncFactory ? line : line + 5)
+          while ReportType, registered at ShankTests/VerificationFailureTests.swift:\(inAsyncFactory ? line - 1 : line + 4), was being made
           registered (1):
             ReportType
         """)

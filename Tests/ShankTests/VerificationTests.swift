@@ -267,6 +267,24 @@ import Testing
         """)
   }
 
+  /// A module that could not be made is one line: the message's lines joined by semicolons,
+  /// a list's entries after their title, joined by commas.
+  @Test func anUnresolvableModuleIsOneLineWithAListsEntriesAfterItsTitle() throws {
+    let registered = #line + 2
+    let dependencies = Dependencies {
+      Module { () -> OtherService in
+        _ = Dependencies.current.resolve(Service.self, name: "primary")
+        return OtherServiceImpl()
+      }
+      Module("backup") { ServiceImpl() as Service }
+    }
+    let error = try #require(throws: VerificationError.self) { try dependencies.verify() }
+    #expect(
+      error.problems.map(\.description) == [
+        #"OtherService could not be made: Shank cannot resolve Service named "primary"; asked for at ShankTests/VerificationTests.swift:\#(registered + 1); while OtherService, registered at ShankTests/VerificationTests.swift:\#(registered), was being made; near misses: Service named "backup": the same type under another name; registered (2): OtherService, Service named "backup""#
+      ])
+  }
+
   /// Near misses are looked for under the first 20 missing keys, each a look at every
   /// registration; the keys after them are named alone.
   @Test func nearMissesAreListedUnderTheFirstTwentyMissingKeys() throws {

@@ -14,7 +14,10 @@ extension Dependencies {
   func notRegistered<T>(_ type: T.Type, name: String?, site: SourceSite) -> ResolutionError {
     // Read here, on the asking thread and task, not on the fresh stack the error may be made on.
     let above = layerAbove(registering: T.self, name: name)
-    return KeyDescription.withRoom { missError(T.self, name: name, site: site, above: above) }
+    let asker = ResolutionTrace.current.runningFactories.last.map { ($0.keyDescription, $0.site) }
+    return KeyDescription.withRoom {
+      missError(T.self, name: name, site: site, above: above, asker: asker)
+    }
   }
 
   /// A container over this one that registers `T` and `name`, where this thread's outermost
@@ -33,7 +36,8 @@ extension Dependencies {
   }
 
   private func missError<T>(
-    _ type: T.Type, name: String?, site: SourceSite, above: Dependencies?
+    _ type: T.Type, name: String?, site: SourceSite, above: Dependencies?,
+    asker: (key: KeyDescription, registeredAt: SourceSite)?
   ) -> ResolutionError {
     // A closed layer's keys answer that it closed: neither near misses nor what is registered.
     // Nor does a list that a closed layer contributes to, which stops there (`Miss.closedLists`).
@@ -57,7 +61,7 @@ extension Dependencies {
         registeredAbove: above.map { (origin.description, $0.origin.description) },
         nearMisses: miss.rankedNearMisses,
         registered: miss.listed.keys.map { Self.line(of: $0.key, as: $0.role) },
-        registeredCount: miss.registeredCount))
+        registeredCount: miss.registeredCount, askingFactory: asker))
   }
 
   /// The near misses of `T` and `name` among the registrations an open layer from here down

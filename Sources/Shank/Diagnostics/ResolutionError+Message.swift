@@ -140,6 +140,9 @@ extension ResolutionError {
   private var listing: [String] {
     let fields = storage.fields
     var lines: [String] = []
+    if let asker = fields.askingFactory {
+      lines.append("  while \(asker.key), registered at \(asker.registeredAt), was being made")
+    }
     if let (resolvedFrom, registering) = fields.registeredAbove {
       lines.append(
         "  a container over the one resolved from (\(resolvedFrom)) registers it (\(registering)), but a container resolves only from itself and the ones under it: register \(key) there too, or, for a module that asks for it, register that module beside \(key)"

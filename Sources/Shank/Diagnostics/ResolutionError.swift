@@ -170,8 +170,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     /// Who threw a ``Reason/factoryFailed(error:)``, the factory or a decorator, and where it
     /// is registered.
     var thrower: Thrower?
-    /// For ``Reason/wrongIsolation(actor:registeredAt:)``, the module being made off that
-    /// actor when it was asked for.
+    /// The module being made when the key was asked for: for a miss, and for
+    /// ``Reason/wrongIsolation(actor:registeredAt:)``, one being made off that actor.
     var askingFactory: (key: KeyDescription, registeredAt: SourceSite)?
   }
 

@@ -179,6 +179,20 @@ extension Dependencies {
     return nil
   }
 
+  /// The first layer, from here down, that answers `type` and `name`, if it is closed to this
+  /// thread: a closed layer that adds nothing to the key is passed over, as
+  /// ``openRegistration(for:name:)`` passes it.
+  func closedLayer(answering type: Any.Type, name: String?) -> Dependencies? {
+    for layer in sequence(first: self, next: \.parent) {
+      guard let found = layer.table.registration(for: ObjectIdentifier(type), name: name) else {
+        continue
+      }
+      guard layer.isClosedToThisThread else { return nil }
+      if found.answersItsKey(in: layer.table) { return layer }
+    }
+    return nil
+  }
+
   /// The error for resolving `key` from here once `closed` was closed.
   func closedError(_ key: KeyDescription, closed: Dependencies, site: SourceSite)
     -> ResolutionError

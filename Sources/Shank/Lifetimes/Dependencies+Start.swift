@@ -24,6 +24,10 @@ extension Dependencies {
   /// time as the others, and so is any async module that an eager module's factory resolves
   /// with `resolveOrThrow`. ``build()`` alone makes nothing eagerly.
   ///
+  /// Called on an override layer, such as ``current`` in a test with a `.dependencies` trait,
+  /// it also makes the eager modules of the override layers under it that no layer over them
+  /// replaces: a suite's trait, under a test's own.
+  ///
   /// > Note: `eager` keeps its meaning only for ``Scope/singleton`` and ``Scope/cached(_:)``
   /// > modules, which the container keeps. Any other eager module is made and dropped, which
   /// > checks that it can be made; ``verify()`` reports it.
@@ -74,9 +78,18 @@ extension Dependencies {
 
   /// The modules that ``start(fileID:line:)`` makes, in registration order, each once: a module
   /// registered under several types with `as:` is one instance.
+  ///
+  /// An override layer's are also those of the override layers under it that no layer over
+  /// them replaces: a test with a trait of its own cannot reach its suite trait's layer.
   private var eagerModules: [Registration] {
+    let reached =
+      origin.isOverrideLayer
+      ? sequence(first: self, next: \.parent).prefix { $0.origin.isOverrideLayer }.count : 1
     var seen: Set<ObjectIdentifier> = []
-    return registrations.filter { $0.isEager && seen.insert(ObjectIdentifier($0.keeper)).inserted }
+    return visibleRegistrations().filter { registration, layer, _ in
+      layer < reached && registration.isEager
+        && seen.insert(ObjectIdentifier(registration.keeper)).inserted
+    }.map(\.registration)
   }
 
   /// Makes `registration` on its isolation, and any async module it needs first, timing it.

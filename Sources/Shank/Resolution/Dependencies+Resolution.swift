@@ -273,20 +273,6 @@ extension Dependencies {
     return answer as! T
   }
 
-  /// The first layer, from here down, that answers `type` and `name`, if it is closed to this
-  /// thread: a closed layer that adds nothing to the key is passed over, as
-  /// ``openRegistration(for:name:)`` passes it.
-  private func closedLayer(answering type: Any.Type, name: String?) -> Dependencies? {
-    for layer in sequence(first: self, next: \.parent) {
-      guard let found = layer.table.registration(for: ObjectIdentifier(type), name: name) else {
-        continue
-      }
-      guard layer.isClosedToThisThread else { return nil }
-      if found.answersItsKey(in: layer.table) { return layer }
-    }
-    return nil
-  }
-
   /// A miss that nothing answers: from a closed container, the layer under it that registers
   /// the key, else the error.
   @inline(never)

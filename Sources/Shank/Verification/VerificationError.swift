@@ -73,10 +73,23 @@ public struct VerificationError: Error, CustomStringConvertible, Sendable {
       case .notAnInstance(let consumer):
         "verify(consumers:) was given \(consumer), not an instance: pass an instance, whose @Inject properties it checks"
       case .unresolvable(let module, let message):
-        "\(module) could not be made: "
-          + message.split(separator: "\n").map { $0.drop(while: \.isWhitespace) }
-          .joined(separator: "; ")
+        "\(module) could not be made: \(Self.oneLine(message))"
       }
+    }
+
+    /// A resolution error's message on one line: its lines joined by semicolons, the entries of
+    /// a list, indented under their title, after it and joined by commas.
+    private static func oneLine(_ message: String) -> String {
+      var text = ""
+      var afterEntry = false
+      for line in message.split(separator: "\n") {
+        let isEntry = line.hasPrefix("    ")
+        let words = line.drop(while: \.isWhitespace)
+        let separator = text.isEmpty ? "" : isEntry ? (afterEntry ? ", " : " ") : "; "
+        text += separator + words
+        afterEntry = isEntry
+      }
+      return text
     }
   }
 
