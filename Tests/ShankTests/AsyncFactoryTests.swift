@@ -112,6 +112,45 @@ import Testing
     #expect(container.resolve(DatabaseType.self) === other)
   }
 
+  /// A `.unique` module's async factory runs in the asking task, and so sees its cancellation:
+  /// `resolveAsyncOrThrow` throws what the factory throws then. A shared module's attempt runs
+  /// in a task of its own, which no caller's cancellation reaches, and finishes.
+  @Test(arguments: [Scope.unique, .singleton])
+  func aCancelledCallerCancelsAUniqueModulesFactoryOnly(scope: Scope) async throws {
+    let container = Dependencies {
+      Module(scope: scope) { () async throws -> DatabaseType in
+        try await Task.sleep(for: .milliseconds(100))
+        return Database()
+      }
+    }
+    let task = Task { try await container.resolveAsyncOrThrow(DatabaseType.self) }
+    task.cancel()
+    let result = await task.result
+    if scope == .unique {
+      let error = try #require(throws: ResolutionError.self) { try result.get() }
+      #expect(error.reason == .factoryFailed(error: "CancellationError()"))
+    } else {
+      #expect(throws: Never.self) { try result.get() }
+    }
+  }
+
+  /// `resolveAsync`, which cannot throw, stops the program when a `.unique` module's factory
+  /// throws because its caller was cancelled.
+  @Test func resolveAsyncStopsWhenAUniqueModulesFactoryThrowsOnItsCallersCancellation() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let container = Dependencies {
+        Module { () async throws -> DatabaseType in
+          try await Task.sleep(for: .seconds(60))
+          return Database()
+        }
+      }
+      let task = Task { await container.resolveAsync(DatabaseType.self).serial }
+      task.cancel()
+      _ = await task.value
+    }
+    #expect(standardError(of: result).contains("threw CancellationError()"))
+  }
+
   @Test func aFailingFactoryFailsEveryoneWaitingAndTheNextCallTriesAgain() async throws {
     let attempts = Counter()
     let asking = Counter()

@@ -20,6 +20,12 @@ extension Dependencies {
   /// whose factory is `async` is made first, once per container when its scope shares it (see
   /// ``resolveAsyncOrThrow(_:name:isolation:fileID:line:)-swift.type.method``).
   ///
+  /// > Note: A ``Scope/unique`` module's async factory runs in the calling task, so it sees
+  /// > that task's cancellation; if it throws then, as `Task.sleep` and `URLSession` do, this
+  /// > stops the program. In a task that may be cancelled, such as SwiftUI's `.task`, call
+  /// > ``resolveAsyncOrThrow(_:name:isolation:fileID:line:)-swift.type.method``, which throws
+  /// > it. A shared module's factory runs in a task of its own, which no caller cancels.
+  ///
   /// - Parameters:
   ///   - type: The type to resolve; inferred from the context when left out. It crosses from
   ///     the module's actor to this code, so it must be `Sendable`, as a main-actor class is.
