@@ -15,6 +15,8 @@
 // allocation (see Lock.swift), and its value on cache lines of its own further on, sized for
 // it when the box is made, whose address the writer stores beside the word before publishing;
 // only the owner deinitializes it, in its `deinit`.
+//
+// How these orderings fit the rest is in "Memory ordering, in one place" in ARCHITECTURE.md.
 
 import _ShankAtomics
 

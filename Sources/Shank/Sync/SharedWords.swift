@@ -9,6 +9,8 @@
 // the old one held. A slot lives as long as its thread: it is registered when the thread first
 // resolves and unregistered by the thread's key destructor, before the thread's storage goes.
 // The trace slot holds one retain of the thread's trace, given back by that destructor alone.
+//
+// How these orderings fit the rest is in "Memory ordering, in one place" in ARCHITECTURE.md.
 
 import _ShankAtomics
 
