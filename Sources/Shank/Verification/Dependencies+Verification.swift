@@ -90,9 +90,14 @@ extension Dependencies {
         madeBy: nil, in: self)
     }
     let problems = inspection.problems + notInstances
-    if !problems.isEmpty {
-      throw VerificationError(problems: problems, nearMisses: inspection.nearMisses)
+    guard !problems.isEmpty else { return }
+    // Each look goes through every registration: only the first missing keys get one.
+    var nearMisses: [VerificationError.Problem: [String]] = [:]
+    for (problem, requirement, container) in inspection.misses
+    where nearMisses.count < Self.listedKeyLimit && nearMisses[problem] == nil {
+      nearMisses[problem] = container.nearMisses(of: requirement.type, name: requirement.name)
     }
+    throw VerificationError(problems: problems, nearMisses: nearMisses)
   }
 
   /// The instance `consumer` is or holds in `Optional`s; `nil` for `nil` or a type.

@@ -7,9 +7,9 @@ struct GraphInspection {
   private(set) var nodes: [DependencyGraph.Node] = []
   private(set) var edges: [DependencyGraph.Edge] = []
   private(set) var problems: [VerificationError.Problem] = []
-  /// The near misses of the first missing keys, by their problem: each looks at every
-  /// registration, so only the first ``Dependencies/listedKeyLimit`` are looked for.
-  private(set) var nearMisses: [VerificationError.Problem: [String]] = [:]
+  /// Each missing key's problem, with what was asked for and the container that missed it,
+  /// for ``Dependencies/verify()`` to look for near misses; ``Dependencies/graph()`` does not.
+  private(set) var misses: [(VerificationError.Problem, Requirement, Dependencies)] = []
   /// Each node's ``DependencyGraph/Node/id``, by its registration.
   private var ids: [ObjectIdentifier: String] = [:]
   /// The types registered and those they are written with (see
@@ -125,10 +125,7 @@ struct GraphInspection {
           module: module, property: property, requirement: missingKey(requirement).description,
           declaredAt: requirement.site.description)
         problems.append(problem)
-        if nearMisses.count < Dependencies.listedKeyLimit, nearMisses[problem] == nil {
-          nearMisses[problem] = dependencies.nearMisses(
-            of: requirement.type, name: requirement.name)
-        }
+        misses.append((problem, requirement, dependencies))
       }
     }
   }
