@@ -440,6 +440,26 @@ import Testing
         """#)
   }
 
+  /// A module that `when(_:)` left out is the first near miss of its key, with where it is
+  /// registered and the contexts that did not hold, at run time and in `verify()`.
+  @Test func aModuleLeftOutByItsContextsIsTheFirstNearMissOfItsKey() throws {
+    let registered = #line + 3
+    let dependencies = Dependencies {
+      Module("backup") { ServiceImpl() as Service }
+      Module { ServiceImpl() as Service }.when(
+        .launchArgument("-no-such-flag"), .environmentVariable("SHANK_NO_SUCH_VARIABLE"))
+    }
+    let leftOut =
+      #"Service: registered at \#(fileID):\#(registered) but left out, as .when(.launchArgument("-no-such-flag"), .environmentVariable("SHANK_NO_SUCH_VARIABLE")) does not hold in this process"#
+    let error = try #require(resolutionError { try dependencies.resolveOrThrow(Service.self) })
+    #expect(
+      error.nearMisses == [leftOut, #"Service named "backup": the same type under another name"#])
+    let verified = try #require(throws: VerificationError.self) {
+      try dependencies.verify(consumers: ServiceConsumer())
+    }
+    #expect(verified.description.contains("\n      \(leftOut)\n"))
+  }
+
   /// A miss inside a factory names the module being made, innermost, and where it is
   /// registered, whether the factory runs for a resolution or for `start()`.
   @Test func aMissInsideAFactoryNamesTheModuleBeingMade() async throws {

@@ -14,7 +14,8 @@ extension Module {
   ///
   /// A module left out is not in the container at all: ``Dependencies/graph()`` and
   /// ``Dependencies/verify()`` show only the modules that were registered, and a later module
-  /// for the same key is not replaced by it.
+  /// for the same key is not replaced by it. A miss of its key names it among the near misses,
+  /// with where it is registered and the contexts that did not hold.
   ///
   /// > Note: The contexts are read when `when` is called: inside a `Dependencies { … }` block,
   /// > when the container is made; in a `[Module]` list kept in a `static let`, when that
@@ -25,7 +26,8 @@ extension Module {
   ///   or none given, leaves it out.
   /// - Returns: This module, or, when no context holds, a module that registers nothing.
   public func when(_ contexts: Context...) -> Module {
-    contexts.contains(where: \.isActive) ? self : ModuleGroup.grouping([])
+    guard !contexts.contains(where: \.isActive) else { return self }
+    return Module(LeftOutRecipe(self, when: contexts.map(\.written).joined(separator: ", ")))
   }
 
   /// A circumstance the process runs in, that ``Module/when(_:)`` registers a module in.
@@ -118,6 +120,17 @@ extension Module {
       case .debug: Self.isDebugBuild
       case .launchArgument(let argument): CommandLine.arguments.dropFirst().contains(argument)
       case .environmentVariable(let name): Self.isOn(Platform.environmentValue(name))
+      }
+    }
+
+    /// The context as it is written: `.testing`, `.launchArgument("-stubAPI")`.
+    var written: String {
+      switch kind {
+      case .testing: ".testing"
+      case .previews: ".previews"
+      case .debug: ".debug"
+      case .launchArgument(let argument): ".launchArgument(\(KeyDescription.quoted(argument)))"
+      case .environmentVariable(let name): ".environmentVariable(\(KeyDescription.quoted(name)))"
       }
     }
 

@@ -37,6 +37,10 @@ struct RegistrationTable {
   /// The decorators registered here, by the type they decorate, in registration order.
   let decorators: [ObjectIdentifier: [Unretained<Registration>]]
 
+  /// What the modules that ``Module/when(_:)`` left out would have registered (see
+  /// ``RegistrationList/leftOut``).
+  let leftOut: [(registration: Registration, contexts: String)]
+
   /// The `.cached` scopes of every module given, replaced ones included, for
   /// ``Dependencies/reset(_:fileID:line:)`` to tell a misspelled scope from an overridden one.
   let cachedScopes: Set<Scope>
@@ -92,15 +96,16 @@ struct RegistrationTable {
     }
     self.contributions = contributions
     self.decorators = decorators
+    leftOut = list.leftOut
     if replaced || !collectors.isEmpty {
       // The table keeps the later of two registrations with the same key, and only the
       // winners: a replaced module and what its factory holds are freed now.
       let order = Self.winners(list, in: slots, mask: mask)
       let winners = Set(order.map(\.address))
       self.modules = modules.indices.compactMap { index in
-        let won = list[list.registrations(ofModule: index)].contains {
-          winners.contains($0.address)
-        }
+        let registered = list[list.registrations(ofModule: index)]
+        // A module left out registers nothing, and is kept for a miss to name.
+        let won = registered.isEmpty || registered.contains { winners.contains($0.address) }
         return won ? modules[index] : nil
       }
       var kept = RegistrationList(reservingCapacity: order.count)
