@@ -311,17 +311,16 @@ enum UntiedWork: CaseIterable, Sendable {
         resolutionError { try Dependencies.resolveOrThrow(OtherService.self) }
       }
     }
+    // Up to what is registered, which may list a root that another test built meanwhile
+    // (`ConcurrencyRootTests`), under the override layers.
     #expect(
-      error?.description == """
+      error?.description.split(separator: "\n").prefix(4).joined(separator: "\n") == """
         Shank cannot resolve Service
-          asked for at ShankTests/OverridesTests.swift:\(Self.factoryLine)
+          asked for at ShankTests/OverridesTests.swift:\(owner + 2)
           while OtherService, registered at ShankTests/OverridesTests.swift:\(owner + 1), was being made
           a container over the one resolved from (an override layer made at ShankTests/OverridesTests.swift:\(owner)) registers it (an override layer made at ShankTests/OverridesTests.swift:\(owner + 6)), but a container resolves only from itself and the ones under it: register Service there too, or, for a module that asks for it, register that module beside Service
-          registered (1):
-            OtherService
         """)
   }
-  static let factoryLine = #line - 20
 
   @Test func anInjectOfASharedModuleMissingAKeyOnlyALayerOverItRegistersSaysSo() async throws {
     let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
