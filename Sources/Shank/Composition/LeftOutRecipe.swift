@@ -1,12 +1,12 @@
 // A module that `Module.when(_:)` left out: it registers nothing, and a miss of its key names it.
 
 /// A module whose contexts did not hold when ``Module/when(_:)`` was called: it registers
-/// nothing, and the container keeps what it would have registered, so that a miss of one of
-/// its keys names it rather than saying nothing is registered.
+/// nothing, and stays among its container's modules, so that a miss of one of its keys names
+/// it rather than saying nothing is registered.
 final class LeftOutRecipe: Recipe {
   private let module: Module
   /// The contexts as written, `.testing, .previews`.
-  private let contexts: String
+  let contexts: String
 
   init(_ module: Module, when contexts: String) {
     self.module = module
@@ -15,8 +15,13 @@ final class LeftOutRecipe: Recipe {
   }
 
   override func register(into registrations: inout RegistrationList) {
+    registrations.hasLeftOut = true
+  }
+
+  /// What the module would have registered, made anew for a miss to look at.
+  var wouldRegister: RegistrationList {
     var would = RegistrationList(reservingCapacity: 1)
     module.recipe.register(into: &would)
-    registrations.leaveOut(would, when: contexts)
+    return would
   }
 }

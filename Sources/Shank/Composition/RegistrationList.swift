@@ -20,14 +20,8 @@ struct RegistrationList: RandomAccessCollection {
   /// Where the registrations of `firstIrregular` and each module after it end in the list.
   private var ends: [Int] = []
 
-  /// What the modules that ``Module/when(_:)`` left out would have registered, each with the
-  /// contexts that did not hold, for a miss to name.
-  private(set) var leftOut: [(registration: Registration, contexts: String)] = []
-
-  /// Notes `registrations`, which a module left out would have made, as `contexts` do not hold.
-  mutating func leaveOut(_ registrations: RegistrationList, when contexts: String) {
-    leftOut += registrations.map { ($0.takeUnretainedValue(), contexts) } + registrations.leftOut
-  }
+  /// Whether a module that ``Module/when(_:)`` left out is among those registered.
+  var hasLeftOut = false
 
   init(reservingCapacity capacity: Int) {
     expected = capacity

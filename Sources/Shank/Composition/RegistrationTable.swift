@@ -37,9 +37,9 @@ struct RegistrationTable {
   /// The decorators registered here, by the type they decorate, in registration order.
   let decorators: [ObjectIdentifier: [Unretained<Registration>]]
 
-  /// What the modules that ``Module/when(_:)`` left out would have registered (see
-  /// ``RegistrationList/leftOut``).
-  let leftOut: [(registration: Registration, contexts: String)]
+  /// Whether `modules` has one that ``Module/when(_:)`` left out, a ``LeftOutRecipe``, for a
+  /// miss to look for.
+  let hasLeftOut: Bool
 
   /// The `.cached` scopes of every module given, replaced ones included, for
   /// ``Dependencies/reset(_:fileID:line:)`` to tell a misspelled scope from an overridden one.
@@ -96,7 +96,7 @@ struct RegistrationTable {
     }
     self.contributions = contributions
     self.decorators = decorators
-    leftOut = list.leftOut
+    hasLeftOut = list.hasLeftOut
     if replaced || !collectors.isEmpty {
       // The table keeps the later of two registrations with the same key, and only the
       // winners: a replaced module and what its factory holds are freed now.

@@ -59,7 +59,7 @@ extension Dependencies {
         noContainerBuilt: overUnbuilt && !builtSince, builtSince: builtSince,
         inBareTest: inTest && !overridden, inOverriddenTest: inTest && overridden,
         registeredAbove: above.map { (origin.description, $0.origin.description) },
-        nearMisses: miss.rankedNearMisses,
+        nearMisses: miss.rankedNearMisses, leftOut: miss.leftOut,
         registered: miss.listed.keys.map { Self.line(of: $0.key, as: $0.role) },
         registeredCount: miss.registeredCount, askingFactory: asker))
   }
@@ -68,7 +68,7 @@ extension Dependencies {
   /// holds, as a miss's message writes them: for ``verify()``, which names a missing key.
   func nearMisses<T>(of type: T.Type, name: String?) -> [String] {
     let miss = gather(T.self, name: name, listIsClosed: false)
-    return miss.rankedNearMisses.map { $0.line(missing: miss.wanted) }
+    return miss.leftOut + miss.rankedNearMisses.map { $0.line(missing: miss.wanted) }
   }
 
   /// What a miss of `T` and `name` finds in the open layers from here down, in a second look
@@ -87,9 +87,13 @@ extension Dependencies {
         miss.offer(registration)
       }
     }
-    for layer in sequence(first: self, next: \.parent) where !layer.isClosedToThisThread {
-      for (registration, contexts) in layer.table.leftOut {
-        miss.offer(registration, leftOutWhen: contexts)
+    for layer in sequence(first: self, next: \.parent)
+    where layer.table.hasLeftOut && !layer.isClosedToThisThread {
+      for case let leftOut as LeftOutRecipe in layer.table.modules.map(\.recipe) {
+        let would = leftOut.wouldRegister
+        for entry in would {
+          miss.offer(entry.takeUnretainedValue(), leftOutWhen: leftOut.contexts)
+        }
       }
     }
     return miss

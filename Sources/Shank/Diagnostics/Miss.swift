@@ -21,6 +21,9 @@ struct Miss {
   /// which a second pass writes in full.
   var clashing: Set<String>
   var nearMisses: [NearMiss] = []
+  /// The lines of the key's modules that ``Module/when(_:)`` left out, which come first: kept
+  /// apart, as the rare near miss they are, so that a ``NearMiss`` keeps its size.
+  var leftOut: [String] = []
   /// Whether a near miss is only likely, which ``rankedNearMisses`` puts last.
   var hasOwnType = false
   /// The short names an implementation of the unnamed key asked for is given by convention:
@@ -80,14 +83,14 @@ struct Miss {
     nearMisses.append(NearMiss(key: key, closeness: closeness))
   }
 
-  /// Notes `registration`, which `.when(contexts)` left out, first if it has the key asked for.
+  /// Notes `registration`, which `.when(contexts)` left out, if it has the key asked for.
   mutating func offer(_ registration: Registration, leftOutWhen contexts: String) {
     guard ObjectIdentifier(registration.type) == requested, registration.name == name,
       registration.role == .module
     else { return }
-    let reason =
-      "registered at \(registration.site) but left out, as .when(\(contexts)) does not hold in this process"
-    nearMisses.insert(NearMiss(key: wanted, closeness: .leftOut(registeredAtWhen: reason)), at: 0)
+    leftOut.append(
+      "\(wanted): registered at \(registration.site) but left out, as .when(\(contexts)) does not hold in this process"
+    )
   }
 
   /// Whether `registration`, under `typeName`, is likely the concrete type of the unnamed key

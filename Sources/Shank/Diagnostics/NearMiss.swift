@@ -14,9 +14,6 @@ struct NearMiss: Sendable {
     /// of the key would be: likely its concrete type, registered without `as`. The site is
     /// written out: a `String`, unlike a `SourceSite`, leaves spare bits for the other cases.
     case ownType(registeredAt: String)
-    /// The key itself, registered at `registeredAt` in a module that ``Module/when(_:)`` left
-    /// out, as none of `contexts` held: one string, to keep the spare bits.
-    case leftOut(registeredAtWhen: String)
   }
 
   let key: KeyDescription
@@ -37,7 +34,6 @@ struct NearMiss: Sendable {
     case .contribution: "\(key): a contribution; resolve [\(key.typeName)] for every one"
     case .ownType(let site):
       "\(key): registered at \(site) as its own type; if it conforms to \(wanted.typeName), register it as that type: Module { … as \(wanted.typeName) }"
-    case .leftOut(let reason): "\(key): \(reason)"
     case .registeredAsOptional:
       "\(key): the type registered as an Optional; register it as \(wanted.typeName)"
     }

@@ -79,7 +79,7 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
   /// without `as`, named with where it is registered. All of them; ``description`` lists the first 20 and says
   /// how many there are.
   public var nearMisses: [String] {
-    storage.fields.nearMisses.map { $0.line(missing: storage.fields.key) }
+    storage.fields.leftOut + storage.fields.nearMisses.map { $0.line(missing: storage.fields.key) }
   }
   /// What is registered, sorted, at most the first 20.
   public var registered: [String] { storage.fields.registered }
@@ -164,6 +164,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     /// Written only when shown: a miss among 100,000 keys would spend most of its time writing
     /// near misses its message leaves out.
     var nearMisses: [NearMiss] = []
+    /// The near misses of the key's modules that ``Module/when(_:)`` left out, as lines, first.
+    var leftOut: [String] = []
     var registered: [String] = []
     var registeredCount = 0
     var pending: AsyncPending?
