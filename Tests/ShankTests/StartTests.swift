@@ -47,6 +47,25 @@ import Testing
     #expect(replaced.value == 0)
   }
 
+  /// A closed override layer underneath, and those under it, are not reached: what they
+  /// register no longer resolves, and nothing made there would be disposed of.
+  @Test func anOverrideLayersStartLeavesAClosedOneUnderneath() async throws {
+    let made = Counter()
+    let keys = try await Dependencies.withOverrides {
+      countedService(by: made, "outer", scope: .singleton, eager: true)
+    } operation: {
+      let outer = Dependencies.current
+      return try await Dependencies.withOverrides {
+        countedService(by: made, "inner", scope: .singleton, eager: true)
+      } operation: {
+        await outer.close()
+        return try await Dependencies.current.start().entries.map(\.key)
+      }
+    }
+    #expect(keys == [#"Service named "inner""#])
+    #expect(made.value == 1)
+  }
+
   /// A nonisolated eager module whose type a main-actor decorator wraps: the container
   /// resolves it on the main actor, so `start()` must make it too, not fail off the main actor.
   @MainActor @Test func startMakesANonisolatedEagerModuleThatAMainActorDecoratorWraps()

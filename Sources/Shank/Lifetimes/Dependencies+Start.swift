@@ -79,12 +79,13 @@ extension Dependencies {
   /// The modules that ``start(fileID:line:)`` makes, in registration order, each once: a module
   /// registered under several types with `as:` is one instance.
   ///
-  /// An override layer's are also those of the override layers under it that no layer over
-  /// them replaces: a test with a trait of its own cannot reach its suite trait's layer.
+  /// An override layer's are also those of the open override layers under it that no layer
+  /// over them replaces: a test with a trait of its own cannot reach its suite trait's layer.
   private var eagerModules: [Registration] {
     let reached =
       origin.isOverrideLayer
-      ? sequence(first: self, next: \.parent).prefix { $0.origin.isOverrideLayer }.count : 1
+      ? sequence(first: self, next: \.parent).prefix { $0.origin.isOverrideLayer && !$0.isClosed }
+        .count : 1
     var seen: Set<ObjectIdentifier> = []
     return visibleRegistrations().filter { registration, layer, _ in
       layer < reached && registration.isEager
