@@ -600,6 +600,7 @@ import Testing
   }
 
   @Test func anAliasTheValueDoesNotConformToIsReported() throws {
+    let registered = #line + 2
     let dependencies = Dependencies {
       Module(as: Service.self, Unrelated.self) { ServiceImpl() }
     }
@@ -614,7 +615,7 @@ import Testing
       error.description == """
         Shank cannot resolve Unrelated: the module's value, a ServiceImpl, does not conform to Unrelated
           asked for at \(fileID):\(line)
-          remove Unrelated.self from the module's as: list, or make ServiceImpl conform to it
+          remove Unrelated.self from the as: list of the module registered at \(fileID):\(registered), or make ServiceImpl conform to it
         """)
   }
 
@@ -977,7 +978,7 @@ enum Basket {
         """
         Shank cannot resolve Unrelated: the module's value, a ServiceImpl, does not conform to Unrelated
           asked for at \(fileID):\(resolveNonConformingAliasLine)
-          remove Unrelated.self from the module's as: list, or make ServiceImpl conform to it
+          remove Unrelated.self from the as: list of the module registered at \(fileID):\(resolveNonConformingAliasLine - 1), or make ServiceImpl conform to it
         """), "\(stderr)")
   }
 }

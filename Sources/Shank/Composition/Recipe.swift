@@ -158,12 +158,22 @@ final class AliasRecipe<Value>: Recipe {
     AliasProvider<Alias>(readingThrough: shared) { site, container throws(ResolutionError) in
       let value = try shared.resolve(at: site, from: container)
       guard let alias = value as? Alias else {
-        let valueType = KeyDescription.typeName(of: Swift.type(of: value as Any))
-        throw ResolutionError(
-          .notConforming(valueType: valueType),
-          key: KeyDescription(Alias.self, name: shared.name), site: site)
+        throw notConforming(value, to: Alias.self, registeredAs: shared, at: site)
       }
       return alias
     }
+  }
+
+  /// The error of an alias its module's `value` does not conform to. Out of line: each level
+  /// of a chain of aliases keeps the alias's frame (see "Stack depth" in ARCHITECTURE.md).
+  @inline(never)
+  private static func notConforming<Alias>(
+    _ value: Value, to alias: Alias.Type, registeredAs shared: Provider<Value>, at site: SourceSite
+  ) -> ResolutionError {
+    ResolutionError(
+      ResolutionError.Fields(
+        reason: .notConforming(
+          valueType: KeyDescription.typeName(of: Swift.type(of: value as Any))),
+        key: KeyDescription(Alias.self, name: shared.name), site: site, registeredAt: shared.site))
   }
 }

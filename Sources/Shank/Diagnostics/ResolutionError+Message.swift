@@ -43,9 +43,12 @@ extension ResolutionError {
       }
       return ("Shank cannot resolve \(key) off \(place)", advice)
     case .notConforming(let valueType):
+      let module = storage.fields.registeredAt.map { "the module registered at \($0)" }
       return (
         "Shank cannot resolve \(key): the module's value, a \(valueType), does not conform to \(typeName)",
-        ["  remove \(typeName).self from the module's as: list, or make \(valueType) conform to it"]
+        [
+          "  remove \(typeName).self from the as: list of \(module ?? "the module"), or make \(valueType) conform to it"
+        ]
       )
     case .factoryFailed(let error):
       let thrower =

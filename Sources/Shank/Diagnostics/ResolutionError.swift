@@ -175,6 +175,9 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     /// The module being made when the key was asked for: for a miss, and for
     /// ``Reason/wrongIsolation(actor:registeredAt:)``, one being made off that actor.
     var askingFactory: (key: KeyDescription, registeredAt: SourceSite)?
+    /// For ``Reason/notConforming(valueType:)``, where the module with the `as:` list is
+    /// registered.
+    var registeredAt: SourceSite?
   }
 
   final class Storage: Sendable {
