@@ -89,7 +89,7 @@ extension Dependencies {
     }
     for layer in sequence(first: self, next: \.parent)
     where layer.table.hasLeftOut && !layer.isClosedToThisThread {
-      for case let leftOut as LeftOutRecipe in layer.table.modules.map(\.recipe) {
+      for case let leftOut as LeftOutRecipe in layer.table.modules.lazy.map(\.recipe) {
         let would = leftOut.wouldRegister
         for entry in would {
           miss.offer(entry.takeUnretainedValue(), leftOutWhen: leftOut.contexts)
@@ -109,12 +109,14 @@ extension Dependencies {
     }
   }
 
-  /// Every registration resolution can reach from here, with how far down it is registered
-  /// (0 here, 1 in the parent) and its position in that container's order. The layer's own win
-  /// over its parent's.
-  func visibleRegistrations() -> [(registration: Registration, layer: Int, position: Int)] {
+  /// Every registration resolution can reach from here, in the top `layers` containers, with
+  /// how far down it is registered (0 here, 1 in the parent) and its position in that
+  /// container's order. The layer's own win over its parent's.
+  func visibleRegistrations(inTop layers: Int = .max)
+    -> [(registration: Registration, layer: Int, position: Int)]
+  {
     var visible: [(Registration, Int, Int)] = []
-    forEachVisibleRegistration { visible.append(($0, $1, $2)) }
+    forEachVisibleRegistration(inTop: layers) { visible.append(($0, $1, $2)) }
     return visible
   }
 
@@ -127,10 +129,11 @@ extension Dependencies {
   /// 100,000 keys took a fifth longer.
   @inline(__always)
   private func forEachVisibleRegistration(
-    listingClosed: Bool = true, _ body: (Registration, _ layer: Int, _ position: Int) -> Void
+    listingClosed: Bool = true, inTop layers: Int = .max,
+    _ body: (Registration, _ layer: Int, _ position: Int) -> Void
   ) {
     var closer: [Dependencies] = []
-    for current in sequence(first: self, next: \.parent) {
+    for current in sequence(first: self, next: \.parent).prefix(layers) {
       // Still closer than those under it: its keys hide theirs, which it answers for.
       defer { closer.append(current) }
       if !listingClosed, current.isClosedToThisThread { continue }

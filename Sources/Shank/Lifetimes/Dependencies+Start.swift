@@ -87,10 +87,9 @@ extension Dependencies {
       ? sequence(first: self, next: \.parent).prefix { $0.origin.isOverrideLayer && !$0.isClosed }
         .count : 1
     var seen: Set<ObjectIdentifier> = []
-    return visibleRegistrations().filter { registration, layer, _ in
-      layer < reached && registration.isEager
-        && seen.insert(ObjectIdentifier(registration.keeper)).inserted
-    }.map(\.registration)
+    return visibleRegistrations(inTop: reached).map(\.registration).filter {
+      $0.isEager && seen.insert(ObjectIdentifier($0.keeper)).inserted
+    }
   }
 
   /// Makes `registration` on its isolation, and any async module it needs first, timing it.
