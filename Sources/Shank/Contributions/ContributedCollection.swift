@@ -7,7 +7,7 @@ enum ContributedCollection {
       try .filled(count: (replaced?.count ?? 0) + contributions.count) {
         add throws(ResolutionError) in
         replaced?.forEach(add)
-        try collect(Element.self, contributions, in: container, at: site) { add($1) }
+        for entry in contributions { add(try made(by: entry, in: container, at: site)) }
       }
     }
   }
@@ -17,7 +17,9 @@ enum ContributedCollection {
     collector(of: Element.self, as: [String: Element].self, named: true, site: site) {
       replaced, contributions, container, site throws(ResolutionError) in
       var named = replaced ?? [:]
-      try collect(Element.self, contributions, in: container, at: site) { named[$0!] = $1 }
+      for entry in contributions {
+        named[entry.read { $0.name }!] = try made(by: entry, in: container, at: site)
+      }
       return named
     }
   }
@@ -48,13 +50,19 @@ enum ContributedCollection {
     } collect: { site, container throws(ResolutionError) in
       let layers = try contributingLayers(
         to: Element.self, replacedBy: key, lastOfEachName: named, from: container, at: site)
-      // A collection registered whole, as a test swaps one.
-      let replaced = try layers.replacing.map { registration throws(ResolutionError) in
-        try Unretained(registration).downcast(to: Provider<Collection>.self)
-          .takeUnretainedValue().resolve(at: site, from: container)
-      }
-      return try gather(replaced, layers.contributions, container, site)
+      return try gather(
+        replacement(layers.replacing, at: site, from: container), layers.contributions,
+        container, site)
     }
+  }
+
+  /// A collection registered whole, as a test swaps one: what the contributions are added to.
+  private static func replacement<Collection>(
+    _ registration: Registration?, at site: SourceSite, from container: Dependencies
+  ) throws(ResolutionError) -> Collection? {
+    guard let registration else { return nil }
+    return try Unretained(registration).downcast(to: Provider<Collection>.self)
+      .takeUnretainedValue().resolve(at: site, from: container)
   }
 
   /// The named ones of `contributions`, of those of one name only the last, which wins: an
@@ -82,18 +90,16 @@ enum ContributedCollection {
     }
   }
 
-  /// Hands `add` each of `contributions` to `Element`, made as its scope says, in order.
+  /// The element a contribution makes, as its scope says, resolved from `container`.
   ///
-  /// Values go straight to `add`, with no array of name and value pairs in between: this runs
-  /// unspecialized, where each such array costs a generic metadata lookup and a key path.
-  private static func collect<Element>(
-    _ element: Element.Type, _ contributions: [Unretained<Registration>],
-    in container: Dependencies, at site: SourceSite, into add: (String?, Element) -> Void
-  ) throws(ResolutionError) {
-    for entry in contributions {
-      let provider = entry.downcast(to: Provider<Element>.self).takeUnretainedValue()
-      add(provider.name, try provider.resolve(at: site, from: container))
-    }
+  /// The collections take each straight into their storage, with no array of name and value
+  /// pairs in between: they run unspecialized, where each such array costs a generic metadata
+  /// lookup and a key path.
+  private static func made<Element>(
+    by contribution: Unretained<Registration>, in container: Dependencies, at site: SourceSite
+  ) throws(ResolutionError) -> Element {
+    try contribution.downcast(to: Provider<Element>.self).takeUnretainedValue()
+      .resolve(at: site, from: container)
   }
 
   /// The contributions to `Element` of each layer from `top` down to the nearest one that

@@ -252,8 +252,19 @@ extension Dependencies {
         try provider.resolve(at: site, from: self)
       }
     }
+    return try observedValue(of: registration, at: site)
+  }
+
+  /// A resolution an observer hears of, once it is made: out of line, so that the copy of the
+  /// instance it keeps is in no frame of an unobserved chain (see "Stack depth" in
+  /// ARCHITECTURE.md).
+  @inline(__always)
+  private func observedValue<T>(of registration: Unretained<Registration>, at site: SourceSite)
+    throws(ResolutionError) -> T
+  {
     let pending = PendingEvent(for: registration)
-    let instance = try provider.borrow { provider throws(ResolutionError) in
+    let instance = try registration.downcast(to: Provider<T>.self).borrow {
+      provider throws(ResolutionError) in
       try provider.resolve(at: site, from: self)
     }
     pending?.deliver(askedForAt: site)

@@ -46,7 +46,11 @@ extension Optional: SugaredType {
     guard dependencies.registration(for: Wrapped.self, name: name) != nil else {
       return Self.none as Any
     }
-    return Self.some(try dependencies.value(Wrapped.self, name: name, site: site)) as Any
+    // Through `slowValue`, not `value`: a level of a chain of `T?` keeps one frame fewer (see
+    // "Stack depth" in ARCHITECTURE.md).
+    let found = dependencies.unretainedRegistration(for: ObjectIdentifier(Wrapped.self), name: name)
+    return Self.some(
+      try dependencies.slowValue(Wrapped.self, name: name, site: site, found: found)) as Any
   }
 }
 
