@@ -40,23 +40,29 @@ import Testing
   /// such a near miss advises, would stop at the closed layer.
   @Test(arguments: [false, true])
   func aMissWhoseListCrossesAClosedContributorAdvisesNoList(openAbove: Bool) async {
+    let rootLine = #line + 1
     let root = Dependencies { Module.contribution("root") { Sink("root") as SinkType } }
     let closed = Dependencies(over: root) {
       Module.contribution("closed") { Sink("closed") as SinkType }
     }
+    let openLine = #line + 2
     let open = Dependencies(over: closed) {
       if openAbove { Module.contribution("open") { Sink("open") as SinkType } }
     }
     await closed.close()
     let line = #line + 1
     let error = resolutionError { try open.resolveOrThrow(SinkType.self) }
-    let above = openAbove ? "    SinkType named \"open\": a contribution to [SinkType]\n" : ""
+    let file = "ShankTests/ClosedContainerTests.swift"
+    let above =
+      openAbove
+      ? "    SinkType named \"open\": a contribution to [SinkType], registered at \(file):\(openLine)\n"
+      : ""
     #expect(
       error?.description == """
         Shank cannot resolve SinkType
-          asked for at ShankTests/ClosedContainerTests.swift:\(line)
+          asked for at \(file):\(line)
           registered (\(openAbove ? 2 : 1)):
-        \(above)    SinkType named "root": a contribution to [SinkType]
+        \(above)    SinkType named "root": a contribution to [SinkType], registered at \(file):\(rootLine)
         """)
   }
 

@@ -231,6 +231,7 @@ import Testing
   }
 
   @Test func aMissLabelsContributionsAndDecoratorsAndPointsAContributionToItsList() throws {
+    let contributed = #line + 4
     let dependencies = Dependencies {
       Module { SampleModule(value: "x") as SampleModuleType }
       Module.decorating(SampleModuleType.self) { $0 }
@@ -247,10 +248,34 @@ import Testing
           registered (5):
             SampleModuleType
             SampleModuleType: a decorator
-            SinkType named "remote": a contribution to [SinkType]
+            SinkType named "remote": a contribution to [SinkType], registered at \(fileID):\(contributed)
             [SinkType]
             [String: SinkType]
         """)
+  }
+
+  /// Two layers contributing under one key: one line of advice, and each contribution listed
+  /// with where it is registered.
+  @Test func aKeyTwoLayersContributeToIsOneNearMissAndTwoRegisteredLines() throws {
+    let rootLine = #line + 1
+    let root = Dependencies { Module.contribution { Sink("root") as SinkType } }
+    let childLine = #line + 1
+    let child = Dependencies(over: root) { Module.contribution { Sink("child") as SinkType } }
+    let line = #line + 1
+    let error = try #require(resolutionError { try child.resolveOrThrow(SinkType.self) })
+    #expect(
+      error.description == """
+        Shank cannot resolve SinkType
+          asked for at \(fileID):\(line)
+          near misses:
+            SinkType: a contribution; resolve [SinkType] for every one
+          registered (4):
+            SinkType: a contribution to [SinkType], registered at \(fileID):\(childLine)
+            SinkType: a contribution to [SinkType], registered at \(fileID):\(rootLine)
+            [SinkType]
+            [String: SinkType]
+        """)
+    #expect(error.nearMisses == ["SinkType: a contribution; resolve [SinkType] for every one"])
   }
 
   @Test func anUnnamedRequestHasNoNearMissesAmongOtherTypes() throws {

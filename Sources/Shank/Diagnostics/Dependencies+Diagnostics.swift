@@ -60,7 +60,7 @@ extension Dependencies {
         inBareTest: inTest && !overridden, inOverriddenTest: inTest && overridden,
         registeredAbove: above.map { (origin.description, $0.origin.description) },
         nearMisses: miss.rankedNearMisses, leftOut: miss.leftOut,
-        registered: miss.listed.keys.map { Self.line(of: $0.key, as: $0.role) },
+        registered: miss.listed.keys.map { Self.line(of: $0.key, as: $0.role, at: $0.site) },
         registeredCount: miss.registeredCount, askingFactory: asker))
   }
 
@@ -100,10 +100,13 @@ extension Dependencies {
   }
 
   /// A registered key's line in the registered list, which says what a registration that no
-  /// resolution of its own key gives is.
-  private static func line(of key: KeyDescription, as role: Registration.Role) -> String {
+  /// resolution of its own key gives is, and where a contribution is registered: several
+  /// layers may contribute under one key.
+  private static func line(
+    of key: KeyDescription, as role: Registration.Role, at site: SourceSite
+  ) -> String {
     switch role {
-    case .contribution: "\(key): a contribution to [\(key.typeName)]"
+    case .contribution: "\(key): a contribution to [\(key.typeName)], registered at \(site)"
     case .decorator: "\(key): a decorator"
     case .module, .collector: key.description
     }

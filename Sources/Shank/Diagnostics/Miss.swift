@@ -26,6 +26,8 @@ struct Miss {
   var leftOut: [String] = []
   /// Whether a near miss is only likely, which ``rankedNearMisses`` puts last.
   var hasOwnType = false
+  /// The names of the contributions to the type asked for that are near misses already.
+  var contributionNames: [String?] = []
   /// The short names an implementation of the unnamed key asked for is given by convention:
   /// `WidgetModule` or `MockWidgetModule` for `WidgetModuleType`, `ServiceImpl`, `LiveService`
   /// or `ServiceMock` for `Service`; none for a named key.
@@ -62,11 +64,14 @@ struct Miss {
     let type = ObjectIdentifier(registration.type)
     let typeName = writtenName(of: registration.type)
     let key = KeyDescription(typeName: typeName, name: registration.name)
-    listed.offer(key, role: registration.role)
+    listed.offer(key, of: registration)
     if registration.role == .decorator { return }
     let closeness: NearMiss.Closeness
     if registration.role == .contribution {
-      guard type == requested, closedLists.isEmpty else { return }
+      // One line of advice for a key, however many layers contribute under it.
+      guard type == requested, closedLists.isEmpty, !contributionNames.contains(registration.name)
+      else { return }
+      contributionNames.append(registration.name)
       closeness = .contribution
     } else if type == requested {
       closeness = registration.name == nil ? .sameTypeWithNoName : .sameTypeUnderAnotherName
@@ -149,15 +154,16 @@ struct Miss {
 /// for most keys, rather than a sort of all of them.
 struct FirstKeys {
   /// Sorted by key, at most ``Dependencies/listedKeyLimit``, each with its role, which says
-  /// its label: a label kept for each would be copied with each comparison.
-  private(set) var keys: [(key: KeyDescription, role: Registration.Role)] = []
+  /// its label, and its site, which tells contributions of one key apart: a label kept for each
+  /// would be copied with each comparison.
+  private(set) var keys: [(key: KeyDescription, role: Registration.Role, site: SourceSite)] = []
 
-  mutating func offer(_ key: KeyDescription, role: Registration.Role) {
+  mutating func offer(_ key: KeyDescription, of registration: Registration) {
     if keys.count == Dependencies.listedKeyLimit {
       guard let last = keys.last, key < last.key else { return }
       keys.removeLast()
     }
     let index = keys.firstIndex { key < $0.key } ?? keys.endIndex
-    keys.insert((key, role), at: index)
+    keys.insert((key, registration.role, registration.site), at: index)
   }
 }
