@@ -122,6 +122,19 @@ import Testing
   /// A closed layer adds nothing to a `[String: P]` when its contributions are unnamed or a
   /// layer over it has their names: the dictionary resolves over it as it did before the
   /// close. The list, which every contribution is part of, says the layer closed.
+  /// Resolved from the closed container itself, a dictionary it adds nothing to comes from the
+  /// layer under it, optional or not (api.md §3: a `T?` looks up `T`).
+  @Test func aClosedContainerWithOnlyUnnamedContributionsResolvesAnOptionalDictionaryFromUnderIt()
+    async throws
+  {
+    let root = Dependencies { Module.contribution("r") { Sink("root r") as SinkType } }
+    let child = Dependencies(over: root) { Module.contribution { Sink("child") as SinkType } }
+    await child.close()
+    let expected = ["r": "root r"]
+    #expect(try child.resolveOrThrow([String: SinkType].self).mapValues(\.label) == expected)
+    #expect(try child.resolveOrThrow([String: SinkType]?.self)?.mapValues(\.label) == expected)
+  }
+
   @Test func aClosedLayerThatAddsNothingToADictionaryLeavesItResolvable() async throws {
     let root = Dependencies { Module.contribution("x") { Sink("root x") as SinkType } }
     let session = Dependencies(over: root) {

@@ -164,8 +164,10 @@ extension Dependencies {
     if let found = table.registration(for: ObjectIdentifier(T.self), name: name) {
       return found.answersItsKey(in: table)
     }
-    guard let wrapped = (T.self as? SugaredType.Type)?.wrappedType else { return false }
-    return table.registration(for: ObjectIdentifier(wrapped), name: name) != nil
+    guard let wrapped = (T.self as? SugaredType.Type)?.wrappedType,
+      let found = table.registration(for: ObjectIdentifier(wrapped), name: name)
+    else { return false }
+    return found.answersItsKey(in: table)
   }
 
   /// The first container, from this one down, whose own table registers `type` and `name`,
