@@ -35,6 +35,33 @@ import Testing
     #expect(seen.map(\.depth) == [0, 0])
   }
 
+  /// A resolution whose factory throws returns nothing, so no event tells of it; the factory
+  /// that caught the error and made its own instance is told, with its depth.
+  @Test(arguments: [Scope.unique, .singleton])
+  func aResolutionWhoseFactoryThrowsIsNotObserved(scope: Scope) throws {
+    struct Refused: Error {}
+    // Names of this case's own: the cases run at once, and an observer sees them all.
+    let (refused, catching) = ("refused \(scope)", "catching \(scope)")
+    let container = Dependencies {
+      Module(refused, scope: scope) { () throws -> Observed in throw Refused() }
+      Module(catching, scope: scope) { () -> Observed in
+        _ = try? Dependencies.resolveOrThrow(Observed.self, name: refused)
+        return ObservedImpl()
+      }
+    }
+    let events = Collector<ResolutionEvent>()
+    let observation = Dependencies.observe {
+      if $0.key.hasSuffix(" \(scope)\"") { events.append($0) }
+    }
+    defer { observation.cancel() }
+    #expect(throws: ResolutionError.self) {
+      try container.resolveOrThrow(Observed.self, name: refused)
+    }
+    _ = container.resolve(Observed.self, name: catching)
+    #expect(events.all.map(\.key) == ["Observed named \"\(catching)\""])
+    #expect(events.all.map(\.depth) == [0])
+  }
+
   /// `start()` makes its eager modules as resolutions: an observer sees each, at depth 0,
   /// after what its factory resolved.
   @Test func startDeliversAnEventForEachEagerModuleItMakes() async throws {

@@ -243,32 +243,19 @@ extension Dependencies {
     guard !isClosedToThisThread, let registration = found else {
       return try missing(T.self, name: name, site: site)
     }
-    // Borrowed, as in ``value(_:name:site:)``: the tables keep it alive.
-    let provider = registration.downcast(to: Provider<T>.self)
-    // Unobserved, the instance is made straight into the result: a copy would cost a call to its
-    // type's value witnesses.
-    guard Switches.isObserving else {
-      return try provider.borrow { provider throws(ResolutionError) in
-        try provider.resolve(at: site, from: self)
+    // Observed, the event is told once the instance is made, and not if making it threw.
+    var pending = Switches.isObserving ? PendingEvent(for: registration) : nil
+    defer { pending?.deliver(askedForAt: site) }
+    // Borrowed, as in ``value(_:name:site:)``: the tables keep it alive. The instance is made
+    // straight into the result: a copy would cost a call to its type's value witnesses.
+    do {
+      return try registration.downcast(to: Provider<T>.self).borrow {
+        provider throws(ResolutionError) in try provider.resolve(at: site, from: self)
       }
+    } catch {
+      pending = nil
+      throw error
     }
-    return try observedValue(of: registration, at: site)
-  }
-
-  /// A resolution an observer hears of, once it is made: out of line, so that the copy of the
-  /// instance it keeps is in no frame of an unobserved chain (see "Stack depth" in
-  /// ARCHITECTURE.md).
-  @inline(__always)
-  private func observedValue<T>(of registration: Unretained<Registration>, at site: SourceSite)
-    throws(ResolutionError) -> T
-  {
-    let pending = PendingEvent(for: registration)
-    let instance = try registration.downcast(to: Provider<T>.self).borrow {
-      provider throws(ResolutionError) in
-      try provider.resolve(at: site, from: self)
-    }
-    pending?.deliver(askedForAt: site)
-    return instance
   }
 
   /// The miss path, and a closed container's: an optional `T` looks up its wrapped type; an

@@ -57,9 +57,7 @@ class SharedProvider<Value>: Provider<Value> {
     var generation: UInt = 0
     try claim(at: site)
     do {
-      let kept = try keptInstance(generation: &generation)
-      lock.unlock()
-      return kept
+      return try keptInstanceUnlocking(generation: &generation)
     } catch {}
     try startMaking(at: site)
     defer { finishMaking() }
@@ -68,6 +66,15 @@ class SharedProvider<Value>: Provider<Value> {
     } catch {
       throw failure(error, at: site)
     }
+  }
+
+  /// The kept instance, with the creation lock released; when none is kept, it throws with the
+  /// lock still held. A call of its own, so that its copy of the instance is in no frame of a
+  /// chain (see "Stack depth" in ARCHITECTURE.md).
+  private func keptInstanceUnlocking(generation: inout UInt) throws(NothingKept) -> Value {
+    let kept = try keptInstance(generation: &generation)
+    lock.unlock()
+    return kept
   }
 
   /// The instance the owner underneath `container` keeps, decorated as the owner made it,
