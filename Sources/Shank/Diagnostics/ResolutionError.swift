@@ -131,12 +131,16 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
   }
 
   /// What `thrower` threw, `error`, as the error of a resolution of `key` asked for at `asked`;
-  /// an error from a resolution inside it is passed on as it is.
+  /// an error from a resolution inside it is passed on as it is, with no key written: each
+  /// level of a chain that failed passes it on, and writing a deeply nested type's name can take
+  /// more stack than the end of a deep chain leaves.
   static func thrown(
-    _ error: any Error, by thrower: Thrower, for key: KeyDescription, at asked: SourceSite
+    _ error: any Error, by thrower: Thrower, for key: @autoclosure () -> KeyDescription,
+    at asked: SourceSite
   ) -> ResolutionError {
-    let failure = ResolutionError(error, thrownFor: key, at: asked)
-    guard case .factoryFailed = failure.reason, !(error is ResolutionError) else { return failure }
+    if let error = error as? ResolutionError { return error }
+    let failure = ResolutionError(error, thrownFor: key(), at: asked)
+    guard case .factoryFailed = failure.reason else { return failure }
     var fields = failure.storage.fields
     fields.thrower = thrower
     return ResolutionError(fields)
