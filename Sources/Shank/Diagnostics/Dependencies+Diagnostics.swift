@@ -68,7 +68,7 @@ extension Dependencies {
   /// holds, as a miss's message writes them: for ``verify()``, which names a missing key.
   func nearMisses<T>(of type: T.Type, name: String?) -> [String] {
     let miss = gather(T.self, name: name, listIsClosed: false)
-    return miss.leftOut + miss.rankedNearMisses.map { $0.line(missing: miss.wanted) }
+    return NearMiss.lines(leftOut: miss.leftOut, miss.rankedNearMisses, missing: miss.wanted)
   }
 
   /// What a miss of `T` and `name` finds in the open layers from here down, in a second look

@@ -25,6 +25,14 @@ struct NearMiss: Sendable {
     return false
   }
 
+  /// The lines listed for a miss of `wanted`: the modules of the key left out first, as
+  /// ``Module/when(_:)`` left them out, then `nearMisses`.
+  static func lines(
+    leftOut: [String], _ nearMisses: some Sequence<NearMiss>, missing wanted: KeyDescription
+  ) -> [String] {
+    leftOut + nearMisses.map { $0.line(missing: wanted) }
+  }
+
   /// The line a message lists for this near miss of `wanted`.
   func line(missing wanted: KeyDescription) -> String {
     switch closeness {

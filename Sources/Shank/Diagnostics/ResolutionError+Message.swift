@@ -168,9 +168,9 @@ extension ResolutionError {
       )
     }
     if !fields.nearMisses.isEmpty || !fields.leftOut.isEmpty {
-      let shown =
-        fields.leftOut
-        + fields.nearMisses.prefix(Dependencies.listedKeyLimit).map { $0.line(missing: fields.key) }
+      let shown = NearMiss.lines(
+        leftOut: fields.leftOut, fields.nearMisses.prefix(Dependencies.listedKeyLimit),
+        missing: fields.key)
       let count = fields.leftOut.count + fields.nearMisses.count
       lines += Self.list("  near misses", shown, of: count, counted: false)
     }

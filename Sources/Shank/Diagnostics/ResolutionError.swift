@@ -79,7 +79,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
   /// without `as`, named with where it is registered. All of them; ``description`` lists the first 20 and says
   /// how many there are.
   public var nearMisses: [String] {
-    storage.fields.leftOut + storage.fields.nearMisses.map { $0.line(missing: storage.fields.key) }
+    let fields = storage.fields
+    return NearMiss.lines(leftOut: fields.leftOut, fields.nearMisses, missing: fields.key)
   }
   /// What is registered, sorted, at most the first 20.
   public var registered: [String] { storage.fields.registered }
