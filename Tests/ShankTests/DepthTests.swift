@@ -456,11 +456,7 @@ import Testing
     let result = try await #require(
       processExitsWith: .success, observing: [\.standardErrorContent]
     ) { [chain, observed] in
-      #if DEBUG
-        let levels = chain == .optionalListsOfSingletons ? 63 : DepthTests.floor
-      #else
-        let levels = DepthTests.floor
-      #endif
+      let levels = DepthTests.floor
       let observation = observed ? Dependencies.observe { _ in } : nil
       let length = await onThread(stackSize: DepthTests.smallStack) { chain.length(levels) }
       observation?.cancel()

@@ -2,58 +2,59 @@
 enum ContributedCollection {
   /// The collector of `[Element]` for a container with contributions to `Element`.
   static func list<Element>(of element: Element.Type, site: SourceSite) -> Registration {
-    collector(of: Element.self, as: [Element].self, named: false, site: site) {
-      replaced, contributions, container, site throws(ResolutionError) in
-      try .filled(count: (replaced?.count ?? 0) + contributions.count) {
-        add throws(ResolutionError) in
-        replaced?.forEach(add)
-        for entry in contributions { add(try made(by: entry, in: container, at: site)) }
+    // Looked up once here: in unspecialized code, each lookup of a collection's metadata costs
+    // hundreds of instructions.
+    let key: Any.Type = [Element].self
+    return collector(of: Element.self, as: key, named: false, site: site) {
+      site, container throws(ResolutionError) -> [Element] in
+      let layers = try contributingLayers(
+        to: Element.self, replacedBy: key, lastOfEachName: false, from: container, at: site)
+      // Each element is made from this closure's frame alone, with no call in between that a
+      // chain of lists would pay at every level (see "Stack depth" in ARCHITECTURE.md).
+      var list: [Element] = try replacement(layers.replacing, at: site, from: container) ?? []
+      list.reserveCapacity(list.count + layers.contributions.count)
+      for entry in layers.contributions {
+        list.append(try made(by: entry, in: container, at: site))
       }
+      return list
     }
   }
 
   /// The collector of `[String: Element]`: the named contributions, a later name winning.
   static func named<Element>(_ element: Element.Type, site: SourceSite) -> Registration {
-    collector(of: Element.self, as: [String: Element].self, named: true, site: site) {
-      replaced, contributions, container, site throws(ResolutionError) in
-      var named = replaced ?? [:]
-      for entry in contributions {
+    let key: Any.Type = [String: Element].self
+    return collector(of: Element.self, as: key, named: true, site: site) {
+      site, container throws(ResolutionError) -> [String: Element] in
+      let layers = try contributingLayers(
+        to: Element.self, replacedBy: key, lastOfEachName: true, from: container, at: site)
+      var named: [String: Element] =
+        try replacement(layers.replacing, at: site, from: container) ?? [:]
+      for entry in layers.contributions {
         named[entry.read { $0.name }!] = try made(by: entry, in: container, at: site)
       }
       return named
     }
   }
 
-  /// The collector of a `Collection` of `Element`s, which `gather` makes from what a
-  /// collection registered whole under the contributions gives, if one does, and the
-  /// contributions over it; if `named`, only the last of each name.
+  /// The registration of a collection of `Element`s, registered under `key`, that `collect`
+  /// makes at each resolution; if `named`, it adds only the last contribution of each name.
   private static func collector<Element, Collection>(
-    of element: Element.Type, as collection: Collection.Type, named: Bool, site: SourceSite,
-    gather:
-      @escaping (
-        _ replaced: Collection?, _ contributions: [Unretained<Registration>], Dependencies,
-        SourceSite
-      ) throws(ResolutionError) -> Collection
+    of element: Element.Type, as key: Any.Type, named: Bool, site: SourceSite,
+    collect: @escaping Provider<Collection>.Conversion
   ) -> Registration {
-    // Looked up once here: in the unspecialized collector, each lookup of a collection's
-    // metadata costs hundreds of instructions.
-    let key: Any.Type = Collection.self
     // What a resolution from `container` makes: the contributions, a collection registered
     // whole under them, and the elements' decorators.
-    return CollectorProvider<Collection>(site: site) { container in
-      let layers = try? contributingLayers(
-        to: Element.self, replacedBy: key, lastOfEachName: named, from: container, at: site)
-      return (layers?.contributions ?? []).map { $0.takeUnretainedValue() }
-        + (layers?.replacing.map { [$0] } ?? []) + container.decorations(of: Element.self)
-    } adds: { table in
-      adds(table.contributions[ObjectIdentifier(Element.self)] ?? [], over: [], named: named)
-    } collect: { site, container throws(ResolutionError) in
-      let layers = try contributingLayers(
-        to: Element.self, replacedBy: key, lastOfEachName: named, from: container, at: site)
-      return try gather(
-        replacement(layers.replacing, at: site, from: container), layers.contributions,
-        container, site)
-    }
+    CollectorProvider<Collection>(
+      site: site,
+      making: { container in
+        let layers = try? contributingLayers(
+          to: Element.self, replacedBy: key, lastOfEachName: named, from: container, at: site)
+        return (layers?.contributions ?? []).map { $0.takeUnretainedValue() }
+          + (layers?.replacing.map { [$0] } ?? []) + container.decorations(of: Element.self)
+      },
+      adds: { table in
+        adds(table.contributions[ObjectIdentifier(Element.self)] ?? [], over: [], named: named)
+      }, collect: collect)
   }
 
   /// A collection registered whole, as a test swaps one: what the contributions are added to.

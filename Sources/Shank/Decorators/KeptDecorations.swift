@@ -66,6 +66,7 @@ final class KeptDecorations: Sendable {
   }
 
   /// The decoration kept for `underlying` under as many `decorators`, if any.
+  @inline(never)
   private func decoration(
     of underlying: Any, madeBy registration: Registration, generation: UInt?, decorators: Int
   ) -> Any? {
@@ -75,6 +76,7 @@ final class KeptDecorations: Sendable {
 
   /// Keeps `decorated`, just made of `underlying`, as ``decorated(_:madeBy:generation:decorators:replacing:by:)``
   /// says, and returns what is kept.
+  @inline(never)
   private func keep(
     _ decorated: Any, of underlying: Any, madeBy registration: Registration, generation: UInt?,
     decorators: Int, replacing replaced: inout Any?

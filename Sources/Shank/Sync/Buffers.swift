@@ -1,13 +1,11 @@
-// Raw storage with one owner: a table's slots behind its atomic header word, a thread's stack
-// of plain frames, and a list's elements written into its array's storage.
+// Raw storage with one owner: a table's slots behind its atomic header word, and a thread's
+// stack of plain frames.
 //
 // Sound because each buffer is allocated, initialized, read and freed by one owner, which
 // states when it frees it: `TableSlots` is filled before its table is shared and only read
 // after, but for its header word, which is touched only through `_ShankAtomics`' atomic
 // calls; `ThreadStack` is touched by its own thread alone, holds `BitwiseCopyable` frames, and
-// reads only below its count, which stays within its capacity; `Array.filled` initializes each
-// element, within the array's capacity, before its count covers it, and the array
-// deinitializes exactly that many if `fill` throws.
+// reads only below its count, which stays within its capacity.
 
 import _ShankAtomics
 
@@ -127,29 +125,5 @@ struct ThreadStack<Element: BitwiseCopyable> {
   @inlinable @inline(__always)
   func pop() {
     header.pointee.count -= 1
-  }
-}
-
-extension Array {
-  /// The `count` elements that `fill` adds, in turn, through the function it is given.
-  ///
-  /// The collector of a `[P]` runs unspecialized, where every `Array.append` looks up the
-  /// array's generic metadata, hundreds of instructions each: the elements go straight into
-  /// the array's own storage instead, which needs nothing but the element's size and witnesses.
-  static func filled(
-    count: Int, _ fill: (_ add: (Element) -> Void) throws(ResolutionError) -> Void
-  ) throws(ResolutionError) -> [Element] {
-    do {
-      return try [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
-        try fill { element in
-          precondition(initialized < count, "more elements added than the count given")
-          buffer.initializeElement(at: initialized, to: element)
-          initialized += 1
-        }
-      }
-    } catch {
-      // What `fill` throws, which the initializer rethrows untyped.
-      throw error as! ResolutionError
-    }
   }
 }
