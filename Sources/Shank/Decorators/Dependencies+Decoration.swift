@@ -89,12 +89,16 @@ extension Dependencies {
       withExtendedLifetime(replaced) {}
     }
     guard let layers = openDecorators(of: Value.self, over: owner) else { return value }
-    return try layers.keeping.decorated(
-      value, madeBy: registration, generation: generation, decorators: layers.open,
-      replacing: &replaced
-    ) { () throws(ResolutionError) in
-      try apply(decoratorsAt: layers.type, from: layers.start, to: value, at: site)
-    } as! Value
+    let keeping = layers.keeping
+    if let kept = keeping.decoration(
+      of: value, madeBy: registration, generation: generation, decorators: layers.open)
+    {
+      return kept as! Value
+    }
+    return keeping.keep(
+      try apply(decoratorsAt: layers.type, from: layers.start, to: value, at: site), of: value,
+      madeBy: registration, generation: generation, decorators: layers.open,
+      replacing: &replaced) as! Value
   }
 
   /// Where `type`'s decorators from this container down to `owner`, but for `owner`'s own, are

@@ -41,43 +41,28 @@ final class KeptDecorations: Sendable {
     (entries: [ObjectIdentifier: Handed<Entry>](), isClosed: false, keepers: [Registration]()))
 
   /// The decoration kept for `underlying`, which `registration` gave underneath, when it was
-  /// wrapped by as many `decorators` as are open now; else what `decorate` makes, kept unless
-  /// another thread kept one for it first (then that one is returned), unless its kind cannot
-  /// be kept, or unless `underlying` is no longer what `registration` gives.
+  /// wrapped by as many `decorators` as are open now, if any; else the caller decorates it and
+  /// hands the decoration to ``keep(_:of:madeBy:generation:decorators:replacing:)``.
   /// `generation` is the resets of a `.cached` scope read before `underlying` was fetched: its
-  /// own generation, or, when a reset came in between, a lower bound of it. Sets `replaced` to
-  /// the decoration the one kept replaces, for the caller to release where a deinit that
-  /// resolves may run.
+  /// own generation, or, when a reset came in between, a lower bound of it.
   ///
-  /// The lookup and the keeping are calls of their own: the decorators, which may resolve a
-  /// chain deeper, run from a small frame (see "Stack depth" in ARCHITECTURE.md).
-  func decorated(
-    _ underlying: Any, madeBy registration: Registration, generation: UInt?, decorators: Int,
-    replacing replaced: inout Any?, by decorate: () throws(ResolutionError) -> Any
-  ) throws(ResolutionError) -> Any {
-    if let kept = decoration(
-      of: underlying, madeBy: registration, generation: generation, decorators: decorators)
-    {
-      return kept
-    }
-    return keep(
-      try decorate(), of: underlying, madeBy: registration, generation: generation,
-      decorators: decorators, replacing: &replaced)
-  }
-
-  /// The decoration kept for `underlying` under as many `decorators`, if any.
+  /// The lookup and the keeping are calls of their own, not inlined into the caller: the
+  /// decorators, which may resolve a chain deeper, run between them, from the caller's frame
+  /// (see "Stack depth" in ARCHITECTURE.md).
   @inline(never)
-  private func decoration(
+  func decoration(
     of underlying: Any, madeBy registration: Registration, generation: UInt?, decorators: Int
   ) -> Any? {
     state.withLock({ $0.entries[ObjectIdentifier(registration)] })?.value.decoration(
       of: Self.identity(of: underlying), generation: generation, decorators: decorators)
   }
 
-  /// Keeps `decorated`, just made of `underlying`, as ``decorated(_:madeBy:generation:decorators:replacing:by:)``
-  /// says, and returns what is kept.
+  /// Keeps `decorated`, just made of `underlying`, unless another thread kept one for it first
+  /// (then that one is returned), unless its kind cannot be kept, or unless `underlying` is no
+  /// longer what `registration` gives; returns what is kept. Sets `replaced` to the decoration
+  /// the one kept replaces, for the caller to release where a deinit that resolves may run.
   @inline(never)
-  private func keep(
+  func keep(
     _ decorated: Any, of underlying: Any, madeBy registration: Registration, generation: UInt?,
     decorators: Int, replacing replaced: inout Any?
   ) -> Any {

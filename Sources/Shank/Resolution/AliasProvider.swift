@@ -65,14 +65,21 @@ final class AliasProvider<Value>: Provider<Value> {
       defer { trace.leave() }
       made = try conversion(site, container)
     }
-    var replaced: Any?
-    return try ownDecoration.decorated(
-      made, madeBy: self, generation: generation, decorators: 0, replacing: &replaced
-    ) { () throws(ResolutionError) in
+    if let kept = ownDecoration.decoration(
+      of: made, madeBy: self, generation: generation, decorators: 0)
+    {
+      return kept as! Value
+    }
+    let decorated: Value
+    do {
       try trace.enter(self, from: container, at: site)
       defer { trace.leave() }
-      return try container.decorated(made, at: site)
-    } as! Value
+      decorated = try container.decorated(made, at: site)
+    }
+    var replaced: Any?
+    return ownDecoration.keep(
+      decorated, of: made, madeBy: self, generation: generation, decorators: 0,
+      replacing: &replaced) as! Value
   }
 
   override var keeper: Registration { upstream.keeper }
