@@ -53,52 +53,123 @@ func depthStackAddress() -> UInt {
 
 /// The modules of a chain of `length` links, each made by a factory that resolves the next
 /// with `resolveOrThrow`, so that a chain too deep for its thread throws `.tooDeep` to the
-/// outermost call instead of stopping the program. An `aliased` link is registered
-/// `as: ChainLink.self`, so that each level reads through an alias to its provider; an
-/// `optional` one resolves the next as a `ChainLink?`, which misses and looks up `ChainLink`.
+/// outermost call instead of stopping the program; each level as `shape` says.
 @ModuleBuilder
-func depthChain(
-  length: Int, scope: Scope, aliased: Bool, optional: Bool, recorder: DepthRecorder
-) -> [Module] {
-  for index in 0..<length {
-    let next = index + 1 < length ? String(index + 1) : nil
-    // The factories are written out alike: one calling another would add a frame to each
-    // level, which is the fixture's, not Shank's.
-    if optional {
-      Module(String(index), scope: scope) { () throws -> ChainLink in
+func depthChain(length: Int, scope: Scope, shape: ChainShape, recorder: DepthRecorder)
+  -> [Module]
+{
+  switch shape {
+  case .optionalLists: optionalListChain(length: length, scope: scope, recorder: recorder)
+  case .decoratorsResolvingAnOptional:
+    // The factory of link N runs as the decorator of link N - 1 resolves it.
+    for index in 0..<length {
+      Module(String(index), scope: scope) { () -> DecoratedLink in
         recorder.enter(index, at: depthStackAddress())
-        guard let next else { return ChainLinkImpl(next: nil) }
-        return ChainLinkImpl(next: try Dependencies.resolveOrThrow(ChainLink?.self, name: next))
+        return DecoratedLink(index)
       }
-    } else if aliased {
-      Module(String(index), scope: scope, as: ChainLink.self) { () throws -> ChainLinkImpl in
-        recorder.enter(index, at: depthStackAddress())
-        guard let next else { return ChainLinkImpl(next: nil) }
-        return ChainLinkImpl(next: try Dependencies.resolveOrThrow(ChainLink.self, name: next))
-      }
-    } else {
-      Module(String(index), scope: scope) { () throws -> ChainLink in
-        recorder.enter(index, at: depthStackAddress())
-        guard let next else { return ChainLinkImpl(next: nil) }
-        return ChainLinkImpl(next: try Dependencies.resolveOrThrow(ChainLink.self, name: next))
+    }
+  case .plain, .aliased, .optional:
+    for index in 0..<length {
+      let next = index + 1 < length ? String(index + 1) : nil
+      // The factories are written out alike: one calling another would add a frame to each
+      // level, which is the fixture's, not Shank's.
+      if shape == .optional {
+        Module(String(index), scope: scope) { () throws -> ChainLink in
+          recorder.enter(index, at: depthStackAddress())
+          guard let next else { return ChainLinkImpl(next: nil) }
+          return ChainLinkImpl(next: try Dependencies.resolveOrThrow(ChainLink?.self, name: next))
+        }
+      } else if shape == .aliased {
+        Module(String(index), scope: scope, as: ChainLink.self) { () throws -> ChainLinkImpl in
+          recorder.enter(index, at: depthStackAddress())
+          guard let next else { return ChainLinkImpl(next: nil) }
+          return ChainLinkImpl(next: try Dependencies.resolveOrThrow(ChainLink.self, name: next))
+        }
+      } else {
+        Module(String(index), scope: scope) { () throws -> ChainLink in
+          recorder.enter(index, at: depthStackAddress())
+          guard let next else { return ChainLinkImpl(next: nil) }
+          return ChainLinkImpl(next: try Dependencies.resolveOrThrow(ChainLink.self, name: next))
+        }
       }
     }
   }
 }
 
-/// One way down a chain: the scope of its links, what surrounds the resolution of each, and
-/// the fewest levels it must fit on `depthStackSize`.
+/// The contributions of a chain of lists: level N contributes a `ListLevel<Tag>` whose factory
+/// resolves level N + 1's `[ListLevel<Nested<Tag>>]?`, each level's list a key of its own.
+func optionalListChain(length: Int, scope: Scope, recorder: DepthRecorder) -> [Module] {
+  var modules: [Module] = []
+  var tag: any ListTag.Type = BottomTag.self
+  for index in 0..<length {
+    modules.append(
+      tag.contribution(index: index, isLast: index + 1 == length, scope: scope, recorder: recorder))
+    tag = tag.nested
+  }
+  return modules
+}
+
+/// A type that tells one level's list from another's: `Nested<Nested<BottomTag>>` is level 2's.
+protocol ListTag {}
+enum BottomTag: ListTag {}
+enum Nested<Inner: ListTag>: ListTag {}
+
+extension ListTag {
+  /// The tag of the level under this one.
+  static var nested: any ListTag.Type { Nested<Self>.self }
+
+  /// This level's contribution, made by a factory that resolves the next level's list.
+  static func contribution(index: Int, isLast: Bool, scope: Scope, recorder: DepthRecorder)
+    -> Module
+  {
+    Module.contribution(scope: scope) { () throws -> ListLevel<Self> in
+      recorder.enter(index, at: depthStackAddress())
+      guard !isLast else { return ListLevel<Self>(next: nil) }
+      return ListLevel<Self>(
+        next: try Dependencies.resolveOrThrow([ListLevel<Nested<Self>>]?.self)?.first)
+    }
+  }
+}
+
+/// One level of a chain of lists, holding the next level's one element.
+final class ListLevel<Tag: ListTag> {
+  let next: AnyObject?
+
+  init(next: AnyObject?) { self.next = next }
+}
+
+/// A link that a decorator, not its factory, joins to the next.
+final class DecoratedLink {
+  let index: Int
+  var next: DecoratedLink?
+
+  init(_ index: Int) { self.index = index }
+}
+
+/// How each level of a chain resolves the next (see `depthChain`).
+enum ChainShape: Sendable {
+  /// `Dependencies.resolveOrThrow(ChainLink.self, name:)`.
+  case plain
+  /// The same, each link registered `as: ChainLink.self`, an alias of its provider.
+  case aliased
+  /// As a `ChainLink?`, which misses and looks up `ChainLink`.
+  case optional
+  /// As a `[ListLevel<…>]?`, a list of one contribution, a type of its own at each level.
+  case optionalLists
+  /// In a child's decorator of shared links, as a `DecoratedLink?`.
+  case decoratorsResolvingAnOptional
+}
+
+/// One way down a chain: the scope of its links, how each resolves the next, what surrounds
+/// the resolution of each, and the fewest levels it must fit on `depthStackSize`.
 struct DepthPath: Sendable {
   let name: String
   let scope: Scope
   /// The fewest levels this path must fit, set from what it measured (see `depthPaths`).
   let floor: Int
-  /// Whether each link is an alias of its provider (see `depthChain`).
-  var aliased = false
-  /// Whether each link resolves the next as an optional (see `depthChain`).
-  var optional = false
+  var shape = ChainShape.plain
   /// Resolves link "0" of a chain of `modules`, registered as this path registers them.
-  let resolve: @Sendable (_ modules: [Module]) throws -> ChainLink
+  let resolve: @Sendable (_ modules: [Module]) throws -> Any
 }
 
 /// Every path, in the order they run. The built root comes last but one, as a process builds
@@ -106,17 +177,17 @@ struct DepthPath: Sendable {
 /// app's root.
 ///
 /// The floors are set from a release build's measurements on Linux x86_64 with Swift 6.3.1
-/// (Benchmarks/README.md), each 14–25% under what its path fit and rounded to a hundred, so
-/// that on every path a level that takes a third more stack fails, while a compiler's small
-/// changes to a frame do not. No one floor fits every path: a plain resolution fits 1,929
-/// levels, 9.6× the 200 a release build promises, an alias's level is two resolutions and fits
-/// 532; a floor of 1,600 would fail six paths, one of 400 would let the plain path lose four
-/// fifths of its depth.
+/// (Benchmarks/README.md), each 14–30% under what its path fit and rounded to a hundred, so
+/// that a level that takes a third more stack fails (but on the decorators' path, whose floor
+/// is the 200 promised), while a compiler's small changes to a frame do not. No one floor fits
+/// every path: a plain resolution fits 1,929 levels, 9.6× the 200 a release build promises, a
+/// level that resolves a `[P]?` fits 264; a floor of 1,600 would fail eight paths, one
+/// of 200 would let the plain path lose nine tenths of its depth.
 let depthPaths: [DepthPath] = [
   DepthPath(name: "unique", scope: .unique, floor: 1_600) { modules in
     try Dependencies { modules }.resolveOrThrow(ChainLink.self, name: "0")
   },
-  // The shared scopes' path takes 192 bytes more a level than `.unique`'s: 1,102 levels.
+  // The shared scopes' path takes 128 bytes more a level than `.unique`'s: 1,286 levels.
   DepthPath(name: "singleton", scope: .singleton, floor: 900) { modules in
     try Dependencies { modules }.resolveOrThrow(ChainLink.self, name: "0")
   },
@@ -127,13 +198,13 @@ let depthPaths: [DepthPath] = [
     try Dependencies { modules }.resolveOrThrow(ChainLink.self, name: "0")
   },
   // An observer sends every resolution down the observed path, out of line, which times the
-  // factory and builds an event after it: 812 levels.
+  // factory and builds an event after it: 834 levels.
   DepthPath(name: "observed", scope: .unique, floor: 700) { modules in
     let observation = Dependencies.observe { _ in }
     defer { observation.cancel() }
     return try Dependencies { modules }.resolveOrThrow(ChainLink.self, name: "0")
   },
-  // A decorator sends every resolution of its type down the decorated path: 812 levels.
+  // A decorator sends every resolution of its type down the decorated path: 834 levels.
   DepthPath(name: "decorated", scope: .unique, floor: 700) { modules in
     let container = Dependencies {
       modules
@@ -141,14 +212,35 @@ let depthPaths: [DepthPath] = [
     }
     return try container.resolveOrThrow(ChainLink.self, name: "0")
   },
-  // Each level is two resolutions, the alias's and its provider's: 532 levels.
-  DepthPath(name: "alias", scope: .unique, floor: 400, aliased: true) { modules in
+  // Each level is two resolutions, the alias's and its provider's: 551 levels.
+  DepthPath(name: "alias", scope: .unique, floor: 400, shape: .aliased) { modules in
     try Dependencies { modules }.resolveOrThrow(ChainLink.self, name: "0")
   },
   // Each link resolves the next as a `ChainLink?`: a miss, then `ChainLink` looked up, four
   // frames more a level than the plain path: 423 levels (its floor 17% under).
-  DepthPath(name: "optional", scope: .unique, floor: 350, optional: true) { modules in
+  DepthPath(name: "optional", scope: .unique, floor: 350, shape: .optional) { modules in
     try Dependencies { modules }.resolveOrThrow(ChainLink.self, name: "0")
+  },
+  // Each link resolves the next level's `[P]?`: a miss, the wrapped list's collector, then
+  // its contribution, the deepest level of any path: 264 levels (178 before the collector
+  // appended from one closure). Its floor, and the next path's, is api.md's 200 itself.
+  DepthPath(name: "lists", scope: .unique, floor: 200, shape: .optionalLists) { modules in
+    try Dependencies { modules }.resolveOrThrow([ListLevel<BottomTag>]?.self) as Any
+  },
+  // A child's decorator of the parent's singletons resolves the next link as a `T?`, which
+  // the child decorates in turn, keeping what it made: 286 levels.
+  DepthPath(
+    name: "decorators", scope: .singleton, floor: 200,
+    shape: .decoratorsResolvingAnOptional
+  ) { modules in
+    let child = Dependencies(over: Dependencies { modules }) {
+      Module.decorating(DecoratedLink.self) { link in
+        link.next = try Dependencies.resolveOrThrow(
+          DecoratedLink?.self, name: String(link.index + 1))
+        return link
+      }
+    }
+    return try child.resolveOrThrow(DecoratedLink.self, name: "0")
   },
   // Each link misses in the child and falls through to the parent that registers it.
   DepthPath(name: "child", scope: .unique, floor: 1_600) { modules in
@@ -184,8 +276,7 @@ func measureDepth(of path: DepthPath, length: Int) -> DepthResult {
   onThread(stackSize: depthStackSize) {
     let recorder = DepthRecorder()
     let modules = depthChain(
-      length: length, scope: path.scope, aliased: path.aliased, optional: path.optional,
-      recorder: recorder)
+      length: length, scope: path.scope, shape: path.shape, recorder: recorder)
     do {
       _ = try path.resolve(modules)
       return DepthResult(
