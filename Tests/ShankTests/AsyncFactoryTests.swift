@@ -103,7 +103,11 @@ import Testing
         return Database()
       }
     }
-    let first = Task { await container.resolveAsync(StoreType.self) }
+    // On a queue of its own: its factory blocks the thread it runs on, which in the
+    // cooperative pool would leave too few threads for the attempt that `other` waits for.
+    let first = Task(executorPreference: HoldingExecutor()) {
+      await container.resolveAsync(StoreType.self)
+    }
     await eventually(timeout: 30) { caught.value == 1 }
     let other = await container.resolveAsync(DatabaseType.self)
     otherDone.increment()
