@@ -1356,6 +1356,9 @@ enum OptionalChain: String, CaseIterable, Codable, Sendable {
   case decoratorsResolvingAnOptional
   /// The same over singletons registered under two types (`Module(as:)`).
   case decoratorsOverAliasesResolvingAnOptional
+  /// The same, each decorator resolving the next link with the static `resolveOrThrow`, from
+  /// the container whose resolution runs it: a frame more a level.
+  case decoratorsResolvingStatically
 
   /// Resolves a chain of `length` levels and returns how many it has.
   func length(_ length: Int) -> Int {
@@ -1372,7 +1375,8 @@ enum OptionalChain: String, CaseIterable, Codable, Sendable {
       let container = Dependencies { modules }
       let first = try? container.resolveOrThrow([Level<BottomLevel>]?.self)
       return first?.first.map { chainLength(from: $0) } ?? 0
-    case .decoratorsResolvingAnOptional, .decoratorsOverAliasesResolvingAnOptional:
+    case .decoratorsResolvingAnOptional, .decoratorsOverAliasesResolvingAnOptional,
+      .decoratorsResolvingStatically:
       let box = WeakBox()
       let root = Dependencies {
         for index in 0..<length {
@@ -1387,7 +1391,11 @@ enum OptionalChain: String, CaseIterable, Codable, Sendable {
       }
       let child = Dependencies(over: root) {
         Module.decorating(DecoratedLink.self) { link in
-          if link.index + 1 < length {
+          guard link.index + 1 < length else { return link }
+          if self == .decoratorsResolvingStatically {
+            link.next = try Dependencies.resolveOrThrow(
+              DecoratedLink?.self, name: "\(link.index + 1)")
+          } else {
             link.next =
               try box.container!.resolveOrThrow(DecoratedLink?.self, name: "\(link.index + 1)")
           }
