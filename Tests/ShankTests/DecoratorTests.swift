@@ -499,6 +499,47 @@ import Testing
     #expect(container.resolve([GreeterType].self).map(\.greeting) == ["a", "b", "added"])
   }
 
+  /// Over a layer that registers the list whole, the contributions of the layers over it are
+  /// added to that list as its layer gives it, and each decorator of `[P]` runs once: one in
+  /// that layer wraps the list it registers, one over it the whole.
+  @Test(arguments: [Scope.unique, .singleton], [false, true])
+  func aDecoratorOfAListRunsOnceOverAListRegisteredWhole(scope: Scope, inItsLayer: Bool) {
+    let decorations = Counter()
+    let decorator = Module.decorating([GreeterType].self) {
+      decorations.increment()
+      return $0 + [Greeter("added")]
+    }
+    let root = Dependencies { Module.contribution { Greeter("replaced") as GreeterType } }
+    let registering = Dependencies(over: root) {
+      Module(scope: scope) { [Greeter("a"), Greeter("b")] as [GreeterType] }
+      if inItsLayer { decorator }
+    }
+    let top = Dependencies(over: registering) {
+      Module.contribution { Greeter("c") as GreeterType }
+      if !inItsLayer { decorator }
+    }
+    let expected = inItsLayer ? ["a", "b", "added", "c"] : ["a", "b", "c", "added"]
+    #expect(top.resolve([GreeterType].self).map(\.greeting) == expected)
+    #expect(top.resolve([GreeterType].self).map(\.greeting) == expected)
+    #expect(decorations.value == (inItsLayer && scope == .singleton ? 1 : 2))
+  }
+
+  /// The same for a dictionary: a decorator over the layer that registers it runs once.
+  @Test func aDecoratorOfADictionaryRunsOnceOverADictionaryRegisteredWhole() {
+    let decorations = Counter()
+    let registering = Dependencies { Module { ["a": Greeter("a")] as [String: GreeterType] } }
+    let top = Dependencies(over: registering) {
+      Module.contribution("c") { Greeter("c") as GreeterType }
+      Module.decorating([String: GreeterType].self) {
+        decorations.increment()
+        return $0.merging(["added": Greeter("added")]) { $1 }
+      }
+    }
+    let greetings = top.resolve([String: GreeterType].self).mapValues(\.greeting)
+    #expect(greetings == ["a": "a", "c": "c", "added": "added"])
+    #expect(decorations.value == 1)
+  }
+
   /// A closed layer's decorators are gone with it: a child over it gets what the layer itself
   /// would, the parent's instance, undecorated and the same one each time.
   @Test func aClosedMiddleLayersDecoratorsNoLongerApplyToTheChildOverIt() async {

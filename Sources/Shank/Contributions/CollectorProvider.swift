@@ -29,9 +29,14 @@ final class CollectorProvider<Value>: Provider<Value> {
 
   override func answersItsKey(in table: RegistrationTable) -> Bool { adds(table) }
 
+  /// What `collect` gathers, with this collector on the trace; `collect` decorates it.
   override func resolve(at site: SourceSite, from container: Dependencies)
     throws(ResolutionError) -> Value
   {
-    try convert(at: site, from: container, by: collect)
+    try checkIsolation(at: site)
+    let trace = ResolutionTrace.unretainedCurrent
+    try trace.enter(self, from: container, at: site)
+    defer { trace.leave() }
+    return try collect(site, container)
   }
 }

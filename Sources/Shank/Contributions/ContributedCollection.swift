@@ -11,12 +11,12 @@ enum ContributedCollection {
         to: Element.self, replacedBy: key, lastOfEachName: false, from: container, at: site)
       // Each element is made from this closure's frame alone, with no call in between that a
       // chain of lists would pay at every level (see "Stack depth" in ARCHITECTURE.md).
-      var list: [Element] = try replacement(layers.replacing, at: site, from: container) ?? []
+      var list: [Element] = try replacement(layers.replacing, at: site) ?? []
       list.reserveCapacity(list.count + layers.contributions.count)
       for entry in layers.contributions {
         list.append(try made(by: entry, in: container, at: site))
       }
-      return list
+      return try container.decorated(list, over: layers.replacing?.layer, at: site)
     }
   }
 
@@ -27,17 +27,17 @@ enum ContributedCollection {
       site, container throws(ResolutionError) -> [String: Element] in
       let layers = try contributingLayers(
         to: Element.self, replacedBy: key, lastOfEachName: true, from: container, at: site)
-      var named: [String: Element] =
-        try replacement(layers.replacing, at: site, from: container) ?? [:]
+      var named: [String: Element] = try replacement(layers.replacing, at: site) ?? [:]
       for entry in layers.contributions {
         named[entry.read { $0.name }!] = try made(by: entry, in: container, at: site)
       }
-      return named
+      return try container.decorated(named, over: layers.replacing?.layer, at: site)
     }
   }
 
   /// The registration of a collection of `Element`s, registered under `key`, that `collect`
-  /// makes at each resolution; if `named`, it adds only the last contribution of each name.
+  /// makes and decorates at each resolution; if `named`, it adds only the last contribution of
+  /// each name.
   private static func collector<Element, Collection>(
     of element: Element.Type, as key: Any.Type, named: Bool, site: SourceSite,
     collect: @escaping Provider<Collection>.Conversion
@@ -50,20 +50,23 @@ enum ContributedCollection {
         let layers = try? contributingLayers(
           to: Element.self, replacedBy: key, lastOfEachName: named, from: container, at: site)
         return (layers?.contributions ?? []).map { $0.takeUnretainedValue() }
-          + (layers?.replacing.map { [$0] } ?? []) + container.decorations(of: Element.self)
+          + (layers?.replacing.map { [$0.registration] } ?? [])
+          + container.decorations(of: Element.self)
       },
       adds: { table in
         adds(table.contributions[ObjectIdentifier(Element.self)] ?? [], over: [], named: named)
       }, collect: collect)
   }
 
-  /// A collection registered whole, as a test swaps one: what the contributions are added to.
+  /// A collection registered whole, as a test swaps one, as the layer that registers it gives
+  /// it, decorated there: what the contributions of the layers over it are added to, before
+  /// those layers' decorators wrap the whole.
   private static func replacement<Collection>(
-    _ registration: Registration?, at site: SourceSite, from container: Dependencies
+    _ replacing: (registration: Registration, layer: Dependencies)?, at site: SourceSite
   ) throws(ResolutionError) -> Collection? {
-    guard let registration else { return nil }
-    return try Unretained(registration).downcast(to: Provider<Collection>.self)
-      .takeUnretainedValue().resolve(at: site, from: container)
+    guard let replacing else { return nil }
+    return try Unretained(replacing.registration).downcast(to: Provider<Collection>.self)
+      .takeUnretainedValue().resolve(at: site, from: replacing.layer)
   }
 
   /// The named ones of `contributions`, of those of one name only the last, which wins: an
@@ -105,8 +108,8 @@ enum ContributedCollection {
 
   /// The contributions to `Element` of each layer from `top` down to the nearest one that
   /// registers the collection itself (`collection`: `[Element]` or `[String: Element]`), bottom
-  /// layer first, only the last of each name if `lastOfEachName`, and that registration, which
-  /// replaces those underneath. A closed layer that
+  /// layer first, only the last of each name if `lastOfEachName`, and that registration with its
+  /// layer, which replaces those underneath. A closed layer that
   /// adds to the collection, or registers it, makes the collection's resolution from `top` fail
   /// as closed; one that does neither, such as one whose every name a layer over it has too, is
   /// passed over. The layers are walked in a loop, so that any number of them takes no stack.
@@ -114,7 +117,8 @@ enum ContributedCollection {
     to element: Element.Type, replacedBy collection: Any.Type, lastOfEachName named: Bool,
     from top: Dependencies, at site: SourceSite
   ) throws(ResolutionError) -> (
-    contributions: [Unretained<Registration>], replacing: Registration?
+    contributions: [Unretained<Registration>],
+    replacing: (registration: Registration, layer: Dependencies)?
   ) {
     var found: [Unretained<Registration>] = []
     var next: Dependencies? = top
@@ -130,7 +134,7 @@ enum ContributedCollection {
         next = layer.parent
         continue
       }
-      if replacing != nil { return (named ? lastOfEachName(found) : found, replacing) }
+      if let replacing { return (named ? lastOfEachName(found) : found, (replacing, layer)) }
       if let contributions {
         // Most lists come from one layer, whose array is then taken as it is.
         found = found.isEmpty ? contributions : contributions + found

@@ -67,6 +67,25 @@ extension Dependencies {
     return try apply(decoratorsAt: index, from: 0, to: value, at: site)
   }
 
+  /// `value` wrapped by the decorators of `Value` from this container down to `owner`, not
+  /// `owner`'s own or those underneath it, which decorated what `value` was made of; by every
+  /// decorator of `Value` here and underneath where `owner` is `nil`.
+  ///
+  /// Inlined, so that where nothing decorates, an unspecialized caller looks up no metadata of
+  /// `Value` to call it: a collection's would cost it about a hundred instructions.
+  @inline(__always)
+  func decorated<Value>(_ value: Value, over owner: Dependencies?, at site: SourceSite)
+    throws(ResolutionError) -> Value
+  {
+    guard decorates else { return value }
+    guard let owner else { return try decorated(value, at: site) }
+    let type = ObjectIdentifier(Value.self)
+    guard let index = decorators.firstIndex(where: { $0.type == type }) else { return value }
+    // `owner` is underneath, so its list is the start of this one.
+    let start = owner.decorators.first { $0.type == type }?.links.value.count ?? 0
+    return try apply(decoratorsAt: index, from: start, to: value, at: site)
+  }
+
   /// `value`, which `owner` underneath keeps and made as `registration` says, wrapped by the
   /// decorators of `Value` from this container down to `owner`, not `owner`'s own, which
   /// wrapped it as it was made. Decorated once for each instance underneath (for a `.cached`

@@ -82,6 +82,20 @@ final class AliasProvider<Value>: Provider<Value> {
       replacing: &replaced) as! Value
   }
 
+  /// What `conversion` makes of the instance it reads through to, with this alias on the
+  /// trace, decorated as `container` says.
+  private func convert(
+    at site: SourceSite, from container: Dependencies, by conversion: Conversion
+  ) throws(ResolutionError) -> Value {
+    try checkIsolation(at: site)
+    let trace = ResolutionTrace.unretainedCurrent
+    try trace.enter(self, from: container, at: site)
+    defer { trace.leave() }
+    let value = try conversion(site, container)
+    guard container.decorates else { return value }
+    return try container.decorated(value, at: site)
+  }
+
   override var keeper: Registration { upstream.keeper }
 
   override var hasOnClose: Bool { upstream.hasOnClose }

@@ -67,18 +67,4 @@ class Provider<Value>: Registration {
   ) throws(ResolutionError) -> Any {
     try resolve(at: site, from: container)
   }
-
-  /// What `conversion` makes of the instances it reads through to, with this provider on the
-  /// trace, decorated as `container` says: the path of an alias and of a collection.
-  final func convert(
-    at site: SourceSite, from container: Dependencies, by conversion: Conversion
-  ) throws(ResolutionError) -> Value {
-    try checkIsolation(at: site)
-    let trace = ResolutionTrace.unretainedCurrent
-    try trace.enter(self, from: container, at: site)
-    defer { trace.leave() }
-    let value = try conversion(site, container)
-    guard container.decorates else { return value }
-    return try container.decorated(value, at: site)
-  }
 }
