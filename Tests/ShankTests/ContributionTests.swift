@@ -141,6 +141,21 @@ import Testing
         == ["mock": "named mock", "extra": "extra"])
   }
 
+  /// Under contributions, a unique list registered whole is made as any unique module its
+  /// layer lists: its factory reads the layer the resolution started in.
+  @Test func aUniqueListRegisteredWholeUnderContributionsReadsTheAskingLayer() {
+    let layer = Dependencies {
+      Module("label") { "registered" }
+      Module { [Sink(Dependencies.resolve(String.self, name: "label"))] as [SinkType] }
+    }
+    let above = Dependencies(over: layer) {
+      Module("label") { "above" }
+      Module.contribution { Sink("extra") as SinkType }
+    }
+    #expect(layer.resolve([SinkType].self).map(\.label) == ["registered"])
+    #expect(above.resolve([SinkType].self).map(\.label) == ["above", "extra"])
+  }
+
   /// In its own container, contributions listed before it and after it alike.
   @Test func aModuleThatRegistersTheListReplacesItsOwnContainersContributions() {
     let container = Dependencies {

@@ -11,7 +11,7 @@ enum ContributedCollection {
         to: Element.self, replacedBy: key, lastOfEachName: false, from: container, at: site)
       // Each element is made from this closure's frame alone, with no call in between that a
       // chain of lists would pay at every level (see "Stack depth" in ARCHITECTURE.md).
-      var list: [Element] = try replacement(layers.replacing, at: site) ?? []
+      var list: [Element] = try replacement(layers.replacing, at: site, from: container) ?? []
       list.reserveCapacity(list.count + layers.contributions.count)
       for entry in layers.contributions {
         list.append(try made(by: entry, in: container, at: site))
@@ -27,7 +27,8 @@ enum ContributedCollection {
       site, container throws(ResolutionError) -> [String: Element] in
       let layers = try contributingLayers(
         to: Element.self, replacedBy: key, lastOfEachName: true, from: container, at: site)
-      var named: [String: Element] = try replacement(layers.replacing, at: site) ?? [:]
+      var named: [String: Element] =
+        try replacement(layers.replacing, at: site, from: container) ?? [:]
       for entry in layers.contributions {
         named[entry.read { $0.name }!] = try made(by: entry, in: container, at: site)
       }
@@ -58,15 +59,21 @@ enum ContributedCollection {
       }, collect: collect)
   }
 
-  /// A collection registered whole, as a test swaps one, as the layer that registers it gives
-  /// it, decorated there: what the contributions of the layers over it are added to, before
-  /// those layers' decorators wrap the whole.
+  /// A collection registered whole, as a test swaps one: what the contributions of the layers
+  /// over it are added to, before those layers' decorators wrap the whole. Decorated by its own
+  /// layer's decorators and those underneath alone: a unique one is made as any unique module
+  /// resolved from `container` (its factory reads `container`), a shared one is what its
+  /// layer keeps.
   private static func replacement<Collection>(
-    _ replacing: (registration: Registration, layer: Dependencies)?, at site: SourceSite
+    _ replacing: (registration: Registration, layer: Dependencies)?, at site: SourceSite,
+    from container: Dependencies
   ) throws(ResolutionError) -> Collection? {
-    guard let replacing else { return nil }
-    return try Unretained(replacing.registration).downcast(to: Provider<Collection>.self)
-      .takeUnretainedValue().resolve(at: site, from: replacing.layer)
+    guard let (registration, layer) = replacing else { return nil }
+    let provider = Unretained(registration).downcast(to: Provider<Collection>.self)
+      .takeUnretainedValue()
+    guard provider.plainFactory != nil else { return try provider.resolve(at: site, from: layer) }
+    let made = try provider.makePlain(at: site, from: container)
+    return layer.decorates ? try layer.decorated(made, at: site) : made
   }
 
   /// The named ones of `contributions`, of those of one name only the last, which wins: an
