@@ -500,28 +500,33 @@ import Testing
   }
 
   /// Over a layer that registers the list whole, the contributions of the layers over it are
-  /// added to that list as its layer gives it, and each decorator of `[P]` runs once: one in
-  /// that layer wraps the list it registers, one over it the whole.
-  @Test(arguments: [Scope.unique, .singleton], [false, true])
-  func aDecoratorOfAListRunsOnceOverAListRegisteredWhole(scope: Scope, inItsLayer: Bool) {
+  /// added to that list, and each decorator of `[P]` runs once: on the whole, wherever it is,
+  /// unless the list is shared, which its layer keeps wrapped by the decorators there and
+  /// underneath.
+  @Test(arguments: [Scope.unique, .singleton], ["under", "in its layer", "over"])
+  func aDecoratorOfAListRunsOnceOverAListRegisteredWhole(scope: Scope, decoratorLayer: String) {
     let decorations = Counter()
     let decorator = Module.decorating([GreeterType].self) {
       decorations.increment()
       return $0 + [Greeter("added")]
     }
-    let root = Dependencies { Module.contribution { Greeter("replaced") as GreeterType } }
+    let root = Dependencies {
+      Module.contribution { Greeter("replaced") as GreeterType }
+      if decoratorLayer == "under" { decorator }
+    }
     let registering = Dependencies(over: root) {
       Module(scope: scope) { [Greeter("a"), Greeter("b")] as [GreeterType] }
-      if inItsLayer { decorator }
+      if decoratorLayer == "in its layer" { decorator }
     }
     let top = Dependencies(over: registering) {
       Module.contribution { Greeter("c") as GreeterType }
-      if !inItsLayer { decorator }
+      if decoratorLayer == "over" { decorator }
     }
-    let expected = inItsLayer ? ["a", "b", "added", "c"] : ["a", "b", "c", "added"]
+    let keptDecorated = scope == .singleton && decoratorLayer != "over"
+    let expected = keptDecorated ? ["a", "b", "added", "c"] : ["a", "b", "c", "added"]
     #expect(top.resolve([GreeterType].self).map(\.greeting) == expected)
     #expect(top.resolve([GreeterType].self).map(\.greeting) == expected)
-    #expect(decorations.value == (inItsLayer && scope == .singleton ? 1 : 2))
+    #expect(decorations.value == (keptDecorated ? 1 : 2))
   }
 
   /// The same for a dictionary: a decorator over the layer that registers it runs once.

@@ -11,12 +11,14 @@ enum ContributedCollection {
         to: Element.self, replacedBy: key, lastOfEachName: false, from: container, at: site)
       // Each element is made from this closure's frame alone, with no call in between that a
       // chain of lists would pay at every level (see "Stack depth" in ARCHITECTURE.md).
-      var list: [Element] = try replacement(layers.replacing, at: site, from: container) ?? []
+      let replaced: (collection: [Element]?, decoratedBy: Dependencies?) = try replacement(
+        layers.replacing, at: site, from: container)
+      var list = replaced.collection ?? []
       list.reserveCapacity(list.count + layers.contributions.count)
       for entry in layers.contributions {
         list.append(try made(by: entry, in: container, at: site))
       }
-      return try container.decorated(list, over: layers.replacing?.layer, at: site)
+      return try container.decorated(list, over: replaced.decoratedBy, at: site)
     }
   }
 
@@ -27,12 +29,13 @@ enum ContributedCollection {
       site, container throws(ResolutionError) -> [String: Element] in
       let layers = try contributingLayers(
         to: Element.self, replacedBy: key, lastOfEachName: true, from: container, at: site)
-      var named: [String: Element] =
-        try replacement(layers.replacing, at: site, from: container) ?? [:]
+      let replaced: (collection: [String: Element]?, decoratedBy: Dependencies?) =
+        try replacement(layers.replacing, at: site, from: container)
+      var named = replaced.collection ?? [:]
       for entry in layers.contributions {
         named[entry.read { $0.name }!] = try made(by: entry, in: container, at: site)
       }
-      return try container.decorated(named, over: layers.replacing?.layer, at: site)
+      return try container.decorated(named, over: replaced.decoratedBy, at: site)
     }
   }
 
@@ -59,21 +62,22 @@ enum ContributedCollection {
       }, collect: collect)
   }
 
-  /// A collection registered whole, as a test swaps one: what the contributions of the layers
-  /// over it are added to, before those layers' decorators wrap the whole. Decorated by its own
-  /// layer's decorators and those underneath alone: a unique one is made as any unique module
-  /// resolved from `container` (its factory reads `container`), a shared one is what its
-  /// layer keeps.
+  /// A collection registered whole, as a test swaps one, which the contributions of the layers
+  /// over it are added to, and the layer under which its decorators already wrapped it. A
+  /// unique one is made as any unique module resolved from `container` (its factory reads
+  /// `container`), undecorated: every decorator wraps the whole. A shared one is what its
+  /// layer keeps, decorated there: only the decorators over that layer wrap the whole.
   private static func replacement<Collection>(
     _ replacing: (registration: Registration, layer: Dependencies)?, at site: SourceSite,
     from container: Dependencies
-  ) throws(ResolutionError) -> Collection? {
-    guard let (registration, layer) = replacing else { return nil }
+  ) throws(ResolutionError) -> (collection: Collection?, decoratedBy: Dependencies?) {
+    guard let (registration, layer) = replacing else { return (nil, nil) }
     let provider = Unretained(registration).downcast(to: Provider<Collection>.self)
       .takeUnretainedValue()
-    guard provider.plainFactory != nil else { return try provider.resolve(at: site, from: layer) }
-    let made = try provider.makePlain(at: site, from: container)
-    return layer.decorates ? try layer.decorated(made, at: site) : made
+    guard provider.plainFactory == nil else {
+      return (try provider.makePlain(at: site, from: container), nil)
+    }
+    return (try provider.resolve(at: site, from: layer), layer)
   }
 
   /// The named ones of `contributions`, of those of one name only the last, which wins: an
