@@ -16,7 +16,7 @@ import Testing
   /// Waits until `count` tasks are about to ask, then a while longer for them to join the
   /// attempt in progress; the deadline is a watchdog, not a timing.
   static func untilEveryoneAsks(_ asking: Counter, count: Int) async throws {
-    await eventually(timeout: 30) { asking.value == count }
+    await eventually { asking.value == count }
     try await Task.sleep(nanoseconds: 100_000_000)
   }
 
@@ -28,7 +28,7 @@ import Testing
         // Each waits for the other to have started: made one after the other, the first would
         // wait out the deadline and see only itself.
         arrived.increment()
-        await eventually(timeout: 30) { arrived.value == 2 }
+        await eventually { arrived.value == 2 }
         sawEachOther.append(arrived.value == 2)
         return Database()
       }

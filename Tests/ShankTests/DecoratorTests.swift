@@ -49,7 +49,7 @@ import Testing
       try? await Task.sleep(nanoseconds: 100_000_000)
       #expect(closed.value == 0)
     } else {
-      await eventually(timeout: 30) { closed.value == 2 }
+      await eventually { closed.value == 2 }
       #expect(closed.value == 2)
     }
   }
