@@ -77,12 +77,9 @@ extension Dependencies {
   func decorated<Value>(_ value: Value, over owner: Dependencies?, at site: SourceSite)
     throws(ResolutionError) -> Value
   {
-    guard decorates else { return value }
-    guard let owner else { return try decorated(value, at: site) }
-    let type = ObjectIdentifier(Value.self)
-    guard let index = decorators.firstIndex(where: { $0.type == type }) else { return value }
-    // `owner` is underneath, so its list is the start of this one.
-    let start = owner.decorators.first { $0.type == type }?.links.value.count ?? 0
+    guard decorates, let (index, start) = decorators(of: Value.self, over: owner) else {
+      return value
+    }
     return try apply(decoratorsAt: index, from: start, to: value, at: site)
   }
 
@@ -127,15 +124,23 @@ extension Dependencies {
   private func openDecorators(of type: Any.Type, over owner: Dependencies)
     -> (type: Int, start: Int, open: Int, keeping: KeptDecorations)?
   {
-    let type = ObjectIdentifier(type)
-    guard let index = decorators.firstIndex(where: { $0.type == type }) else { return nil }
-    // `owner` is underneath, so its list is the start of this one.
-    let start = owner.decorators.first { $0.type == type }?.links.value.count ?? 0
+    guard let (index, start) = decorators(of: type, over: owner) else { return nil }
     let links = decorators[index].links.value[start...]
     guard let link = links.last(where: { !isClosed($0.layer) }),
       let keeping = (link.layer?.takeUnretainedValue() ?? self).keptDecorations
     else { return nil }
     return (index, start, links.count { !isClosed($0.layer) }, keeping)
+  }
+
+  /// Where `type`'s entry is in ``decorators``, and where in its list the decorators over
+  /// `owner` start: after `owner`'s own, since `owner` is underneath and its list is the start
+  /// of this one; at 0 where `owner` is `nil`.
+  private func decorators(of type: Any.Type, over owner: Dependencies?) -> (
+    index: Int, start: Int
+  )? {
+    let type = ObjectIdentifier(type)
+    guard let index = decorators.firstIndex(where: { $0.type == type }) else { return nil }
+    return (index, owner?.decorators.first { $0.type == type }?.links.value.count ?? 0)
   }
 
   /// `value` wrapped by the decorators of ``decorators``' entry `type` from `start` on, each in
