@@ -501,9 +501,11 @@ import Testing
 
   /// Over a layer that registers the list whole, the contributions of the layers over it are
   /// added to that list, and each decorator of `[P]` runs once: on the whole, wherever it is,
-  /// unless the list is shared, which its layer keeps wrapped by the decorators there and
-  /// underneath.
-  @Test(arguments: [Scope.unique, .singleton], ["under", "in its layer", "over"])
+  /// unless the list's scope is not `.unique`: its layer gives it wrapped by the decorators
+  /// there and underneath, and keeps it so (but a `.weak` one, a value nothing holds weakly).
+  @Test(
+    arguments: [Scope.unique, .singleton, .cached("lists"), .weak],
+    ["under", "in its layer", "over"])
   func aDecoratorOfAListRunsOnceOverAListRegisteredWhole(scope: Scope, decoratorLayer: String) {
     let decorations = Counter()
     let decorator = Module.decorating([GreeterType].self) {
@@ -522,8 +524,10 @@ import Testing
       Module.contribution { Greeter("c") as GreeterType }
       if decoratorLayer == "over" { decorator }
     }
-    let keptDecorated = scope == .singleton && decoratorLayer != "over"
-    let expected = keptDecorated ? ["a", "b", "added", "c"] : ["a", "b", "c", "added"]
+    // A `.weak` list, a value, is not kept: made and decorated in its layer at each resolution.
+    let decoratedInItsLayer = scope != .unique && decoratorLayer != "over"
+    let keptDecorated = decoratedInItsLayer && scope != .weak
+    let expected = decoratedInItsLayer ? ["a", "b", "added", "c"] : ["a", "b", "c", "added"]
     #expect(top.resolve([GreeterType].self).map(\.greeting) == expected)
     #expect(top.resolve([GreeterType].self).map(\.greeting) == expected)
     #expect(decorations.value == (keptDecorated ? 1 : 2))
