@@ -220,7 +220,7 @@ extension Dependencies {
     // Reporting a crash can take more stack than the end of a deep chain leaves: stopped from
     // a thread of its own, the message is sure to be written.
     if trace.stackBounds.hasLittleRoom {
-      StackBounds.onFreshStack { stop(error.description, as: .failed(error), at: site) }
+      Platform.onFreshStack { stop(error.description, as: .failed(error), at: site) }
     }
     stop(error.description, as: .failed(error), at: site)
   }

@@ -23,7 +23,7 @@ extension ResolutionTrace {
     // conformance in the process, and a debug build makes a generic type's metadata the first
     // time it is used; either can take more stack than this thread has left. This thread waits
     // meanwhile, so its frames hold still.
-    StackBounds.onFreshStack {
+    Platform.onFreshStack {
       // Named as asked for: a list, not the contribution it was making; the alias, not its
       // target.
       let asked = reader(of: registration) ?? registration

@@ -134,7 +134,7 @@ final class ResolutionTrace {
   ) throws(ResolutionError) {
     // Every nested factory starts here, so refusing one that would start too low turns a
     // stack overflow, which kills the thread without a word, into an error that names the chain.
-    let address = StackBounds.position()
+    let address = Platform.stackPosition()
     guard depth == 0, !stackBounds.isInReserve(address) else {
       return try enterNested(registration, from: container, at: site, address: address)
     }

@@ -1,17 +1,5 @@
-// This thread's stack bounds, and running a closure on a fresh stack.
-//
-// Sound because the bounds are only compared with addresses, never dereferenced;
-// `pthread_getattr_np` is looked up by name and cast to the signature glibc and musl declare;
-// and a fresh stack's thread reads `body` through the address of a local of the calling
-// thread, which waits in `pthread_join` until that thread has ended.
-
-#if canImport(Darwin)
-  import Darwin
-#elseif canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
+// This thread's stack bounds, and the reserve below which no factory may start. The
+// platform calls that find them are `Platform`'s.
 
 /// Where a thread's stack ends, so that a chain of factories too deep for it stops with a
 /// message instead of overflowing into the guard page.
@@ -31,19 +19,12 @@ struct StackBounds {
 
   /// The calling thread's.
   init() {
-    guard let (low, size) = Self.currentThreadStack() else {
+    guard let (low, size) = Platform.currentThreadStack() else {
       (low, reserve) = (0, 0)
       return
     }
     self.low = low
     reserve = min(max(size / 32, 24 << 10), 64 << 10)
-  }
-
-  /// How far down its stack the calling frame is: the address of one of its locals.
-  @inlinable @inline(__always)
-  static func position() -> UInt {
-    var marker: UInt8 = 0
-    return withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
   }
 
   /// Whether a factory may not start at `address`, on this stack or off it.
@@ -57,43 +38,9 @@ struct StackBounds {
     address &- low < reserve
   }
 
-  /// The lowest address and size of the calling thread's stack.
-  private static func currentThreadStack() -> (low: UInt, size: UInt)? {
-    #if canImport(Darwin)
-      // `size_t pthread_get_stacksize_np(pthread_t)` and
-      // `void* pthread_get_stackaddr_np(pthread_t)`: <pthread.h> in apple/darwin-libpthread
-      // (include/pthread/pthread.h), macOS 10.4, iOS 2.0.
-      // The header does not say which end the address is; Apple's libc takes it as the top, the
-      // highest address, and the bottom as that less the size (`thread_stack_pcs`, as quoted in
-      // a boostorg/stacktrace issue). Not compiled here: no Apple machine builds this package.
-      let thread = pthread_self()
-      let size = UInt(pthread_get_stacksize_np(thread))
-      let high = UInt(bitPattern: pthread_get_stackaddr_np(thread))
-      guard size > 0, high > size else { return nil }
-      return (high - size, size)
-    #elseif canImport(Glibc) || canImport(Musl)
-      // Declared only under _GNU_SOURCE, which Swift's C module for the C library leaves out,
-      // so it is looked up by name.
-      guard let symbol = dlsym(nil, "pthread_getattr_np") else { return nil }
-      typealias Attributes = UnsafeMutablePointer<pthread_attr_t>
-      typealias GetAttributes = @convention(c) (pthread_t, Attributes) -> Int32
-      let getAttributes = unsafeBitCast(symbol, to: GetAttributes.self)
-      var attributes = pthread_attr_t()
-      guard getAttributes(pthread_self(), &attributes) == 0 else { return nil }
-      defer { pthread_attr_destroy(&attributes) }
-      var address: UnsafeMutableRawPointer?
-      var size = 0
-      guard pthread_attr_getstack(&attributes, &address, &size) == 0, let address, size > 0
-      else { return nil }
-      return (UInt(bitPattern: address), UInt(size))
-    #else
-      return nil
-    #endif
-  }
-
   /// Whether less than 128 KiB is left below this point of the stack these are the bounds of.
   var hasLittleRoom: Bool {
-    low != 0 && Self.position() &- low < 128 << 10
+    low != 0 && Platform.stackPosition() &- low < 128 << 10
   }
 
   /// `body`'s result, worked out on a fresh stack when less than 128 KiB is left on this one,
@@ -103,47 +50,7 @@ struct StackBounds {
   func withRoom<Result>(_ body: () -> Result) -> Result {
     guard hasLittleRoom else { return body() }
     var result: Result?
-    Self.onFreshStack { result = body() }
+    Platform.onFreshStack { result = body() }
     return result!
   }
-
-  /// Runs `body` on a new thread, and waits for it: for work that may need more stack than
-  /// the calling thread has left. Runs it here if no thread can be started.
-  ///
-  /// Not generic, so that calling it makes no type's metadata for the first time: in a debug
-  /// build that alone can take kilobytes of stack.
-  static func onFreshStack(_ body: () -> Void) {
-    withoutActuallyEscaping(body) { body in
-      var job = body
-      withUnsafeMutablePointer(to: &job) { job in
-        #if canImport(Darwin)
-          // `pthread_create` takes `pthread_t _Nullable * _Nonnull` (<pthread.h>,
-          // apple/darwin-libpthread): there `pthread_t` is a pointer, in glibc an integer.
-          var thread: pthread_t?
-        #else
-          var thread = pthread_t()
-        #endif
-        // A closure, not `runFreshStackJob` itself: it converts to the start routine whether
-        // that takes an optional pointer, as in glibc, or a nonnull one, as swift-nio's
-        // NIOPosix/ThreadPosix.swift, built on macOS, declares it for Apple platforms. The
-        // open-source <pthread.h> (apple/darwin-libpthread) reads
-        // `void * _Nullable (* _Nonnull)(void * _Nullable)` for Swift; not built here to tell.
-        guard pthread_create(&thread, nil, { runFreshStackJob($0) }, job) == 0 else {
-          return body()
-        }
-        // `body` runs on the new thread only, and this one goes on once that thread has ended.
-        #if canImport(Darwin)
-          pthread_join(thread!, nil)
-        #else
-          pthread_join(thread, nil)
-        #endif
-      }
-    }
-  }
-}
-
-/// Runs the closure at `raw`, which `StackBounds.onFreshStack` hands its thread; never `nil`.
-private func runFreshStackJob(_ raw: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
-  raw!.assumingMemoryBound(to: (() -> Void).self).pointee()
-  return nil
 }
