@@ -485,25 +485,64 @@ import Testing
     #expect(module.name == "bound")
   }
 
-  /// Resolved synchronously off that actor, it stops the program: the runtime's check, which
-  /// cannot carry Shank's message, traps before the factory runs.
-  @Test func aSynchronousResolutionOffTheGlobalActorAModuleWasRegisteredFromStops() async {
+  /// Resolved synchronously off that actor, it is refused before its factory runs, with
+  /// Shank's message: `resolveOrThrow` throws it, and `resolve()` stops with it.
+  @Test func aSynchronousResolutionOffTheGlobalActorAModuleWasRegisteredFromIsRefused()
+    async throws
+  {
+    let container = await actorBoundModules()
+    let error = try #require(
+      resolutionError { try container.resolveOrThrow(ActorBoundModuleType.self, line: 2) })
+    let message = """
+      Shank cannot resolve ActorBoundModuleType off BindingActor
+        asked for at ShankTests/ConcurrencyTests.swift:2
+        it was registered at ShankTests/ConcurrencyTests.swift:1 from code isolated to \
+      BindingActor, so its factory runs only there
+        resolve it on BindingActor, or, if it is Sendable, from async code with \
+      Dependencies.resolveAsync(ActorBoundModuleType.self)
+      """
+    #expect(error.description == message)
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       exitIfStillRunning(after: 20)
-      let container = await actorBoundModules()
-      _ = container.resolve(ActorBoundModuleType.self)
+      _ = await actorBoundModules().resolve(ActorBoundModuleType.self, line: 2)
     }
-    // `resolveOrThrow` stops too, as its documentation says: the runtime's check stops there.
-    let throwing = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+    #expect(
+      standardError(of: result).contains(
+        "ShankTests/ConcurrencyTests.swift:2: Fatal error: \(message)\n"))
+  }
+
+  /// A module registered from an actor instance, not a global actor, is bound to that
+  /// instance: resolved synchronously on it, it is made; off it, it is refused.
+  @Test func aModuleRegisteredFromAnActorInstanceResolvesOnlyOnThatInstance() async throws {
+    let owner = ModuleOwningActor()
+    let container = await owner.container()
+    #expect(await owner.greeting(from: container) == "bound")
+    let error = try #require(
+      resolutionError { try container.resolveOrThrow(GreeterType.self, line: 2) })
+    #expect(
+      error.reason
+        == .wrongIsolation(
+          actor: "ModuleOwningActor", registeredAt: "ShankTests/ConcurrencyTests.swift:1"))
+    // Another instance of the same actor type is another actor.
+    #expect(await ModuleOwningActor().failure(from: container) != nil)
+    // The closure of a `Dependencies { }` block in its method is not isolated to it.
+    let listed = await owner.containerListingTheModuleInTheBlock()
+    #expect(listed.resolve(GreeterType.self).greeting == "listed")
+  }
+
+  /// On an actor with an executor of its own, the runtime's check decides, since only it asks
+  /// the executor: resolved there, the module is made; off it, the check stops the program.
+  @Test func aModuleBoundToAnActorWithAnExecutorOfItsOwnResolvesOnlyThere() async {
+    let owner = QueueBoundActor()
+    let container = await owner.container()
+    #expect(await owner.greeting(from: container) == "bound")
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       exitIfStillRunning(after: 20)
-      let container = await actorBoundModules()
-      _ = try? container.resolveOrThrow(ActorBoundModuleType.self)
+      _ = try? await QueueBoundActor().container().resolveOrThrow(GreeterType.self)
     }
-    for result in [result, throwing] {
-      #expect(
-        standardError(of: result)
-          == "Incorrect actor executor assumption; expected 'ShankTests.BindingActor' executor.\n")
-    }
+    #expect(
+      standardError(of: result).contains(
+        "Fatal error: Unexpected isolation context, expected to be executing on QueueExecutor\n"))
   }
 }
 
@@ -586,7 +625,59 @@ nonisolated func partReaderModule(eager: Bool) -> Module {
 
 /// A container whose module is registered from `BindingActor`.
 @BindingActor func actorBoundModules() -> Dependencies {
-  Dependencies { Module { ActorBoundModule() as ActorBoundModuleType } }
+  Dependencies { Module(line: 1) { ActorBoundModule() as ActorBoundModuleType } }
+}
+
+/// Composes a container on an actor instance, so that its module is bound to that instance.
+actor ModuleOwningActor {
+  func container() -> Dependencies {
+    // Made here, not in the builder's closure, which is not isolated to this instance.
+    let module = Module(line: 1) { Greeter("bound") as GreeterType }
+    return Dependencies { module }
+  }
+
+  func containerListingTheModuleInTheBlock() -> Dependencies {
+    Dependencies { Module { Greeter("listed") as GreeterType } }
+  }
+
+  /// The greeting of the module resolved synchronously here.
+  func greeting(from container: Dependencies) -> String {
+    container.resolve(GreeterType.self).greeting
+  }
+
+  /// Why resolving the module synchronously here fails, if it does.
+  func failure(from container: Dependencies) -> ResolutionError.Reason? {
+    resolutionError { try container.resolveOrThrow(GreeterType.self) }?.reason
+  }
+}
+
+/// An actor that runs on a dispatch queue of its own, and composes a container there.
+actor QueueBoundActor {
+  /// Runs the actor's jobs, in order, on its queue.
+  final class QueueExecutor: SerialExecutor {
+    let queue = DispatchQueue(label: "QueueBoundActor")
+
+    func enqueue(_ job: consuming ExecutorJob) {
+      let job = UnownedJob(job)
+      queue.async { job.runSynchronously(on: self.asUnownedSerialExecutor()) }
+    }
+  }
+
+  private let executor = QueueExecutor()
+
+  nonisolated var unownedExecutor: UnownedSerialExecutor {
+    executor.asUnownedSerialExecutor()
+  }
+
+  func container() -> Dependencies {
+    let module = Module { Greeter("bound") as GreeterType }
+    return Dependencies { module }
+  }
+
+  /// The greeting of the module resolved synchronously here.
+  func greeting(from container: Dependencies) -> String {
+    container.resolve(GreeterType.self).greeting
+  }
 }
 
 /// The ways a main-actor instance that a container keeps can be asked for.

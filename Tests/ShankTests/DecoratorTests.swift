@@ -1150,17 +1150,25 @@ import Testing
     #expect(container.resolve(GreeterType.self).greeting == "PLAIN!")
   }
 
-  /// As a module bound to another actor: the runtime's check, which cannot report Shank's
-  /// message, stops the resolution before the decorator runs off its actor.
-  @Test func aDecoratorBoundToAnotherActorStopsASynchronousResolutionOffIt() async {
+  /// As a module bound to another actor: the resolution is refused before the decorator runs
+  /// off its actor, and `resolve()` stops with Shank's message.
+  @Test func aDecoratorBoundToAnotherActorRefusesToRunOffIt() async throws {
+    let container = await DecoratingActor().container()
+    let error = try #require(resolutionError { try container.resolveOrThrow(GreeterType.self) })
+    #expect(
+      error.reason
+        == .wrongIsolation(
+          actor: "DecoratingActor",
+          registeredAt: "ShankTests/DecoratorTests.swift:\(DecoratingActor.decoratorLine)"))
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       exitIfStillRunning(after: 20)
       let container = await DecoratingActor().container()
-      _ = container.resolve(GreeterType.self)
+      _ = container.resolve(GreeterType.self, line: 2)
     }
     #expect(
-      standardError(of: result)
-        == "Incorrect actor executor assumption; expected 'ShankTests.DecoratingActor' executor.\n")
+      standardError(of: result).contains(
+        "ShankTests/DecoratorTests.swift:2: Fatal error: Shank cannot resolve GreeterType off DecoratingActor\n"
+      ))
   }
 
   @Test func verifyReportsATypeWhoseDecoratorIsBoundToAnotherActor() async throws {

@@ -54,10 +54,10 @@ extension Dependencies {
   ///   - line: The line that asks, for diagnostics; leave it to its default.
   /// - Returns: The module's instance, made or shared as its ``Scope`` says.
   /// - Throws: ``ResolutionError`` when the key is missing, a factory closes a cycle, the
-  ///   module is bound to the main actor and this code is not on it, or factories resolving
-  ///   one another have nearly filled this thread's stack. A module bound to another actor,
-  ///   resolved off it, stops the program in the runtime's check instead: no public API tells
-  ///   whether code runs on an actor without stopping.
+  ///   module is bound to an actor and this code is not on it, or factories resolving one
+  ///   another have nearly filled this thread's stack. A module bound to an actor with an
+  ///   executor of its own, resolved off it, stops the program in the runtime's check instead:
+  ///   only that check asks the executor.
   @inlinable
   public static func resolveOrThrow<T>(
     _ type: T.Type = T.self, name: String? = nil, fileID: StaticString = #fileID, line: UInt = #line
@@ -104,10 +104,10 @@ extension Dependencies {
   ///   - line: The line that asks, for diagnostics; leave it to its default.
   /// - Returns: The module's instance, made or shared as its ``Scope`` says.
   /// - Throws: ``ResolutionError`` when the key is missing, a factory closes a cycle, the
-  ///   module is bound to the main actor and this code is not on it, or factories resolving
-  ///   one another have nearly filled this thread's stack. A module bound to another actor,
-  ///   resolved off it, stops the program in the runtime's check instead: no public API tells
-  ///   whether code runs on an actor without stopping.
+  ///   module is bound to an actor and this code is not on it, or factories resolving one
+  ///   another have nearly filled this thread's stack. A module bound to an actor with an
+  ///   executor of its own, resolved off it, stops the program in the runtime's check instead:
+  ///   only that check asks the executor.
   @inlinable
   public func resolveOrThrow<T>(
     _ type: T.Type = T.self, name: String? = nil, fileID: StaticString = #fileID, line: UInt = #line

@@ -4,7 +4,8 @@ extension Registration {
   /// Lets the factory or decorator run only on the actor it was registered from.
   ///
   /// Nonisolated registrations, most of them, pass with one load and no call. The main actor
-  /// is checked without trapping, so the error can carry Shank's message; another actor can
+  /// and default actors are checked without trapping, so the error can carry Shank's message;
+  /// an actor with an executor of its own, on a runtime that cannot say without trapping, can
   /// only be asserted, by the runtime's own check.
   @inlinable @inline(__always)
   final func checkIsolation(at site: SourceSite) throws(ResolutionError) {
@@ -19,13 +20,17 @@ extension Registration {
       return
     }
     guard let isolation else { return }
-    if ResolutionTrace.current.inspection != nil {
+    switch Platform.isRunning(on: isolation) {
+    case true?: return
+    case false?: throw isolationError(actor: "\(Swift.type(of: isolation))", at: site)
+    case nil where ResolutionTrace.current.inspection != nil:
       // `verify()` never stops the program: it cannot be on another actor, so it reports.
       throw isolationError(actor: "\(Swift.type(of: isolation))", at: site)
+    case nil:
+      isolation.preconditionIsolated(
+        isolationError(actor: "\(Swift.type(of: isolation))", at: site).description,
+        file: site.fileID, line: site.line)
     }
-    isolation.preconditionIsolated(
-      isolationError(actor: "\(Swift.type(of: isolation))", at: site).description,
-      file: site.fileID, line: site.line)
   }
 
   /// The error of a resolution asked for at `site` off the registration's `actor`, named by
