@@ -520,14 +520,51 @@ import Testing
     let error = try #require(
       resolutionError { try container.resolveOrThrow(GreeterType.self, line: 2) })
     #expect(
-      error.reason
-        == .wrongIsolation(
-          actor: "ModuleOwningActor", registeredAt: "ShankTests/ConcurrencyTests.swift:1"))
+      error.description == """
+        Shank cannot resolve GreeterType off ModuleOwningActor
+          asked for at ShankTests/ConcurrencyTests.swift:2
+          it was registered at ShankTests/ConcurrencyTests.swift:1 from code isolated to \
+        ModuleOwningActor, so its factory runs only there
+          resolve it on ModuleOwningActor, or, if it is Sendable, from async code with \
+        Dependencies.resolveAsync(GreeterType.self)
+          it is bound to the ModuleOwningActor instance whose code registered it, not to every \
+        ModuleOwningActor; a Task { } there that does not capture self runs off it
+        """)
     // Another instance of the same actor type is another actor.
     #expect(await ModuleOwningActor().failure(from: container) != nil)
     // The closure of a `Dependencies { }` block in its method is not isolated to it.
     let listed = await owner.containerListingTheModuleInTheBlock()
     #expect(listed.resolve(GreeterType.self).greeting == "listed")
+  }
+
+  /// An actor that runs on the main actor's executor is the main actor for a module bound to
+  /// it: the module is made there, on the main actor too, and refused off it with Shank's error.
+  @Test func aModuleBoundToAnActorOnTheMainActorsExecutorResolvesOnlyThere() async throws {
+    let owner = MainExecutorActor()
+    let container = await owner.container()
+    #expect(await owner.greeting(from: container) == "bound")
+    #expect(await MainActor.run { container.resolve(GreeterType.self).greeting } == "bound")
+    let reason = await offTheMainActor { () throws(ResolutionError) in
+      _ = try container.resolveOrThrow(GreeterType.self)
+    }
+    #expect(
+      reason
+        == .wrongIsolation(
+          actor: "MainExecutorActor", registeredAt: "ShankTests/ConcurrencyTests.swift:1"))
+  }
+
+  /// A container keeps the actor instance its module is bound to, and only as long as it lives.
+  @Test func aContainerKeepsTheActorInstanceItsModuleIsBoundTo() async {
+    weak var released: ModuleOwningActor?
+    var container: Dependencies? = nil
+    do {
+      let owner = ModuleOwningActor()
+      released = owner
+      container = await owner.container()
+    }
+    #expect(released != nil && container != nil)
+    container = nil
+    #expect(released == nil)
   }
 
   /// On an actor with an executor of its own, the runtime's check decides, since only it asks
@@ -628,16 +665,14 @@ nonisolated func partReaderModule(eager: Bool) -> Module {
   Dependencies { Module(line: 1) { ActorBoundModule() as ActorBoundModuleType } }
 }
 
-/// Composes a container on an actor instance, so that its module is bound to that instance.
-actor ModuleOwningActor {
+/// An actor that composes a container in its own code, so that the module is bound to it.
+protocol ModuleBindingActor: Actor {}
+
+extension ModuleBindingActor {
   func container() -> Dependencies {
     // Made here, not in the builder's closure, which is not isolated to this instance.
     let module = Module(line: 1) { Greeter("bound") as GreeterType }
     return Dependencies { module }
-  }
-
-  func containerListingTheModuleInTheBlock() -> Dependencies {
-    Dependencies { Module { Greeter("listed") as GreeterType } }
   }
 
   /// The greeting of the module resolved synchronously here.
@@ -651,8 +686,15 @@ actor ModuleOwningActor {
   }
 }
 
-/// An actor that runs on a dispatch queue of its own, and composes a container there.
-actor QueueBoundActor {
+/// A default actor, bound to one instance.
+actor ModuleOwningActor: ModuleBindingActor {
+  func containerListingTheModuleInTheBlock() -> Dependencies {
+    Dependencies { Module { Greeter("listed") as GreeterType } }
+  }
+}
+
+/// An actor that runs on a dispatch queue of its own.
+actor QueueBoundActor: ModuleBindingActor {
   /// Runs the actor's jobs, in order, on its queue.
   final class QueueExecutor: SerialExecutor {
     let queue = DispatchQueue(label: "QueueBoundActor")
@@ -668,15 +710,12 @@ actor QueueBoundActor {
   nonisolated var unownedExecutor: UnownedSerialExecutor {
     executor.asUnownedSerialExecutor()
   }
+}
 
-  func container() -> Dependencies {
-    let module = Module { Greeter("bound") as GreeterType }
-    return Dependencies { module }
-  }
-
-  /// The greeting of the module resolved synchronously here.
-  func greeting(from container: Dependencies) -> String {
-    container.resolve(GreeterType.self).greeting
+/// An actor that runs on the main actor's executor.
+actor MainExecutorActor: ModuleBindingActor {
+  nonisolated var unownedExecutor: UnownedSerialExecutor {
+    MainActor.sharedUnownedExecutor
   }
 }
 

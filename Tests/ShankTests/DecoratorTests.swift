@@ -1167,8 +1167,13 @@ import Testing
     }
     #expect(
       standardError(of: result).contains(
-        "ShankTests/DecoratorTests.swift:2: Fatal error: Shank cannot resolve GreeterType off DecoratingActor\n"
-      ))
+        """
+        ShankTests/DecoratorTests.swift:2: Fatal error: Shank cannot resolve GreeterType off DecoratingActor
+          asked for at ShankTests/DecoratorTests.swift:2
+          its decorator was registered at ShankTests/DecoratorTests.swift:\(DecoratingActor.decoratorLine) \
+        from code isolated to DecoratingActor, so it runs only there
+
+        """))
   }
 
   @Test func verifyReportsATypeWhoseDecoratorIsBoundToAnotherActor() async throws {

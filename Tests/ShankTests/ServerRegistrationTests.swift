@@ -91,9 +91,9 @@ import Testing
       error?.description == """
         Shank cannot resolve Service off the main actor
           asked for at \(file):\(askedLine)
-          it was registered at \(file):\(mainActorDecoratorLine) from code isolated to MainActor, so its factory runs only there
+          its decorator was registered at \(file):\(mainActorDecoratorLine) from code isolated to MainActor, so it runs only there
           resolve it on the main actor, or, if it is Sendable, from async code with Dependencies.resolveAsync(Service.self)
-          or, if its factory needs no main actor, register it from nonisolated code, such as a `nonisolated static func make() -> Dependencies` of an enum of yours
+          or, if its decorator needs no main actor, register it from nonisolated code, such as a `nonisolated static func make() -> Dependencies` of an enum of yours
         """)
   }
 

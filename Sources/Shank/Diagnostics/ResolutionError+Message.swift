@@ -20,10 +20,17 @@ extension ResolutionError {
       )
     case .wrongIsolation(let actor, let registeredAt):
       let place = actor == "MainActor" ? "the main actor" : actor
+      let bound = if case .decorator? = storage.fields.thrower { "decorator" } else { "factory" }
+      let (registered, runs) = bound == "factory" ? ("it", "its factory") : ("its decorator", "it")
       var advice = [
-        "  it was registered at \(registeredAt) from code isolated to \(actor), so its factory runs only there",
+        "  \(registered) was registered at \(registeredAt) from code isolated to \(actor), so \(runs) runs only there",
         "  resolve it on \(place), or, if it is Sendable, from async code with \(resolvingAsync)",
       ]
+      if storage.fields.isBoundToAnInstance {
+        advice.append(
+          "  it is bound to the \(actor) instance whose code registered it, not to every \(actor); a Task { } there that does not capture self runs off it"
+        )
+      }
       if let asker = storage.fields.askingFactory {
         advice.append(
           "  it was asked for off \(place) while \(asker.key), registered at \(asker.registeredAt), was being made or decorated: register what asked for it from code isolated to \(actor) too, or, if it is Sendable, have it resolve from async code with await \(resolvingAsync)"
@@ -33,7 +40,7 @@ extension ResolutionError {
         // A server registers at launch and resolves on its request threads: the way out is
         // where it registers, not how it resolves.
         advice.append(
-          "  or, if its factory needs no main actor, register it from nonisolated code, such as a `nonisolated static func make() -> Dependencies` of an enum of yours"
+          "  or, if its \(bound) needs no main actor, register it from nonisolated code, such as a `nonisolated static func make() -> Dependencies` of an enum of yours"
         )
         if registeredAt.contains("/main.swift:") || registeredAt.hasPrefix("main.swift:") {
           advice.append(

@@ -175,7 +175,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     var registeredCount = 0
     var pending: AsyncPending?
     /// Who threw a ``Reason/factoryFailed(error:)``, the factory or a decorator, and where it
-    /// is registered.
+    /// is registered; for ``Reason/wrongIsolation(actor:registeredAt:)``, a decorator that is
+    /// bound to the actor.
     var thrower: Thrower?
     /// The module being made when the key was asked for: for a miss, and for
     /// ``Reason/wrongIsolation(actor:registeredAt:)``, one being made off that actor.
@@ -183,6 +184,9 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     /// For ``Reason/notConforming(valueType:)``, where the module with the `as:` list is
     /// registered.
     var registeredAt: SourceSite?
+    /// For ``Reason/wrongIsolation(actor:registeredAt:)``, whether the actor is one instance of
+    /// its type rather than a global actor.
+    var isBoundToAnInstance = false
   }
 
   final class Storage: Sendable {

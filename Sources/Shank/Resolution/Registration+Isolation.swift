@@ -16,38 +16,48 @@ extension Registration {
   @usableFromInline
   final func checkBoundIsolation(at site: SourceSite) throws(ResolutionError) {
     if isMainActorOnly {
-      if !MainActorCheck.isOnMainActor { throw isolationError(actor: "MainActor", at: site) }
+      if !MainActorCheck.isOnMainActor { throw isolationError(at: site) }
       return
     }
     guard let isolation else { return }
     switch Platform.isRunning(on: isolation) {
     case true?: return
-    case false?: throw isolationError(actor: "\(Swift.type(of: isolation))", at: site)
+    case false?: throw isolationError(at: site)
     case nil where ResolutionTrace.current.inspection != nil:
       // `verify()` never stops the program: it cannot be on another actor, so it reports.
-      throw isolationError(actor: "\(Swift.type(of: isolation))", at: site)
+      throw isolationError(at: site)
     case nil:
       isolation.preconditionIsolated(
-        isolationError(actor: "\(Swift.type(of: isolation))", at: site).description,
-        file: site.fileID, line: site.line)
+        isolationError(at: site).description, file: site.fileID, line: site.line)
     }
   }
 
-  /// The error of a resolution asked for at `site` off the registration's `actor`, named by
+  /// The error of a resolution asked for at `site` off the registration's actor, named by
   /// the key it was asked for: an alias's, or the list's for a contribution, whose advice to
   /// resolve it from async code then holds.
-  final func isolationError(actor: String, at site: SourceSite) -> ResolutionError {
+  final func isolationError(at site: SourceSite) -> ResolutionError {
     let trace = ResolutionTrace.current
     let key = trace.reader(of: self)?.keyDescription ?? keyDescription
+    let actor = isMainActorOnly ? "MainActor" : isolation.map { "\(Swift.type(of: $0))" } ?? ""
     var fields = ResolutionError.Fields(
       reason: .wrongIsolation(actor: actor, registeredAt: self.site.description), key: key,
       site: site)
+    fields.isBoundToAnInstance = isolation.map { !Self.isShared($0) } ?? false
     // The module being made when it was asked for runs off the actor: the way out is where
     // that one runs. A decorator is asked for by no one: it wraps what is being made.
-    if role != .decorator {
+    if role == .decorator {
+      fields.thrower = .decorator(registeredAt: self.site)
+    } else {
       let asker = trace.runningFactories.last { !$0.isAlias(of: self) && $0 !== self }
       fields.askingFactory = asker.map { ($0.keyDescription, $0.site) }
     }
     return ResolutionError(fields)
+  }
+
+  /// Whether `actor` is its global actor's `shared` one, which its type names alone.
+  private static func isShared(_ actor: any Actor) -> Bool {
+    guard let global = Swift.type(of: actor) as? any GlobalActor.Type else { return false }
+    func shared<Global: GlobalActor>(of _: Global.Type) -> any Actor { Global.shared }
+    return shared(of: global) === actor
   }
 }

@@ -3,11 +3,14 @@
 // code runs on an actor.
 //
 // Sound because the stack's bounds and position are only compared with addresses, never
-// dereferenced; each symbol looked up by name is cast to the signature its header declares
-// (cited where it is cast) and used only when found; an actor's executor is read as the two
-// words the runtime's `SerialExecutorRef` is, and only passed back to the runtime; and a fresh
-// stack's thread reads its job through the address of a local of the calling thread, which
-// waits in `pthread_join` until that thread has ended.
+// dereferenced; a symbol looked up by name is cast to the signature its header declares (cited
+// where it is cast) and used only when found; an actor's executor is read as the two words
+// of the runtime's `SerialExecutorRef`, which an `UnownedSerialExecutor` holds and nothing
+// else, and they are only compared or passed back to the runtime; and a fresh stack's thread
+// reads its job through the address of a local of the calling thread, which waits in
+// `pthread_join` until that thread has ended.
+
+import _ShankAtomics
 
 import class Foundation.Thread
 
@@ -53,43 +56,26 @@ enum Platform {
   /// program could tell.
   ///
   /// No public API asks without stopping: `preconditionIsolated` traps, and on Linux the
-  /// runtime's own check traps first, with a message that drops the caller's. The runtime's
-  /// `swift_task_isCurrentExecutorWithFlags(SerialExecutorRef, flags) -> bool`
-  /// (include/swift/Runtime/Concurrency.h in swiftlang/swift) with the flag `MustNotAssert`
-  /// (0x10) answers instead. It is looked up by name, so a runtime without it (an older Apple
-  /// system's) answers `nil`. Its `false` is final for a default actor, whose executor has no
-  /// implementation word (the runtime's `SerialExecutorRef::forDefaultActor`); an executor of
-  /// the app's own may still say yes in its `checkIsolated`, which only the trapping check
-  /// calls, so that is `nil`.
+  /// runtime's own check traps first, with a message that drops the caller's. The runtime asked
+  /// not to trap answers instead (`_shank_is_current_executor`, whose definition cites the
+  /// runtime's headers); it is `nil` where an older Apple system's runtime cannot be asked. Its
+  /// `false` is final for a default actor, whose executor has no implementation word (the
+  /// runtime's `SerialExecutorRef::forDefaultActor`); an executor of the app's own may still
+  /// say yes in its `checkIsolated`, which only the trapping check calls, so that is `nil`. An
+  /// actor that runs on the main actor's executor is asked as the main actor is.
   static func isRunning(on actor: any Actor) -> Bool? {
-    guard let isCurrentExecutor = runtimeIsCurrentExecutor else { return nil }
-    let executor = unsafeBitCast(
-      actor.unownedExecutor, to: (identity: UInt, implementation: UInt).self)
-    if isCurrentExecutor(executor.identity, executor.implementation, 0x10) { return true }
-    return executor.implementation == 0 ? false : nil
+    typealias Words = (identity: UInt, implementation: UInt)
+    let executor = unsafeBitCast(actor.unownedExecutor, to: Words.self)
+    if executor == unsafeBitCast(MainActor.sharedUnownedExecutor, to: Words.self) {
+      return MainActorCheck.isOnMainActor
+    }
+    let identity = UnsafeRawPointer(bitPattern: executor.identity)
+    switch _shank_is_current_executor(identity, executor.implementation) {
+    case 1: return true
+    case 0 where executor.implementation == 0: return false
+    default: return nil
+    }
   }
-
-  /// `swift_task_isCurrentExecutorWithFlags`, or `nil` where the runtime lacks it.
-  ///
-  /// The function is `SWIFT_CC(swift)`; called with the C convention, its two words and flags
-  /// arrive in the first three integer registers and its `bool` returns in the first, as the
-  /// Swift convention has them on 64-bit ARM and x86. Elsewhere it is not called.
-  private static let runtimeIsCurrentExecutor: (@convention(c) (UInt, UInt, UInt64) -> Bool)? = {
-    #if arch(x86_64) || arch(arm64)
-      #if canImport(Darwin)
-        // `RTLD_DEFAULT` is `((void *) -2)` in Darwin's <dlfcn.h>, a macro Swift cannot import.
-        let everywhere = UnsafeMutableRawPointer(bitPattern: -2)
-      #else
-        // `RTLD_DEFAULT` is `((void *) 0)` in glibc's and musl's <dlfcn.h>.
-        let everywhere: UnsafeMutableRawPointer? = nil
-      #endif
-      return dlsym(everywhere, "swift_task_isCurrentExecutorWithFlags").map {
-        unsafeBitCast($0, to: (@convention(c) (UInt, UInt, UInt64) -> Bool).self)
-      }
-    #else
-      return nil
-    #endif
-  }()
 
   /// How far down its stack the calling frame is: the address of one of its locals.
   @inlinable @inline(__always)

@@ -1,5 +1,5 @@
 // Atomic loads, stores and a compare-exchange on one machine word, for Shank's lock-free read
-// paths. `Synchronization.Atomic` needs macOS 15 and iOS 18; these keep the package's older
+// paths, and one question to the Swift runtime. `Synchronization.Atomic` needs macOS 15 and iOS 18; these keep the package's older
 // floor with one implementation on every platform. Not API: Shank's own use only.
 #ifndef SHANK_ATOMICS_H
 #define SHANK_ATOMICS_H
@@ -131,5 +131,10 @@ static inline __attribute__((always_inline)) void
 _shank_store_sequential(uintptr_t *word, uintptr_t value) {
   __atomic_store_n(word, value, __ATOMIC_SEQ_CST);
 }
+
+// Whether the calling code runs on the serial executor whose two words these are (an
+// `UnownedSerialExecutor`'s): 1 or 0, asked of the Swift runtime without trapping, or -1 where
+// the runtime lacks the function. Defined in Atomics.c, the one place that names it.
+int _shank_is_current_executor(const void *identity, uintptr_t implementation);
 
 #endif
