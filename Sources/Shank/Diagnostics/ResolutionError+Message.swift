@@ -20,8 +20,9 @@ extension ResolutionError {
       )
     case .wrongIsolation(let actor, let registeredAt):
       let place = actor == "MainActor" ? "the main actor" : actor
-      let bound = if case .decorator? = storage.fields.thrower { "decorator" } else { "factory" }
-      let (registered, runs) = bound == "factory" ? ("it", "its factory") : ("its decorator", "it")
+      let isDecorator = if case .decorator? = storage.fields.thrower { true } else { false }
+      let (bound, registered, runs) =
+        isDecorator ? ("decorator", "its decorator", "it") : ("factory", "it", "its factory")
       var advice = [
         "  \(registered) was registered at \(registeredAt) from code isolated to \(actor), so \(runs) runs only there",
         "  resolve it on \(place), or, if it is Sendable, from async code with \(resolvingAsync)",

@@ -4,9 +4,9 @@ extension Registration {
   /// Lets the factory or decorator run only on the actor it was registered from.
   ///
   /// Nonisolated registrations, most of them, pass with one load and no call. The main actor
-  /// and default actors are checked without trapping, so the error can carry Shank's message;
-  /// an actor with an executor of its own, on a runtime that cannot say without trapping, can
-  /// only be asserted, by the runtime's own check.
+  /// and other actors are checked without trapping, so the error can carry Shank's message;
+  /// an actor with an executor of the app's own, or any actor on a runtime that cannot be
+  /// asked, can only be asserted, by the runtime's own check.
   @inlinable @inline(__always)
   final func checkIsolation(at site: SourceSite) throws(ResolutionError) {
     if isBound { try checkBoundIsolation(at: site) }

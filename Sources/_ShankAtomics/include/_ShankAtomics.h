@@ -1,6 +1,7 @@
 // Atomic loads, stores and a compare-exchange on one machine word, for Shank's lock-free read
-// paths, and one question to the Swift runtime. `Synchronization.Atomic` needs macOS 15 and iOS 18; these keep the package's older
-// floor with one implementation on every platform. Not API: Shank's own use only.
+// paths, and one question to the Swift runtime. `Synchronization.Atomic` needs macOS 15 and
+// iOS 18; these keep the package's older floor with one implementation on every platform. Not
+// API: Shank's own use only.
 #ifndef SHANK_ATOMICS_H
 #define SHANK_ATOMICS_H
 
