@@ -500,6 +500,8 @@ import Testing
       BindingActor, so its factory runs only there
         resolve it on BindingActor, or, if it is Sendable, from async code with \
       Dependencies.resolveAsync(ActorBoundModuleType.self)
+        it is bound to the very actor whose code registered it, not to any other BindingActor \
+      instance; a Task { } started there runs off it unless it inherits that actor
       """
     #expect(error.description == message)
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
@@ -527,8 +529,9 @@ import Testing
         ModuleOwningActor, so its factory runs only there
           resolve it on ModuleOwningActor, or, if it is Sendable, from async code with \
         Dependencies.resolveAsync(GreeterType.self)
-          it is bound to the ModuleOwningActor instance whose code registered it, not to every \
-        ModuleOwningActor; a Task { } there that does not capture self runs off it
+          it is bound to the very actor whose code registered it, not to any other \
+        ModuleOwningActor instance; a Task { } started there runs off it unless it inherits that \
+        actor
         """)
     // Another instance of the same actor type is another actor.
     #expect(await ModuleOwningActor().failure(from: container) != nil)

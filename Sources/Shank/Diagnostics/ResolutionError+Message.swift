@@ -27,9 +27,9 @@ extension ResolutionError {
         "  \(registered) was registered at \(registeredAt) from code isolated to \(actor), so \(runs) runs only there",
         "  resolve it on \(place), or, if it is Sendable, from async code with \(resolvingAsync)",
       ]
-      if storage.fields.isBoundToAnInstance {
+      if actor != "MainActor" {
         advice.append(
-          "  it is bound to the \(actor) instance whose code registered it, not to every \(actor); a Task { } there that does not capture self runs off it"
+          "  \(registered) is bound to the very actor whose code registered it, not to any other \(actor) instance; a Task { } started there runs off it unless it inherits that actor"
         )
       }
       if let asker = storage.fields.askingFactory {

@@ -184,9 +184,6 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     /// For ``Reason/notConforming(valueType:)``, where the module with the `as:` list is
     /// registered.
     var registeredAt: SourceSite?
-    /// For ``Reason/wrongIsolation(actor:registeredAt:)``, whether the actor is one instance of
-    /// its type rather than a global actor.
-    var isBoundToAnInstance = false
   }
 
   final class Storage: Sendable {

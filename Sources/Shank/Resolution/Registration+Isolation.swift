@@ -42,7 +42,6 @@ extension Registration {
     var fields = ResolutionError.Fields(
       reason: .wrongIsolation(actor: actor, registeredAt: self.site.description), key: key,
       site: site)
-    fields.isBoundToAnInstance = isolation.map { !Self.isShared($0) } ?? false
     // The module being made when it was asked for runs off the actor: the way out is where
     // that one runs. A decorator is asked for by no one: it wraps what is being made.
     if role == .decorator {
@@ -52,12 +51,5 @@ extension Registration {
       fields.askingFactory = asker.map { ($0.keyDescription, $0.site) }
     }
     return ResolutionError(fields)
-  }
-
-  /// Whether `actor` is its global actor's `shared` one, which its type names alone.
-  private static func isShared(_ actor: any Actor) -> Bool {
-    guard let global = Swift.type(of: actor) as? any GlobalActor.Type else { return false }
-    func shared<Global: GlobalActor>(of _: Global.Type) -> any Actor { Global.shared }
-    return shared(of: global) === actor
   }
 }
