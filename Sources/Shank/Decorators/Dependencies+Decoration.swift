@@ -62,8 +62,7 @@ extension Dependencies {
   func decorated<Value>(_ value: Value, at site: SourceSite) throws(ResolutionError)
     -> Value
   {
-    let type = ObjectIdentifier(Value.self)
-    guard let index = decorators.firstIndex(where: { $0.type == type }) else { return value }
+    guard let (index, _) = decorators(of: Value.self, over: nil) else { return value }
     return try apply(decoratorsAt: index, from: 0, to: value, at: site)
   }
 

@@ -22,9 +22,9 @@ extension Registration {
     guard let isolation else { return }
     switch Platform.isRunning(on: isolation) {
     case true?: return
-    case false?: throw isolationError(at: site)
-    case nil where ResolutionTrace.current.inspection != nil:
-      // `verify()` never stops the program: it cannot be on another actor, so it reports.
+    // `verify()` never stops the program: it cannot be on another actor, so it reports.
+    case false?,
+      nil where ResolutionTrace.current.inspection != nil:
       throw isolationError(at: site)
     case nil:
       isolation.preconditionIsolated(
