@@ -70,12 +70,6 @@ class Registration: Recipe, CustomStringConvertible {
     factories(resolvedFrom: container).lazy.compactMap(\.isolation).first
   }
 
-  /// Whether only `resolveAsync` can resolve this registration from `container`: one of its
-  /// factories is a ``Scope/unique`` module's `async` one, which nothing keeps made.
-  final func resolvesOnlyAsync(from container: Dependencies) -> Bool {
-    factories(resolvedFrom: container).contains { $0.terms.isAsync && $0.scope.kind == .unique }
-  }
-
   /// How many resets of its `.cached` scope came before the instance it keeps now; `nil` for
   /// any other scope, whose kept instance never changes or has an identity of its own.
   var cachedGeneration: UInt? { nil }

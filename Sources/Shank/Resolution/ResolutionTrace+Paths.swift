@@ -8,10 +8,10 @@ extension ResolutionTrace {
   func cycleError(
     closedBy registration: Registration, onTraceFrom start: Int, at site: SourceSite
   ) -> ResolutionError {
-    let path = askedPath(fromFrame: start, to: registration)
-    let closing = path[path.count - 1]
+    let loop = path(askedChain(from: start), to: registration)
+    let closing = loop[loop.count - 1]
     return ResolutionError(
-      .cycle(path: ([closing] + path.dropFirst()).map(\.description)),
+      .cycle(path: ([closing] + loop.dropFirst()).map(\.description)),
       key: closing.keyDescription, site: site)
   }
 
@@ -62,11 +62,6 @@ extension ResolutionTrace {
   func askedPath(from held: Registration, to next: Registration) -> [Registration] {
     let start = (0..<depth).first { frames[$0].registration.takeUnretainedValue() === held }
     return path(start.map(askedChain(from:)) ?? [held], to: next)
-  }
-
-  /// The chain from frame `start` to `next`, as ``askedPath(from:to:)`` names it.
-  func askedPath(fromFrame start: Int, to next: Registration) -> [Registration] {
-    path(askedChain(from: start), to: next)
   }
 
   /// `chain`, then `next`, unless the alias on top of `chain` reads through to it.

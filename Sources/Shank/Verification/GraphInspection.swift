@@ -108,7 +108,9 @@ struct GraphInspection {
     for (property, requirement) in injections {
       let type = ObjectIdentifier(requirement.type)
       if let (owner, target) = dependencies.layer(registering: type, name: requirement.name) {
-        if target.resolvesOnlyAsync(from: dependencies) {
+        // Only `resolveAsync` makes a unique async module: nothing keeps one made.
+        let factories = target.factories(resolvedFrom: dependencies)
+        if factories.contains(where: { $0.terms.isAsync && $0.scope.kind == .unique }) {
           problems.append(
             .asyncOnly(
               module: module, property: property,
