@@ -39,7 +39,7 @@ import Testing
       ))
     #expect(
       message.contains(
-        "  the top-level code of main.swift is main-actor code: move the Dependencies { } from there into such a function"
+        "  if that is the top-level code of main.swift, it is main-actor code: move the Dependencies { } from there into such a function"
       ))
   }
 
@@ -110,7 +110,7 @@ import Testing
     let message = standardError(of: result)
     #expect(message.contains("Shank cannot resolve Service off the main actor"))
     #expect(message.contains("register it from nonisolated code"))
-    #expect(message.contains("the top-level code of main.swift is main-actor code"))
+    #expect(message.contains("if that is the top-level code of main.swift, it is main-actor code"))
   }
 }
 

@@ -45,7 +45,7 @@ extension ResolutionError {
         )
         if registeredAt.contains("/main.swift:") || registeredAt.hasPrefix("main.swift:") {
           advice.append(
-            "  the top-level code of main.swift is main-actor code: move the Dependencies { } from there into such a function"
+            "  if that is the top-level code of main.swift, it is main-actor code: move the Dependencies { } from there into such a function"
           )
         }
       }
