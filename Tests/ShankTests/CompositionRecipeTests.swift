@@ -153,10 +153,13 @@ import Testing
     let migrations = Collector<String>()
     let made = Counter()
     let dependencies = Dependencies {
-      Module(scope: .singleton, eager: true) {
-        CompositionDatabase(migrating: migrations) as CompositionDatabaseType
-      }
+      // Registered first and made far faster, however a loaded machine (or a sanitizer)
+      // schedules the two: listed second in a report of the slowest first.
       Module(scope: .singleton, eager: true) { CompositionCache() as CompositionCacheType }
+      Module(scope: .singleton, eager: true) { () -> CompositionDatabaseType in
+        usleep(100_000)
+        return CompositionDatabase(migrating: migrations)
+      }
       Module(scope: .singleton) { () -> CompositionMailerType in
         made.increment()
         return CompositionMailer()
