@@ -5,8 +5,8 @@
 /// of and checked for isolation the same way. Only making the value is async, in `start()` and
 /// `resolveAsync` (see ``AsyncInstance``).
 final class AsyncRecipe<Value>: Recipe {
-  private let factory: () async throws -> Value
-  private let onClose: ((Value) async -> Void)?
+  let factory: () async throws -> Value
+  let onClose: ((Value) async -> Void)?
   /// The synchronous recipe the module would have, made of the plain module with a factory
   /// that takes what the async one made: the module itself, an alias or a contribution.
   private let shape: (ModuleRecipe<Value>) -> Recipe
@@ -25,11 +25,7 @@ final class AsyncRecipe<Value>: Recipe {
   }
 
   override func register(into registrations: inout RegistrationList) {
-    // A value made and never taken is disposed of as the provider would have disposed of it:
-    // only where its scope keeps instances.
-    let instance = AsyncInstance(
-      factory: factory, isolation: isolation, onClose: scope.keepsInstances ? onClose : nil,
-      site: site, shares: scope.kind != .unique)
+    let instance = AsyncInstance(self)
     // Made for this container alone: a `ModuleRecipe` makes its providers, even a unique one,
     // for each container it registers in, and the list keeps them.
     shape(

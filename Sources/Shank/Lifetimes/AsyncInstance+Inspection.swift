@@ -17,10 +17,11 @@ extension AsyncInstance {
   /// nonisolated factory's jobs run on this thread (see ``InspectionExecutor``).
   func makeWaiting(in container: Dependencies) throws -> Value {
     let outcome = Locked<Result<Handed<Made>, any Error>?>(nil)
-    let make: @Sendable () async -> Void = { [factory, isolation] in
+    let make: @Sendable () async -> Void = { [recipe] in
       do {
         // Its resolutions run over the waiting one's frames, which count their depth.
-        let made = try await Self.run(factory, on: isolation, in: container, depth: 0)
+        let made = try await Self.run(
+          recipe, on: recipe.value.isolation, in: container, depth: 0)
         outcome.withLock { $0 = .success(made) }
       } catch {
         outcome.withLock { $0 = .failure(error) }

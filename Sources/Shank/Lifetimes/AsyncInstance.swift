@@ -14,10 +14,8 @@
 /// each `resolveAsync` makes its own value and hands it to its own resolution (see
 /// ``AsyncRound/handoffs``).
 final class AsyncInstance<Value>: Sendable {
-  let factory: Handed<() async throws -> Value>
-  let isolation: (any Actor)?
-  private let onClose: Handed<(Value) async -> Void>?
-  private let site: SourceSite
+  /// The module's factory, isolation, `onClose` handler and site.
+  let recipe: Handed<AsyncRecipe<Value>>
   /// Whether the provider keeps what it takes, so one value serves everyone who waited.
   let shares: Bool
   /// The slot, and how many values the provider has taken from it: a resolution that found
@@ -40,15 +38,9 @@ final class AsyncInstance<Value>: Sendable {
     let nanoseconds: UInt64
   }
 
-  init(
-    factory: @escaping () async throws -> Value, isolation: (any Actor)?,
-    onClose: ((Value) async -> Void)?, site: SourceSite, shares: Bool
-  ) {
-    self.factory = Handed(factory)
-    self.isolation = isolation
-    self.onClose = onClose.map(Handed.init)
-    self.site = site
-    self.shares = shares
+  init(_ recipe: AsyncRecipe<Value>) {
+    self.recipe = Handed(recipe)
+    shares = recipe.scope.kind != .unique
   }
 
   /// The provider's synchronous factory: the value made for this resolution, else the error
@@ -99,7 +91,7 @@ final class AsyncInstance<Value>: Sendable {
     }
     // `verify()` blocks its own thread, never one of the cooperative pool; but a main-actor
     // factory cannot run while `verify()` holds the main thread.
-    let mainActorHeld = isolation === MainActor.shared && trace.actsAsMainActor
+    let mainActorHeld = recipe.value.isolation === MainActor.shared && trace.actsAsMainActor
     if trace.inspection != nil, !mainActorHeld, !isReadByAnAsyncFactoryItself(on: trace) {
       return try makeWaiting(in: Dependencies.current)
     }
@@ -112,7 +104,7 @@ final class AsyncInstance<Value>: Sendable {
     let round = AsyncRound.current?.number ?? 0
     let lostThisRound = shares && round != 0 && state.withLock { $0.handedIn } == round
     throw AsyncPending(
-      site: site, slot: ObjectIdentifier(self), container: container, absence: absence,
+      site: recipe.value.site, slot: ObjectIdentifier(self), container: container, absence: absence,
       isEager: provider?.isEager == true,
       key: ObjectIdentifier(asked[asked.count - 1].keyType),
       generation: generation,
@@ -205,7 +197,8 @@ final class AsyncInstance<Value>: Sendable {
       try await making.task.value
       return making.attempt.generation == generation ? making.attempt : nil
     } catch {
-      throw ResolutionError.thrown(error, by: .factory(registeredAt: self.site), for: key, at: site)
+      throw ResolutionError.thrown(
+        error, by: .factory(registeredAt: recipe.value.site), for: key, at: site)
     }
   }
 
@@ -222,7 +215,7 @@ final class AsyncInstance<Value>: Sendable {
       slot: ObjectIdentifier(self), task: UniqueRun.thisTask, going: Locked(true), route: route)
     defer { run.going.withLock { $0 = false } }
     return try await Dependencies.$uniqueAsyncRuns.withValue(runs + [run]) {
-      try await Self.run(factory, on: isolation, in: container, depth: depth).value
+      try await Self.run(recipe, on: recipe.value.isolation, in: container, depth: depth).value
     }
   }
 
@@ -232,7 +225,7 @@ final class AsyncInstance<Value>: Sendable {
     async throws
   {
     do {
-      let made = try await Self.run(factory, on: isolation, in: container, depth: depth)
+      let made = try await Self.run(recipe, on: recipe.value.isolation, in: container, depth: depth)
       state.withLock { $0.state = .made(made, by: attempt) }
     } catch {
       state.withLock { $0.state = .empty }
@@ -240,10 +233,11 @@ final class AsyncInstance<Value>: Sendable {
     }
   }
 
-  /// Runs `factory` on `isolation` with `container` current, as a synchronous factory runs
-  /// with the container that makes it current, its resolutions observed `depth` deep.
+  /// Runs `recipe`'s factory on `isolation`, its own, with `container` current, as a synchronous
+  /// factory runs with the container that makes it current, its resolutions observed `depth`
+  /// deep.
   static func run(
-    _ factory: Handed<() async throws -> Value>, on isolation: isolated (any Actor)?,
+    _ recipe: Handed<AsyncRecipe<Value>>, on isolation: isolated (any Actor)?,
     in container: Dependencies, depth: Int
   ) async throws -> Handed<Made> {
     Switches.noteOverridesInstalled()
@@ -252,16 +246,20 @@ final class AsyncInstance<Value>: Sendable {
     return try await Dependencies.overrides.withValue(Dependencies.Layer(container)) {
       try await AsyncMaking.run(in: [container], depth: depth) {
         let began = Platform.monotonicNanoseconds
-        let value = try await factory.value()
+        let value = try await recipe.value.factory()
         return Handed(Made(value: value, nanoseconds: Platform.monotonicNanoseconds &- began))
       }
     }
   }
 
-  /// Runs `value`'s `onClose` on a task of its own: nothing keeps it.
+  /// Runs `value`'s `onClose` on a task of its own: nothing keeps it. Only where its scope
+  /// keeps instances, as the provider would have disposed of it.
   private func dispose(_ made: Handed<Made>) {
-    guard let onClose else { return }
-    Disposal.runLater([Disposal(isolation: isolation) { await onClose.value(made.value.value) }])
+    guard recipe.value.scope.keepsInstances, let onClose = recipe.value.onClose else { return }
+    let handler = Handed(onClose)
+    Disposal.runLater([
+      Disposal(isolation: recipe.value.isolation) { await handler.value(made.value.value) }
+    ])
   }
 
   deinit {
