@@ -59,7 +59,7 @@ extension Dependencies {
         noContainerBuilt: overUnbuilt && !builtSince, builtSince: builtSince,
         inBareTest: inTest && !overridden, inOverriddenTest: inTest && overridden,
         registeredAbove: above.map { (origin.description, $0.origin.description) },
-        nearMisses: miss.rankedNearMisses, leftOut: miss.leftOut,
+        nearMisses: miss.rankedNearMisses,
         registered: miss.listed.keys.map { Self.line(of: $0.key, as: $0.role, at: $0.site) },
         registeredCount: miss.registeredCount, askingFactory: asker))
   }
@@ -68,7 +68,7 @@ extension Dependencies {
   /// holds, as a miss's message writes them: for ``verify()``, which names a missing key.
   func nearMisses<T>(of type: T.Type, name: String?) -> [String] {
     let miss = gather(T.self, name: name, listIsClosed: false)
-    return NearMiss.lines(leftOut: miss.leftOut, miss.rankedNearMisses, missing: miss.wanted)
+    return miss.rankedNearMisses.map { $0.line(missing: miss.wanted) }
   }
 
   /// What a miss of `T` and `name` finds in the open layers from here down, in a second look

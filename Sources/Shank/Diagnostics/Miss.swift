@@ -23,7 +23,7 @@ struct Miss {
   var nearMisses: [NearMiss] = []
   /// The lines of the key's modules that ``Module/when(_:)`` left out, which come first: kept
   /// apart, as the rare near miss they are, so that a ``NearMiss`` keeps its size.
-  var leftOut: [String] = []
+  var leftOut: [NearMiss] = []
   /// Whether a near miss is only likely, which ``rankedNearMisses`` puts last.
   var hasOwnType = false
   /// The names of the contributions to the type asked for that are near misses already.
@@ -93,9 +93,9 @@ struct Miss {
     guard ObjectIdentifier(registration.type) == requested, registration.name == name,
       registration.role == .module
     else { return }
-    leftOut.append(
-      "\(wanted): registered at \(registration.site) but left out, as .when(\(contexts)) does not hold in this process"
-    )
+    let why =
+      "registered at \(registration.site) but left out, as .when(\(contexts)) does not hold in this process"
+    leftOut.append(NearMiss(key: wanted, closeness: .leftOut(why)))
   }
 
   /// Whether `registration`, under `typeName`, is likely the concrete type of the unnamed key
@@ -132,11 +132,12 @@ struct Miss {
     name.contains("<") ? name : String(name.split(separator: ".").last ?? Substring(name))
   }
 
-  /// The near misses, those that are only likely (``NearMiss/Closeness/ownType``) last, so that
-  /// the first 20 a message lists keep the certain ones.
+  /// The near misses: the modules of the key left out first, those that are only likely
+  /// (``NearMiss/Closeness/ownType``) last, so that the first 20 a message lists keep the
+  /// certain ones.
   var rankedNearMisses: [NearMiss] {
-    guard hasOwnType else { return nearMisses }
-    return nearMisses.filter { !$0.isOwnType } + nearMisses.filter(\.isOwnType)
+    guard hasOwnType else { return leftOut + nearMisses }
+    return leftOut + nearMisses.filter { !$0.isOwnType } + nearMisses.filter(\.isOwnType)
   }
 
   /// `type`'s name, noting the short names it shares with `T`'s leaves.

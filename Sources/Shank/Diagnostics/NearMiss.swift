@@ -2,8 +2,9 @@
 /// writes only the near misses its message shows, and ``ResolutionError/nearMisses`` the rest
 /// when asked.
 struct NearMiss: Sendable {
-  /// How the registration is close to the key asked for. Only the rare own type carries a
-  /// value, so that each of a hundred thousand near misses copies no string of its own.
+  /// How the registration is close to the key asked for. Only the rare own type and left-out
+  /// module carry a value, so that each of a hundred thousand near misses copies no string of
+  /// its own.
   enum Closeness: Sendable {
     case sameTypeWithNoName, sameTypeUnderAnotherName, sameNameAnotherType
     /// A contribution to the type's list, which resolves; the type alone does not.
@@ -14,6 +15,8 @@ struct NearMiss: Sendable {
     /// of the key would be: likely its concrete type, registered without `as`. The site is
     /// written out: a `String`, unlike a `SourceSite`, leaves spare bits for the other cases.
     case ownType(registeredAt: String)
+    /// A module of the key itself that ``Module/when(_:)`` left out, with why, as written.
+    case leftOut(String)
   }
 
   let key: KeyDescription
@@ -25,14 +28,6 @@ struct NearMiss: Sendable {
     return false
   }
 
-  /// The lines listed for a miss of `wanted`: the modules of the key left out first, as
-  /// ``Module/when(_:)`` left them out, then `nearMisses`.
-  static func lines(
-    leftOut: [String], _ nearMisses: some Sequence<NearMiss>, missing wanted: KeyDescription
-  ) -> [String] {
-    leftOut + nearMisses.map { $0.line(missing: wanted) }
-  }
-
   /// The line a message lists for this near miss of `wanted`.
   func line(missing wanted: KeyDescription) -> String {
     switch closeness {
@@ -42,6 +37,7 @@ struct NearMiss: Sendable {
     case .contribution: "\(key): a contribution; resolve [\(key.typeName)] for every one"
     case .ownType(let site):
       "\(key): registered at \(site) as its own type; if it conforms to \(wanted.typeName), register it as that type: Module { … as \(wanted.typeName) }"
+    case .leftOut(let why): "\(key): \(why)"
     case .registeredAsOptional:
       "\(key): the type registered as an Optional; register it as \(wanted.typeName)"
     }

@@ -175,12 +175,11 @@ extension ResolutionError {
         "  a container was built, but this one lies over the empty one that Dependencies.current gave before build(): make it after build()"
       )
     }
-    if !fields.nearMisses.isEmpty || !fields.leftOut.isEmpty {
-      let shown = NearMiss.lines(
-        leftOut: fields.leftOut, fields.nearMisses.prefix(Dependencies.listedKeyLimit),
-        missing: fields.key)
-      let count = fields.leftOut.count + fields.nearMisses.count
-      lines += Self.list("  near misses", shown, of: count, counted: false)
+    if !fields.nearMisses.isEmpty {
+      let shown = fields.nearMisses.prefix(Dependencies.listedKeyLimit).map {
+        $0.line(missing: fields.key)
+      }
+      lines += Self.list("  near misses", shown, of: fields.nearMisses.count)
     }
     if registeredCount > 0 {
       lines += Self.list("  registered", registered, of: registeredCount, counted: true)

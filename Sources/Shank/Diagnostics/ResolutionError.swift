@@ -80,7 +80,7 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
   /// how many there are.
   public var nearMisses: [String] {
     let fields = storage.fields
-    return NearMiss.lines(leftOut: fields.leftOut, fields.nearMisses, missing: fields.key)
+    return fields.nearMisses.map { $0.line(missing: fields.key) }
   }
   /// What is registered, sorted, at most the first 20.
   public var registered: [String] { storage.fields.registered }
@@ -166,8 +166,6 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     /// Written only when shown: a miss among 100,000 keys would spend most of its time writing
     /// near misses its message leaves out.
     var nearMisses: [NearMiss] = []
-    /// The near misses of the key's modules that ``Module/when(_:)`` left out, as lines, first.
-    var leftOut: [String] = []
     var registered: [String] = []
     var registeredCount = 0
     var pending: AsyncPending?
