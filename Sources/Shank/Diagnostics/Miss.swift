@@ -136,7 +136,8 @@ struct Miss {
   /// (``NearMiss/Closeness/ownType``) last, so that the first 20 a message lists keep the
   /// certain ones.
   var rankedNearMisses: [NearMiss] {
-    guard hasOwnType else { return leftOut + nearMisses }
+    // Copied only where there is something to rank: a miss may have 100,000 near misses.
+    guard hasOwnType else { return leftOut.isEmpty ? nearMisses : leftOut + nearMisses }
     return leftOut + nearMisses.filter { !$0.isOwnType } + nearMisses.filter(\.isOwnType)
   }
 
