@@ -106,14 +106,14 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     storage = Storage(fields)
   }
 
-  /// What `thrower`, a factory or a decorator of `key`, threw, for a resolution asked for at
-  /// `site`: an async module not made yet as ``Reason/notMadeYet(registeredAt:)``; any other
-  /// error but a ``ResolutionError`` wrapped. A frame of its own, out of ``thrown(_:by:for:at:)``:
-  /// written into it, the frame at the end of a deep chain runs out of stack (see DepthTests).
-  private init(
-    _ error: any Error, thrownBy thrower: Thrower, for key: KeyDescription, at site: SourceSite
-  ) {
-    if let cycle = error as? WaitGraph.Cycle {
+  /// What a factory or a decorator of `key` threw, for a resolution asked for at `site`: an
+  /// error from a resolution inside it as it is, so that the outermost caller sees the first
+  /// thing that failed; an async module not made yet as ``Reason/notMadeYet(registeredAt:)``;
+  /// any other wrapped.
+  init(_ error: any Error, thrownFor key: KeyDescription, at site: SourceSite) {
+    if let error = error as? ResolutionError {
+      self = error
+    } else if let cycle = error as? WaitGraph.Cycle {
       self.init(.cycle(path: cycle.path), key: cycle.closedBy ?? key, site: site)
     } else if let pending = error as? AsyncPending {
       let reason = Reason.notMadeYet(registeredAt: pending.site.description)
@@ -121,8 +121,7 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     } else {
       // Described here, always: its description, or its values', may read this task's
       // task-locals or take a lock this thread holds.
-      let reason = Reason.factoryFailed(error: String(describing: error))
-      self.init(Fields(reason: reason, key: key, site: site, thrower: thrower))
+      self.init(.factoryFailed(error: String(describing: error)), key: key, site: site)
     }
   }
 
@@ -141,7 +140,11 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     at asked: SourceSite
   ) -> ResolutionError {
     if let error = error as? ResolutionError { return error }
-    return ResolutionError(error, thrownBy: thrower, for: key(), at: asked)
+    let failure = ResolutionError(error, thrownFor: key(), at: asked)
+    guard case .factoryFailed = failure.reason else { return failure }
+    var fields = failure.storage.fields
+    fields.thrower = thrower
+    return ResolutionError(fields)
   }
 
   /// What an error says, made once and never changed.
