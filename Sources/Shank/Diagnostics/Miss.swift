@@ -21,8 +21,8 @@ struct Miss {
   /// which a second pass writes in full.
   var clashing: Set<String>
   var nearMisses: [NearMiss] = []
-  /// The lines of the key's modules that ``Module/when(_:)`` left out, which come first: kept
-  /// apart, as the rare near miss they are, so that a ``NearMiss`` keeps its size.
+  /// The key's modules that ``Module/when(_:)`` left out, found in a walk of their own: kept
+  /// apart so that ``rankedNearMisses`` lists them first.
   var leftOut: [NearMiss] = []
   /// Whether a near miss is only likely, which ``rankedNearMisses`` puts last.
   var hasOwnType = false

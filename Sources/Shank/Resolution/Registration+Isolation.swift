@@ -22,7 +22,8 @@ extension Registration {
     guard let isolation else { return }
     switch Platform.isRunning(on: isolation) {
     case true?: return
-    // `verify()` never stops the program: it cannot be on another actor, so it reports.
+    // Off the actor; or not known, on a `verify()` thread, which never stops the program and
+    // cannot be on another actor, so it reports.
     case false?,
       nil where ResolutionTrace.current.inspection != nil:
       throw isolationError(at: site)
