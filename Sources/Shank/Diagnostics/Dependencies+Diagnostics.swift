@@ -16,7 +16,29 @@ extension Dependencies {
     let above = layerAbove(registering: T.self, name: name)
     let asker = ResolutionTrace.current.runningFactories.last.map { ($0.keyDescription, $0.site) }
     return KeyDescription.withRoom {
-      missError(T.self, name: name, site: site, above: above, asker: asker)
+      // A closed layer's keys answer that it closed: neither near misses nor what is registered.
+      // Nor does a list that a closed layer contributes to, which stops there (`Miss.closedLists`).
+      let listIsClosed = sequence(first: self, next: \.parent).contains { layer in
+        layer.isClosedToThisThread
+          && layer.table.order.contains {
+            $0.read { $0.role == .contribution && $0.type == T.self }
+          }
+      }
+      let miss = gather(T.self, name: name, listIsClosed: listIsClosed)
+      // A layer made before `build()` lies over the empty container, which no build replaces.
+      let overUnbuilt = sequence(first: self, next: \.parent).contains { $0.isUnbuilt }
+      let builtSince = overUnbuilt && Root.shared.isBuilt
+      let inTest = overUnbuilt && !builtSince && TestRun.isRunning
+      let overridden = sequence(first: self, next: \.parent).contains { $0.origin.isOverrideLayer }
+      return ResolutionError(
+        ResolutionError.Fields(
+          reason: .notRegistered, key: miss.wanted, site: site,
+          noContainerBuilt: overUnbuilt && !builtSince, builtSince: builtSince,
+          inBareTest: inTest && !overridden, inOverriddenTest: inTest && overridden,
+          registeredAbove: above.map { (origin.description, $0.origin.description) },
+          nearMisses: miss.rankedNearMisses,
+          registered: miss.listed.map { Self.line(of: $0.key, as: $0.role, at: $0.site) },
+          registeredCount: miss.registeredCount, askingFactory: asker))
     }
   }
 
@@ -35,35 +57,6 @@ extension Dependencies {
     return nil
   }
 
-  private func missError<T>(
-    _ type: T.Type, name: String?, site: SourceSite, above: Dependencies?,
-    asker: (key: KeyDescription, registeredAt: SourceSite)?
-  ) -> ResolutionError {
-    // A closed layer's keys answer that it closed: neither near misses nor what is registered.
-    // Nor does a list that a closed layer contributes to, which stops there (`Miss.closedLists`).
-    let listIsClosed = sequence(first: self, next: \.parent).contains { layer in
-      layer.isClosedToThisThread
-        && layer.table.order.contains {
-          $0.read { $0.role == .contribution && $0.type == T.self }
-        }
-    }
-    let miss = gather(T.self, name: name, listIsClosed: listIsClosed)
-    // A layer made before `build()` lies over the empty container, which no build replaces.
-    let overUnbuilt = sequence(first: self, next: \.parent).contains { $0.isUnbuilt }
-    let builtSince = overUnbuilt && Root.shared.isBuilt
-    let inTest = overUnbuilt && !builtSince && TestRun.isRunning
-    let overridden = sequence(first: self, next: \.parent).contains { $0.origin.isOverrideLayer }
-    return ResolutionError(
-      ResolutionError.Fields(
-        reason: .notRegistered, key: miss.wanted, site: site,
-        noContainerBuilt: overUnbuilt && !builtSince, builtSince: builtSince,
-        inBareTest: inTest && !overridden, inOverriddenTest: inTest && overridden,
-        registeredAbove: above.map { (origin.description, $0.origin.description) },
-        nearMisses: miss.rankedNearMisses,
-        registered: miss.listed.keys.map { Self.line(of: $0.key, as: $0.role, at: $0.site) },
-        registeredCount: miss.registeredCount, askingFactory: asker))
-  }
-
   /// The near misses of `T` and `name` among the registrations an open layer from here down
   /// holds, as a miss's message writes them: for ``verify()``, which names a missing key.
   func nearMisses<T>(of type: T.Type, name: String?) -> [String] {
@@ -75,23 +68,18 @@ extension Dependencies {
   /// if the first found types that share a short name with `T`'s, to write them in full.
   private func gather<T>(_ type: T.Type, name: String?, listIsClosed: Bool) -> Miss {
     var miss = Miss(T.self, name: name, writingInFull: [], listIsClosed: listIsClosed)
-    forEachVisibleRegistration(listingClosed: false) { registration, _, _ in
-      if listIsClosed, miss.isClosedList(registration) { return }
-      miss.offer(registration)
-    }
-    if !miss.clashing.isEmpty {
-      miss = Miss(
-        T.self, name: name, writingInFull: miss.clashing, listIsClosed: listIsClosed)
+    while true {
       forEachVisibleRegistration(listingClosed: false) { registration, _, _ in
         if listIsClosed, miss.isClosedList(registration) { return }
         miss.offer(registration)
       }
+      guard miss.writingInFull.isEmpty, !miss.clashing.isEmpty else { break }
+      miss = Miss(T.self, name: name, writingInFull: miss.clashing, listIsClosed: listIsClosed)
     }
     for layer in sequence(first: self, next: \.parent)
     where layer.table.hasLeftOut && !layer.isClosedToThisThread {
       for case let leftOut as LeftOutRecipe in layer.table.modules.lazy.map(\.recipe) {
-        let would = leftOut.wouldRegister
-        for entry in would {
+        for entry in leftOut.wouldRegister {
           miss.offer(entry.takeUnretainedValue(), leftOutWhen: leftOut.contexts)
         }
       }

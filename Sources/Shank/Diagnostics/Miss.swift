@@ -32,7 +32,11 @@ struct Miss {
   /// `WidgetModule` or `MockWidgetModule` for `WidgetModuleType`, `ServiceImpl`, `LiveService`
   /// or `ServiceMock` for `Service`; none for a named key.
   let ownTypeNames: Set<String>
-  var listed = FirstKeys()
+  /// The first keys a message lists, sorted, at most ``Dependencies/listedKeyLimit``, kept as
+  /// they are offered: one comparison for most keys, rather than a sort of all of them. Each
+  /// with its role, which says its label, and its site, which tells contributions of one key
+  /// apart: a label kept for each would be copied with each comparison.
+  private(set) var listed: [(key: KeyDescription, role: Registration.Role, site: SourceSite)] = []
   var registeredCount = 0
 
   init<T>(
@@ -64,7 +68,7 @@ struct Miss {
     let type = ObjectIdentifier(registration.type)
     let typeName = writtenName(of: registration.type)
     let key = KeyDescription(typeName: typeName, name: registration.name)
-    listed.offer(key, of: registration)
+    list(key, of: registration)
     if registration.role == .decorator { return }
     let closeness: NearMiss.Closeness
     if registration.role == .contribution {
@@ -86,6 +90,16 @@ struct Miss {
       return
     }
     nearMisses.append(NearMiss(key: key, closeness: closeness))
+  }
+
+  /// Keeps `key` among ``listed`` if it sorts before the last of them.
+  private mutating func list(_ key: KeyDescription, of registration: Registration) {
+    if listed.count == Dependencies.listedKeyLimit {
+      guard let last = listed.last, key < last.key else { return }
+      listed.removeLast()
+    }
+    let index = listed.firstIndex { key < $0.key } ?? listed.endIndex
+    listed.insert((key, registration.role, registration.site), at: index)
   }
 
   /// Notes `registration`, which `.when(contexts)` left out, if it has the key asked for.
@@ -149,23 +163,5 @@ struct Miss {
     clashing.formUnion(KeyDescription.clashingNames(of: type, with: leaves))
     last = (id, name)
     return name
-  }
-}
-
-/// The first keys a message lists, in sorted order, kept as they are offered: one comparison
-/// for most keys, rather than a sort of all of them.
-struct FirstKeys {
-  /// Sorted by key, at most ``Dependencies/listedKeyLimit``, each with its role, which says
-  /// its label, and its site, which tells contributions of one key apart: a label kept for each
-  /// would be copied with each comparison.
-  private(set) var keys: [(key: KeyDescription, role: Registration.Role, site: SourceSite)] = []
-
-  mutating func offer(_ key: KeyDescription, of registration: Registration) {
-    if keys.count == Dependencies.listedKeyLimit {
-      guard let last = keys.last, key < last.key else { return }
-      keys.removeLast()
-    }
-    let index = keys.firstIndex { key < $0.key } ?? keys.endIndex
-    keys.insert((key, registration.role, registration.site), at: index)
   }
 }
