@@ -20,7 +20,11 @@ struct GraphInspection {
   /// Each of `cycles` from its least key round, so that the same cycle met from another of
   /// its modules is not reported again.
   private var seenCycles: Set<[String]> = []
-  private var identifiers: NodeIdentifiers
+  /// The ``DependencyGraph/Node/id``s taken.
+  private var usedIDs: Set<String>
+  /// For each id's base taken, the suffix to try next: every one below it is taken, so
+  /// numbering many nodes of one key is linear, not a search from `_2` for each.
+  private var nextSuffix: [String: Int] = [:]
   /// The container inspected, then each one underneath.
   private let layers: [Dependencies]
   /// The modules that a layer replaced and that a shared module underneath injects, found since
@@ -30,7 +34,7 @@ struct GraphInspection {
   init(_ dependencies: Dependencies) {
     layers = Array(sequence(first: dependencies, next: \.parent))
     // The Mermaid text names each layer's subgraph `LayerN`, which no node may take.
-    identifiers = NodeIdentifiers(reserving: (1..<layers.count).map { "Layer\($0)" })
+    usedIDs = Set((1..<layers.count).map { "Layer\($0)" })
     var making: [(registration: Registration, target: InspectionTarget)] = []
     for (registration, layer, position) in dependencies.visibleRegistrations() {
       _ = addNode(for: registration, layer: layer)
@@ -135,7 +139,7 @@ struct GraphInspection {
   /// Adds the node of `registration`, registered `layer` containers down, and returns its id.
   private mutating func addNode(for registration: Registration, layer: Int) -> String {
     let key = registration.keyDescription
-    let id = identifiers.identifier(for: key)
+    let id = identifier(for: key)
     ids[ObjectIdentifier(registration)] = id
     for leaf in KeyDescription.leaves(of: registration.type) {
       typesByShortName[KeyDescription.typeName(of: leaf), default: []].insert(
@@ -210,4 +214,30 @@ struct GraphInspection {
       cycles.append(path)
     }
   }
+
+  /// The identifier of `key`'s node: its type and name in plain characters, with `_2`, `_3`,
+  /// … after it when an earlier node took it.
+  private mutating func identifier(for key: KeyDescription) -> String {
+    let base = Self.base(for: key)
+    guard !usedIDs.insert(base).inserted else { return base }
+    var suffix = nextSuffix[base] ?? 2
+    while !usedIDs.insert("\(base)_\(suffix)").inserted { suffix += 1 }
+    nextSuffix[base] = suffix + 1
+    return "\(base)_\(suffix)"
+  }
+
+  private static func base(for key: KeyDescription) -> String {
+    let raw = key.name.map { "\(key.typeName)_\($0)" } ?? key.typeName
+    var base = String(raw.map { $0.isASCII && ($0.isLetter || $0.isNumber) ? $0 : "_" })
+    // Mermaid's keywords (`end`, `class`, `style`, …) are lower-case and read as such even
+    // at the start of a longer word; DOT's (`node`, `graph`, …) are whole words in any case.
+    // Every character is ASCII by now, so a capital letter first is an ASCII one.
+    if base.first?.isUppercase != true { base = "N_" + base }
+    if dotKeywords.contains(base.lowercased()) { base += "_" }
+    return base
+  }
+
+  private static let dotKeywords: Set<String> = [
+    "node", "edge", "graph", "digraph", "subgraph", "strict",
+  ]
 }
