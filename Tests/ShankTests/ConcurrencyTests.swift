@@ -540,6 +540,26 @@ import Testing
     #expect(listed.resolve(GreeterType.self).greeting == "listed")
   }
 
+  /// An actor of one's own named `MainActor` is not the main actor: its refusal names it in
+  /// full, and says that a module is bound to the very instance that registered it.
+  @Test func anActorOfOnesOwnNamedMainActorIsNamedInFull() async throws {
+    let container = await OwnActors.MainActor().container()
+    let error = try #require(
+      resolutionError { try container.resolveOrThrow(GreeterType.self, line: 2) })
+    #expect(
+      error.description == """
+        Shank cannot resolve GreeterType off ShankTests.OwnActors.MainActor
+          asked for at ShankTests/ConcurrencyTests.swift:2
+          it was registered at ShankTests/ConcurrencyTests.swift:1 from code isolated to \
+        ShankTests.OwnActors.MainActor, so its factory runs only there
+          resolve it on ShankTests.OwnActors.MainActor, or, if it is Sendable, from async code \
+        with Dependencies.resolveAsync(GreeterType.self)
+          it is bound to the very actor whose code registered it, not to any other \
+        ShankTests.OwnActors.MainActor instance; a Task { } started there runs off it unless it \
+        inherits that actor
+        """)
+  }
+
   /// An actor that runs on the main actor's executor is the main actor for a module bound to
   /// it: the module is made there, on the main actor too, and refused off it with Shank's error.
   @Test func aModuleBoundToAnActorOnTheMainActorsExecutorResolvesOnlyThere() async throws {
@@ -694,6 +714,12 @@ actor ModuleOwningActor: ModuleBindingActor {
   func containerListingTheModuleInTheBlock() -> Dependencies {
     Dependencies { Module { Greeter("listed") as GreeterType } }
   }
+}
+
+/// Actors of one's own with the names of the standard library's.
+enum OwnActors {
+  /// A default actor that shares the main actor's name.
+  actor MainActor: ModuleBindingActor {}
 }
 
 /// An actor that runs on a dispatch queue of its own.
