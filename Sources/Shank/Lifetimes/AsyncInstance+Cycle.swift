@@ -13,7 +13,16 @@ extension AsyncInstance {
     if shares {
       guard case .making(_, let attempt) = state.withLock({ $0.state }) else { return nil }
       guard WaitGraph.holding === attempt else {
-        return cycle(awaiting: attempt, asked: route)
+        // Awaiting the attempt closes a cycle if what this task works for is what the attempt
+        // waits for, through any number of others. Only asked: this task does not wait, so no
+        // other may find it waiting.
+        do throws(WaitGraph.Cycle) {
+          _ = try WaitGraph.shared.recordWaitOfThisTask(
+            for: attempt, via: route.dropLast(), as: route[route.count - 1], keeping: false)
+          return nil
+        } catch {
+          return error.path
+        }
       }
       // The attempt runs in a task of its own: every unique run of this task came after.
       after = runs[...]
@@ -29,18 +38,5 @@ extension AsyncInstance {
     let closing = askedBy == route.dropLast().last ? closing : 1
     let loop = route.suffix(closing)
     return loop + after.flatMap(\.route) + route.dropLast(closing) + [loop[loop.startIndex]]
-  }
-
-  /// The cycle that awaiting `attempt`, asked for through `route`, would close: the run or
-  /// attempt this task works for is what `attempt` waits for, through any number of others.
-  /// Only asked: this task does not wait, so no other may find it waiting.
-  func cycle(awaiting attempt: Attempt, asked route: [String]) -> [String]? {
-    do throws(WaitGraph.Cycle) {
-      _ = try WaitGraph.shared.recordWaitOfThisTask(
-        for: attempt, via: route.dropLast(), as: route[route.count - 1], keeping: false)
-      return nil
-    } catch {
-      return error.path
-    }
   }
 }

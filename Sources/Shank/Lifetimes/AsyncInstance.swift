@@ -61,7 +61,8 @@ final class AsyncInstance<Value>: Sendable {
     }
     if let (made, attempt) = made {
       guard attempt.generation != provider?.cachedGeneration else {
-        return handed(made.value, on: trace)
+        if let round = AsyncRound.current { state.withLock { $0.handedIn = round.number } }
+        return value(of: made.value, on: trace)
       }
       // Made across a reset, it goes, as a synchronous factory's instance would, only to a
       // resolution that awaited its attempt since before the reset (see `make`). One more
@@ -114,12 +115,6 @@ final class AsyncInstance<Value>: Sendable {
         in: container, at: site, taken: taken, generation: generation, route: route,
         depth: depth)
     }
-  }
-
-  /// What `made` holds, handed to this round of `makingAsyncModules`, if any.
-  private func handed(_ made: Made, on trace: ResolutionTrace) -> Value {
-    if let round = AsyncRound.current { state.withLock { $0.handedIn = round.number } }
-    return value(of: made, on: trace)
   }
 
   /// What `made` holds; the time its factory took counts in the events of the resolutions that
@@ -183,9 +178,18 @@ final class AsyncInstance<Value>: Sendable {
           // throws, and so that the attempt sees it.
           let wait = try? WaitGraph.shared.recordWaitOfThisTask(
             for: attempt, via: via, as: key.description)
+          // The one attempt everyone waiting shares: leaves the value here, or the slot empty
+          // for the next caller to try again.
           let task = Task {
             try await WaitGraph.run(holding: attempt, inherited: false) {
-              try await self.runOnce(in: container, by: attempt, depth: depth)
+              do {
+                let made = try await Self.run(
+                  self.recipe, on: self.recipe.value.isolation, in: container, depth: depth)
+                self.state.withLock { $0.state = .made(made, by: attempt) }
+              } catch {
+                self.state.withLock { $0.state = .empty }
+                throw error
+              }
             }
           }
           slot.state = .making(task, attempt)
@@ -219,20 +223,6 @@ final class AsyncInstance<Value>: Sendable {
     }
   }
 
-  /// The one attempt everyone waiting shares: leaves the value here, or the slot empty for
-  /// the next caller to try again.
-  private func runOnce(in container: Dependencies, by attempt: Attempt, depth: Int)
-    async throws
-  {
-    do {
-      let made = try await Self.run(recipe, on: recipe.value.isolation, in: container, depth: depth)
-      state.withLock { $0.state = .made(made, by: attempt) }
-    } catch {
-      state.withLock { $0.state = .empty }
-      throw error
-    }
-  }
-
   /// Runs `recipe`'s factory on `isolation`, its own, with `container` current, as a synchronous
   /// factory runs with the container that makes it current, its resolutions observed `depth`
   /// deep.
@@ -241,10 +231,12 @@ final class AsyncInstance<Value>: Sendable {
     in container: Dependencies, depth: Int
   ) async throws -> Handed<Made> {
     Switches.noteOverridesInstalled()
+    let making = AsyncMaking(containers: [container], going: Locked(true), depth: depth)
+    defer { making.going.withLock { $0 = false } }
     // No handoffs reach the factory: an attempt sets them only while it runs, and it
     // is synchronous.
     return try await Dependencies.overrides.withValue(Dependencies.Layer(container)) {
-      try await AsyncMaking.run(in: [container], depth: depth) {
+      try await Dependencies.$asyncMaking.withValue(making) {
         let began = Platform.monotonicNanoseconds
         let value = try await recipe.value.factory()
         return Handed(Made(value: value, nanoseconds: Platform.monotonicNanoseconds &- began))
