@@ -2409,6 +2409,25 @@ import Testing
     #expect(made.value == 0)
   }
 
+  /// An actor-bound factory's making ends as the factory returns, not once its actor, busy
+  /// meanwhile, takes the resolution back: a task the factory started finds the container
+  /// closed by then.
+  @Test func aTaskAnActorBoundFactoryStartedFindsTheContainerClosedWhileItsActorIsBusy()
+    async throws
+  {
+    let containers = Collector<Dependencies>()
+    let outcome = Collector<String>()
+    let bound = await BusyActor().module(closing: containers, outcome: outcome)
+    let container = Dependencies {
+      Module("late", scope: .cached("late")) { () -> DatabaseType in Database() }
+      bound
+    }
+    containers.append(container)
+    _ = try? await container.resolveAsyncOrThrow(DatabaseType.self)
+    await eventually { outcome.all.count == 1 }
+    #expect(outcome.all == ["closed"])
+  }
+
   @Test func aSynchronousResolveStopsWithTheMessage() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       Dependencies {
@@ -2523,6 +2542,36 @@ final class HoldingExecutor: TaskExecutor, @unchecked Sendable {
       return held ?? []
     }
     for job in jobs { queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) } }
+  }
+}
+
+/// An actor whose module's factory keeps it busy once the factory has returned, and starts a
+/// task that then closes the container and resolves `"late"` from it, recording the outcome.
+actor BusyActor {
+  func module(closing containers: Collector<Dependencies>, outcome: Collector<String>) -> Module {
+    let busy = Counter()
+    return Module(scope: .singleton) { () async -> DatabaseType in
+      Task { @MainActor in
+        while busy.value < 1 { try? await Task.sleep(nanoseconds: 1_000_000) }
+        // Time for the making to end, where it ends before the actor takes the caller back.
+        try? await Task.sleep(nanoseconds: 500_000_000)
+        await containers.all[0].close()
+        do throws(ResolutionError) {
+          _ = try Dependencies.resolveOrThrow(DatabaseType.self, name: "late")
+          outcome.append("made")
+        } catch {
+          guard case .closed = error.reason else { return outcome.append(error.description) }
+          outcome.append("closed")
+        }
+      }
+      Task { self.stayBusy(marking: busy, until: outcome) }
+      return Database()
+    }
+  }
+
+  private func stayBusy(marking busy: Counter, until outcome: Collector<String>) {
+    busy.increment()
+    holdUntil(atMost: 60) { !outcome.all.isEmpty }
   }
 }
 

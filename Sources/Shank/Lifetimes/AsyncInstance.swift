@@ -231,12 +231,10 @@ final class AsyncInstance<Value>: Sendable {
     in container: Dependencies, depth: Int
   ) async throws -> Handed<Made> {
     Switches.noteOverridesInstalled()
-    let making = AsyncMaking(containers: [container], going: Locked(true), depth: depth)
-    defer { making.going.withLock { $0 = false } }
     // No handoffs reach the factory: an attempt sets them only while it runs, and it
     // is synchronous.
     return try await Dependencies.overrides.withValue(Dependencies.Layer(container)) {
-      try await Dependencies.$asyncMaking.withValue(making) {
+      try await AsyncMaking.run(in: [container], depth: depth) {
         let began = Platform.monotonicNanoseconds
         let value = try await recipe.value.factory()
         return Handed(Made(value: value, nanoseconds: Platform.monotonicNanoseconds &- began))

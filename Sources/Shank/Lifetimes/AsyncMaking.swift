@@ -21,6 +21,17 @@ struct AsyncMaking: Sendable {
     guard let making = Dependencies.asyncMaking, making.going.withLock({ $0 }) else { return nil }
     return making
   }
+
+  /// Runs `body` making in `containers`, `depth` resolutions deep, for this task, until it
+  /// returns. Nonisolated, so that the making ends as `body` returns, on the shared pool, not
+  /// once the actor of an actor-bound factory, which may be busy, has taken its caller back.
+  static func run<Value>(
+    in containers: [Dependencies], depth: Int, _ body: () async throws -> Value
+  ) async rethrows -> Value {
+    let making = AsyncMaking(containers: containers, going: Locked(true), depth: depth)
+    defer { making.going.withLock { $0 = false } }
+    return try await Dependencies.$asyncMaking.withValue(making, operation: body)
+  }
 }
 
 extension Dependencies {
