@@ -560,6 +560,15 @@ import Testing
         """)
   }
 
+  /// `start()` says an actor-bound module was made on its actor, named by its type; an actor
+  /// of one's own named `MainActor` in full, as a refusal names it.
+  @Test func startReportsAnActorBoundModuleAsMadeOnItsActor() async throws {
+    let owned = try await ModuleOwningActor().eagerContainer().start()
+    let named = try await OwnActors.MainActor().eagerContainer().start()
+    #expect(owned.entries.map(\.ranOn) == ["ModuleOwningActor"])
+    #expect(named.entries.map(\.ranOn) == ["ShankTests.OwnActors.MainActor"])
+  }
+
   /// An actor that runs on the main actor's executor is the main actor for a module bound to
   /// it: the module is made there, on the main actor too, and refused off it with Shank's error.
   @Test func aModuleBoundToAnActorOnTheMainActorsExecutorResolvesOnlyThere() async throws {
@@ -698,6 +707,12 @@ extension ModuleBindingActor {
     return Dependencies { module }
   }
 
+  /// A container whose one module, an eager singleton, is registered here.
+  func eagerContainer() -> Dependencies {
+    let module = Module(scope: .singleton, eager: true) { Greeter("eager") as GreeterType }
+    return Dependencies { module }
+  }
+
   /// The greeting of the module resolved synchronously here.
   func greeting(from container: Dependencies) -> String {
     container.resolve(GreeterType.self).greeting
@@ -716,8 +731,9 @@ actor ModuleOwningActor: ModuleBindingActor {
   }
 }
 
-/// Actors of one's own with the names of the standard library's.
-enum OwnActors {
+/// Actors of one's own with the names of the standard library's, private to this file, which
+/// Swift writes with an address of their own.
+private enum OwnActors {
   /// A default actor that shares the main actor's name.
   actor MainActor: ModuleBindingActor {}
 }

@@ -119,6 +119,21 @@ import Testing
         """)
   }
 
+  /// A type private to its file is written in full without the scope Swift writes with an
+  /// address, which changes from run to run.
+  @Test func aMissWritesAPrivateTypeInFullWithoutItsAddress() throws {
+    let container = Dependencies { Module { PrivateFeature.ClientImpl() as PrivateFeature.Client } }
+    let error = resolutionError { try container.resolveOrThrow(FeatureB.Client.self) }
+    let asked = #line - 1
+    #expect(
+      try #require(error).description == """
+        Shank cannot resolve ShankTests.FeatureB.Client
+          asked for at ShankTests/DiagnosticsTests.swift:\(asked)
+          registered (1):
+            ShankTests.PrivateFeature.Client
+        """)
+  }
+
   /// The newcomer's mistake: a module registered without `as`, under its concrete type. An
   /// unnamed module whose type is named as an implementation of the asked type would be is
   /// named as one, with where it is registered; others, and named ones, are not.
@@ -1113,3 +1128,9 @@ private final class OtherFeatureClient: FeatureB.Client {}
 private struct MockWidgetModule {}
 private struct StubWidgetModule {}
 private struct WidgetModuleTypeMock {}
+
+/// A feature private to this file, whose `Client` shares its short name with other features'.
+private enum PrivateFeature {
+  protocol Client: AnyObject {}
+  final class ClientImpl: Client {}
+}

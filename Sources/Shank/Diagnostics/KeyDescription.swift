@@ -110,7 +110,21 @@ extension KeyDescription {
     if let sugared { return sugared }
     let short = typeName(of: type)
     guard clashing.contains(short) else { return short }
-    return withRoom { withoutAny(String(reflecting: type)) }
+    return withRoom { withoutAny(fullName(of: type)) }
+  }
+
+  /// How a message names `actor`, not the main actor: by its type, written in full where it is
+  /// named `MainActor`, as the main actor is.
+  static func name(ofActor actor: any Actor) -> String {
+    let name = "\(type(of: actor))"
+    return name == "MainActor" ? fullName(of: type(of: actor)) : name
+  }
+
+  /// `type`'s name with its module and the types it is nested in, but without the private or
+  /// local scopes Swift writes with an address, which changes from run to run.
+  static func fullName(of type: Any.Type) -> String {
+    String(reflecting: type).split(separator: ".")
+      .filter { !$0.hasPrefix("(unknown context at ") }.joined(separator: ".")
   }
 
   /// `body`'s result, on a fresh stack if this thread's is nearly full: the runtime takes tens

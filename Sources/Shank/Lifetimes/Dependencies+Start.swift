@@ -119,6 +119,7 @@ extension Dependencies {
   /// Where a factory bound to `isolation` runs, in a report's words.
   private static func place(_ isolation: (any Actor)?) -> String {
     guard let isolation else { return "a background thread" }
-    return isolation === MainActor.shared ? "the main actor" : "\(type(of: isolation))"
+    return isolation === MainActor.shared
+      ? "the main actor" : KeyDescription.name(ofActor: isolation)
   }
 }

@@ -39,13 +39,7 @@ extension Registration {
   final func isolationError(at site: SourceSite) -> ResolutionError {
     let trace = ResolutionTrace.current
     let key = trace.reader(of: self)?.keyDescription ?? keyDescription
-    // An actor of the app's own named `MainActor` is written in full, which the message tells
-    // apart from the main actor.
-    let actorType = isolation.map { Swift.type(of: $0) }
-    let actor =
-      isMainActorOnly
-      ? "MainActor"
-      : actorType.map { "\($0)" == "MainActor" ? String(reflecting: $0) : "\($0)" } ?? ""
+    let actor = isMainActorOnly ? "MainActor" : isolation.map(KeyDescription.name(ofActor:)) ?? ""
     var fields = ResolutionError.Fields(
       reason: .wrongIsolation(actor: actor, registeredAt: self.site.description), key: key,
       site: site)
