@@ -26,6 +26,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     /// whether the factories ran on one thread or on several that waited for each other.
     case cycle(path: [String])
     /// The module was registered from code isolated to `actor`, and was resolved off it.
+    /// `actor` is `MainActor` for the main actor, else the actor's type: written in full, with
+    /// its module, where it is an actor of the app's own also named `MainActor`.
     case wrongIsolation(actor: String, registeredAt: String)
     /// An alias was listed that the made value does not conform to.
     case notConforming(valueType: String)

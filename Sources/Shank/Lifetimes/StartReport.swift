@@ -18,7 +18,8 @@ public struct StartReport: Sendable, CustomStringConvertible {
     public let scope: Scope
     /// How long making it took, in nanoseconds: its factory, and the factories it resolved.
     public let durationNanoseconds: UInt64
-    /// Where it ran: `the main actor`, another actor's type, or `a background thread`.
+    /// Where it ran: `the main actor`, another actor's type (in full where it is named
+    /// `MainActor`), or `a background thread`.
     public let ranOn: String
   }
 
