@@ -2552,7 +2552,12 @@ actor BusyActor {
     let busy = Counter()
     return Module(scope: .singleton) { () async -> DatabaseType in
       Task { @MainActor in
-        while busy.value < 1 { try? await Task.sleep(nanoseconds: 1_000_000) }
+        // A watchdog: past a minute the outcome says the actor never got busy.
+        let deadline = DispatchTime.now() + 60
+        while busy.value < 1 {
+          guard DispatchTime.now() < deadline else { return outcome.append("never busy") }
+          try? await Task.sleep(nanoseconds: 1_000_000)
+        }
         // Time for the making to end, where it ends before the actor takes the caller back.
         try? await Task.sleep(nanoseconds: 500_000_000)
         await containers.all[0].close()
