@@ -876,16 +876,27 @@ enum Basket {
     }
   }
 
-  /// A child container over the empty one, in a test with no overrides: none applies.
-  @Test func aChildsMissInATestWithNoOverridesSaysNoneApplies() async {
+  /// A child container over the empty one, in a test with no overrides: the message names
+  /// the child, which applies, and says nothing of overrides or of tasks that do not inherit
+  /// them. (Inside an exit test every line is the test's own, so the site's line is not asserted.)
+  @Test func aChildsMissInATestWithNoOverridesNamesTheChild() async {
     await #expect(processExitsWith: .success) {
       let child = Dependencies(over: .current) { Module { OtherServiceImpl() as OtherService } }
-      let error = resolutionError { try child.resolveOrThrow(Service.self) }
-      precondition(error?.noContainerBuilt == true)
-      precondition(
-        error?.description.contains(
-          "\n  no container was built and no override applies: give this test its modules") == true,
-        "\(String(describing: error))")
+      let description = resolutionError { try child.resolveOrThrow(Service.self) }?.description
+      precondition(sayOnlyTheContainerApplies(description ?? ""), description ?? "resolved")
+    }
+  }
+
+  /// A `withScope` in a test with no container built: its miss names the scope, as a child's
+  /// does.
+  @Test func aMissInAScopeInATestWithNoContainerBuiltNamesTheScope() async {
+    await #expect(processExitsWith: .success) {
+      let description = await Dependencies.withScope {
+        Module(scope: .singleton) { OtherServiceImpl() as OtherService }
+      } operation: {
+        resolutionError { try Dependencies.resolveOrThrow(Service.self) }?.description
+      }
+      precondition(sayOnlyTheContainerApplies(description ?? ""), description ?? "resolved")
     }
   }
 
@@ -1133,4 +1144,15 @@ private struct WidgetModuleTypeMock {}
 private enum PrivateFeature {
   protocol Client: AnyObject {}
   final class ClientImpl: Client {}
+}
+
+/// Whether a miss of `Service` in a test says that the container it was resolved from, made in
+/// this file over the empty one with only `OtherService`, applies, and nothing of overrides.
+private func sayOnlyTheContainerApplies(_ description: String) -> Bool {
+  description.contains(
+    "\n  no container was built, and the container resolved from (made at ShankTests/DiagnosticsTests.swift:"
+  )
+    && description.contains(
+      "), over the empty one, does not register it: register it there, or give this test its modules with the .dependencies { } trait of ShankTesting\n  registered (1):\n    OtherService"
+    ) && !description.contains("override")
 }

@@ -28,18 +28,26 @@ extension Dependencies {
       // A layer made before `build()` lies over the empty container, which no build replaces.
       let overUnbuilt = sequence(first: self, next: \.parent).contains { $0.isUnbuilt }
       let builtSince = overUnbuilt && Root.shared.isBuilt
-      let inTest = overUnbuilt && !builtSince && TestRun.isRunning
-      let overridden = sequence(first: self, next: \.parent).contains { $0.origin.isOverrideLayer }
+      let inTest = overUnbuilt && !builtSince && TestRun.isRunning ? testLayers : nil
       return ResolutionError(
         ResolutionError.Fields(
           reason: .notRegistered, key: miss.wanted, site: site,
           noContainerBuilt: overUnbuilt && !builtSince, builtSince: builtSince,
-          inBareTest: inTest && !overridden, inOverriddenTest: inTest && overridden,
+          inTest: inTest,
           registeredAbove: above.map { (origin.description, $0.origin.description) },
           nearMisses: miss.rankedNearMisses,
           registered: miss.listed.map { Self.line(of: $0.key, as: $0.role, at: $0.site) },
           registeredCount: miss.registeredCount, askingFactory: asker))
     }
+  }
+
+  /// What a test with no container built resolves from here: the override layers, else this
+  /// container if it is not the empty one itself.
+  private var testLayers: ResolutionError.TestLayers {
+    if sequence(first: self, next: \.parent).contains(where: \.origin.isOverrideLayer) {
+      return .overrides
+    }
+    return isUnbuilt ? .none : .container(madeAt: origin.description)
   }
 
   /// A container over this one that registers `T` and `name`, where this thread's outermost

@@ -158,14 +158,18 @@ extension ResolutionError {
       lines.append(
         "  a container over the one resolved from (\(resolvedFrom)) registers it (\(registering)), but a container resolves only from itself and the ones under it: register \(key) there too, or, for a module that asks for it, register that module beside \(key)"
       )
-    } else if fields.inBareTest {
+    } else if case .none? = fields.inTest {
       lines += [
         "  no container was built and no override applies: give this test its modules with the .dependencies { } trait of ShankTesting, or run it inside Dependencies.withOverrides { } operation: { }",
         "  a detached task, a thread or a queue does not inherit the overrides of the test that starts it: resolve in the test's own task or in a child task of it",
       ]
-    } else if fields.inOverriddenTest {
+    } else if case .overrides? = fields.inTest {
       lines.append(
         "  no container was built, and the overrides that apply do not register it: add it to this test's .dependencies { } trait or withOverrides modules"
+      )
+    } else if case .container(let madeAt)? = fields.inTest {
+      lines.append(
+        "  no container was built, and the container resolved from (\(madeAt)), over the empty one, does not register it: register it there, or give this test its modules with the .dependencies { } trait of ShankTesting"
       )
     } else if noContainerBuilt {
       lines.append(

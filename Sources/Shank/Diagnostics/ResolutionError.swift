@@ -158,13 +158,9 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     /// A container was built, but the one resolved from lies over the empty one that
     /// ``Dependencies/current`` gave before.
     var builtSince = false
-    /// The resolution ran in a test run, with no container built and no override applied,
-    /// where the message of a miss points at the test's ways to give modules rather than at
-    /// ``Dependencies/build()``.
-    var inBareTest = false
-    /// The resolution ran in a test run, with no container built, under overrides that do not
-    /// register the key: the message points at them rather than at ``Dependencies/build()``.
-    var inOverriddenTest = false
+    /// The resolution ran in a test run with no container built: what applied instead, which
+    /// the message of a miss points at rather than at ``Dependencies/build()``.
+    var inTest: TestLayers?
     /// Where the container resolved from, and one over it that registers the key, were made:
     /// a shared module underneath asked for what only a layer over it registers.
     var registeredAbove: (resolvedFrom: String, registering: String)?
@@ -184,6 +180,16 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     /// For ``Reason/notConforming(valueType:)``, where the module with the `as:` list is
     /// registered.
     var registeredAt: SourceSite?
+  }
+
+  /// What a test with no container built resolved from.
+  enum TestLayers: Sendable {
+    /// Nothing: no override or other layer applied.
+    case none
+    /// Override layers, none of which registers the key.
+    case overrides
+    /// A container made over the empty one, as a `withScope` makes: where it was made.
+    case container(madeAt: String)
   }
 
   final class Storage: Sendable {
