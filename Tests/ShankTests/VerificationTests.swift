@@ -150,6 +150,39 @@ import Testing
           ] : []))
   }
 
+  /// A property assigned a value, as a test gives a consumer its mock, never resolves: neither
+  /// `verify(consumers:)` nor, in a module whose factory assigns it, `verify()` and `graph()`
+  /// ask for what it declares. Its unassigned twin still is checked.
+  @Test func aPropertyAssignedAValueAsksForNothing() throws {
+    let consumer = ServiceConsumer()
+    consumer.service = ServiceImpl()
+    let nothing = Dependencies {}
+    try nothing.verify(consumers: consumer)
+    let error = try #require(throws: VerificationError.self) {
+      try nothing.verify(consumers: ServiceConsumer())
+    }
+    #expect(error.problems.count == 1)
+
+    let given = Dependencies {
+      Module { ServiceImpl() as Service }
+      Module { () -> ServiceConsumer in
+        let module = ServiceConsumer()
+        module.service = ServiceImpl()
+        return module
+      }
+    }
+    try given.verify()
+    #expect(given.graph().edges.isEmpty)
+    let injected = Dependencies {
+      Module { ServiceImpl() as Service }
+      Module { ServiceConsumer() }
+    }
+    #expect(
+      injected.graph().edges.map { "\($0.from) -\($0.property)-> \($0.to)" } == [
+        "ServiceConsumer -service-> Service"
+      ])
+  }
+
   /// A consumer in an `Optional` is checked as the instance it holds; a type or `nil` in its
   /// place is reported, not passed over: it has no properties to check.
   @Test func aConsumerThatIsNoInstanceIsReportedAndAnOptionalOneIsChecked() throws {

@@ -24,7 +24,8 @@
 /// `.dependencies { }` trait and ``Dependencies/withOverrides(_:fileID:line:operation:)``
 /// instead of ``Dependencies/build()``.
 ///
-/// > Note: Assigning to the property replaces the kept value for that property only.
+/// > Note: Assigning to the property replaces the kept value for that property only, which
+/// > then never resolves: ``Dependencies/verify(consumers:)`` does not check it.
 @propertyWrapper
 public struct Inject<Value> {
   /// Keeps the cell alive for as long as any copy of the wrapper exists.
@@ -51,9 +52,12 @@ public struct Inject<Value> {
       if _fastPath(kept.isPublished) { return kept.published }
       return InjectedProperty.resolve(kept)
     }
-    // This copy of the wrapper gets a cell of its own that already holds `newValue`.
+    // This copy of the wrapper gets a cell of its own that already holds `newValue`, and
+    // asks nothing of any container from then on.
     set {
-      owner = InjectionCell.make(owner.value.context)
+      var property = owner.value.context
+      property.isAssigned = true
+      owner = InjectionCell.make(property)
       kept = owner.value
       _ = kept.publish(newValue)
     }

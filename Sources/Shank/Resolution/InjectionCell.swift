@@ -25,6 +25,9 @@ struct InjectedProperty {
   /// operation: read while the operation still runs, as `resolve()` there reads it, and not
   /// after, as a property declared in any other operation.
   weak var override: Dependencies?
+  /// Whether the property was assigned a value: it never resolves, so ``Dependencies/verify()``
+  /// and ``Dependencies/graph()`` pass it by.
+  var isAssigned = false
 
   /// A cell that resolves on its first read, for a property declared now.
   static func cell<Value>(name: String?, site: SourceSite) -> InjectionCell<Value> {

@@ -13,12 +13,14 @@ struct Requirement {
 
 /// A property wrapper that ``Dependencies/verify()`` and ``Dependencies/graph()`` can see.
 protocol InjectionPoint {
-  var requirement: Requirement { get }
+  /// What the property asks for; `nil` once it was assigned a value, when it asks nothing.
+  var requirement: Requirement? { get }
 }
 
 extension Inject: InjectionPoint {
-  var requirement: Requirement {
+  var requirement: Requirement? {
     let property = owner.value.context
+    guard !property.isAssigned else { return nil }
     let sugared = Value.self as? SugaredType.Type
     let wrapped = sugared?.wrappedType
     return Requirement(
@@ -34,10 +36,10 @@ func injectionPoints(of instance: Any) -> [(property: String, requirement: Requi
   var mirror: Mirror? = Mirror(reflecting: instance)
   while let current = mirror {
     for child in current.children {
-      guard let point = child.value as? InjectionPoint else { continue }
+      guard let requirement = (child.value as? InjectionPoint)?.requirement else { continue }
       // The compiler stores `@Inject var app` as `_app`.
       let label = child.label.map { $0.hasPrefix("_") ? String($0.dropFirst()) : $0 } ?? "?"
-      found.append((label, point.requirement))
+      found.append((label, requirement))
     }
     mirror = current.superclassMirror
   }
