@@ -444,8 +444,8 @@ import Testing
 
   /// A chain of optional lists, and a chain of decorators each resolving the next link as a
   /// `T?`, observed or not: the floor's levels fit a 512 KiB thread. A decorator's chain has the
-  /// least room of any path in a debug build (72 levels of these fit; 69 where the decorator's
-  /// closure is larger), a list's 83 or 84.
+  /// least room of any path in a debug build (68 levels fit where the decorator's closure is
+  /// larger, `ShankProfile depth`), a list's about 87.
   @Test(
     .disabled(if: Sanitizer.current != .none, "a sanitizer makes every frame larger"),
     arguments: OptionalChain.allCases, [false, true])

@@ -763,6 +763,37 @@ import Testing
             Service
         """)
   }
+
+  /// A decorator that asks for what nothing registers is named as what asked, with its own
+  /// site, not as the module it decorates, which was made long before; so is the inner of two
+  /// decorators, and `verify()` says the same.
+  @Test func aMissInADecoratorNamesTheDecorator() throws {
+    let parent = Dependencies { Module(scope: .singleton) { ServiceImpl() as Service } }
+    _ = parent.resolve(Service.self)
+    let decoratorLine = #line + 3
+    let child = Dependencies(over: parent) {
+      Module.decorating(Service.self) { $0 }
+      Module.decorating(Service.self) { service -> Service in
+        _ = try Dependencies.resolveOrThrow(OtherService.self)
+        return service
+      }
+    }
+    let error = try #require(resolutionError { try child.resolveOrThrow(Service.self) })
+    let asking =
+      "while a decorator of Service, registered at \(fileID):\(decoratorLine), was decorating it"
+    #expect(
+      error.description == """
+        Shank cannot resolve OtherService
+          asked for at \(fileID):\(decoratorLine + 1)
+          \(asking)
+          registered (3):
+            Service: a decorator
+            Service: a decorator
+            Service
+        """)
+    let problems = try #require(throws: VerificationError.self) { try child.verify() }
+    #expect(problems.description.contains(asking), "\(problems)")
+  }
 }
 
 /// Two types of one short name, for a key written with both.

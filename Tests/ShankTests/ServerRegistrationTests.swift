@@ -70,7 +70,27 @@ import Testing
     }
     #expect(
       error?.description.contains(
-        "  it was asked for off the main actor while OtherService, registered at ShankTests/ServerRegistrationTests.swift:\(registeredAt), was being made or decorated: register what asked for it from code isolated to MainActor too, or, if it is Sendable, have it resolve from async code with await Dependencies.resolveAsync(Service.self)"
+        "  it was asked for off the main actor while OtherService, registered at ShankTests/ServerRegistrationTests.swift:\(registeredAt), was being made: register what asked for it from code isolated to MainActor too, or, if it is Sendable, have it resolve from async code with await Dependencies.resolveAsync(Service.self)"
+      ) == true, "\(String(describing: error))")
+  }
+
+  /// A nonisolated decorator that asks for a main-actor module is what asked, at its own line,
+  /// not the module it decorates.
+  @Test func aNonisolatedDecoratorAskingForAMainActorModuleIsNamed() async {
+    let decoratorLine = #line + 3
+    let dependencies = Dependencies(over: await registerOnTheMainActor(fileID: "App/Root.swift")) {
+      Module { OtherServiceImpl() as OtherService }
+      Module.decorating(OtherService.self) { other -> OtherService in
+        _ = try Dependencies.resolveOrThrow(Service.self)
+        return other
+      }
+    }
+    let error = await resolutionErrorOffTheMainActor { () throws(ResolutionError) in
+      try dependencies.resolveOrThrow(OtherService.self)
+    }
+    #expect(
+      error?.description.contains(
+        "  it was asked for off the main actor while a decorator of OtherService, registered at ShankTests/ServerRegistrationTests.swift:\(decoratorLine), was decorating it: register what asked for it"
       ) == true, "\(String(describing: error))")
   }
 

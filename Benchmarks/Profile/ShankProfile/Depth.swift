@@ -181,7 +181,7 @@ struct DepthPath: Sendable {
 /// that a level that takes a third more stack fails (but on the decorators' path, whose floor
 /// is the 200 promised), while a compiler's small changes to a frame do not. No one floor fits
 /// every path: a plain resolution fits 1,929 levels, 9.6× the 200 a release build promises, a
-/// level that resolves a `[P]?` fits 264; a floor of 1,600 would fail eight paths, one
+/// level that resolves a `[P]?` fits 257; a floor of 1,600 would fail eight paths, one
 /// of 200 would let the plain path lose nine tenths of its depth.
 let depthPaths: [DepthPath] = [
   DepthPath(name: "unique", scope: .unique, floor: 1_600) { modules in
@@ -222,13 +222,13 @@ let depthPaths: [DepthPath] = [
     try Dependencies { modules }.resolveOrThrow(ChainLink.self, name: "0")
   },
   // Each link resolves the next level's `[P]?`: a miss, the wrapped list's collector, then
-  // its contribution, the deepest level of any path: 264 levels (178 before the collector
+  // its contribution, the deepest level of any path: 257 levels (178 before the collector
   // appended from one closure). Its floor, and the next path's, is api.md's 200 itself.
   DepthPath(name: "lists", scope: .unique, floor: 200, shape: .optionalLists) { modules in
     try Dependencies { modules }.resolveOrThrow([ListLevel<BottomTag>]?.self) as Any
   },
   // A child's decorator of the parent's singletons resolves the next link as a `T?`, which
-  // the child decorates in turn, keeping what it made: 286 levels.
+  // the child decorates in turn, keeping what it made: 278 levels.
   DepthPath(
     name: "decorators", scope: .singleton, floor: 200,
     shape: .decoratorsResolvingAnOptional

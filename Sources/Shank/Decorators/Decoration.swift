@@ -15,6 +15,13 @@ final class Decoration<Value>: Registration {
   @inline(__always)
   func apply(_ value: Value, at site: SourceSite) throws(ResolutionError) -> Value {
     try checkIsolation(at: site)
+    // Named as what asks, in a miss or a refusal of what it resolves (see `asker`).
+    let trace = ResolutionTrace.unretainedCurrent
+    let outer = trace.read { trace in
+      defer { trace.decorator = (Unretained(self), trace.depth) }
+      return trace.decorator
+    }
+    defer { trace.read { $0.decorator = outer } }
     do {
       return try transform(value)
     } catch {

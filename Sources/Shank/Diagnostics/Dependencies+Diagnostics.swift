@@ -14,7 +14,7 @@ extension Dependencies {
   func notRegistered<T>(_ type: T.Type, name: String?, site: SourceSite) -> ResolutionError {
     // Read here, on the asking thread and task, not on the fresh stack the error may be made on.
     let above = layerAbove(registering: T.self, name: name)
-    let asker = ResolutionTrace.current.runningFactories.last.map { ($0.keyDescription, $0.site) }
+    let asker = ResolutionTrace.current.asker { _ in true }
     return KeyDescription.withRoom {
       // A closed layer's keys answer that it closed: neither near misses nor what is registered.
       // Nor does a list that a closed layer contributes to, which stops there (`Miss.closedLists`).

@@ -32,9 +32,9 @@ extension ResolutionError {
           "  \(registered) is bound to the very actor whose code registered it, not to any other \(actor) instance; a Task { } started there runs off it unless it inherits that actor"
         )
       }
-      if let asker = storage.fields.askingFactory {
+      if let asking = askingFactory {
         advice.append(
-          "  it was asked for off \(place) while \(asker.key), registered at \(asker.registeredAt), was being made or decorated: register what asked for it from code isolated to \(actor) too, or, if it is Sendable, have it resolve from async code with await \(resolvingAsync)"
+          "  it was asked for off \(place) while \(asking): register what asked for it from code isolated to \(actor) too, or, if it is Sendable, have it resolve from async code with await \(resolvingAsync)"
         )
       }
       if actor == "MainActor" {
@@ -140,6 +140,15 @@ extension ResolutionError {
     }
   }
 
+  /// What was running when the key was asked for: a module being made, or a decorator.
+  private var askingFactory: String? {
+    guard let asker = storage.fields.askingFactory else { return nil }
+    let registered = "registered at \(asker.registeredAt)"
+    return asker.isDecorator
+      ? "a decorator of \(asker.key), \(registered), was decorating it"
+      : "\(asker.key), \(registered), was being made"
+  }
+
   /// The call that resolves the key from async code, its name included.
   private var resolvingAsync: String {
     let named = name.map { ", name: \(KeyDescription.quoted($0))" } ?? ""
@@ -151,9 +160,7 @@ extension ResolutionError {
   private var listing: [String] {
     let fields = storage.fields
     var lines: [String] = []
-    if let asker = fields.askingFactory {
-      lines.append("  while \(asker.key), registered at \(asker.registeredAt), was being made")
-    }
+    if let asking = askingFactory { lines.append("  while \(asking)") }
     if let (resolvedFrom, registering) = fields.registeredAbove {
       lines.append(
         "  a container over the one resolved from (\(resolvedFrom)) registers it (\(registering)), but a container resolves only from itself and the ones under it: register \(key) there too, or, for a module that asks for it, register that module beside \(key)"

@@ -174,9 +174,9 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     /// is registered; for ``Reason/wrongIsolation(actor:registeredAt:)``, a decorator that is
     /// bound to the actor.
     var thrower: Thrower?
-    /// The module being made when the key was asked for: for a miss, and for
-    /// ``Reason/wrongIsolation(actor:registeredAt:)``, one being made off that actor.
-    var askingFactory: (key: KeyDescription, registeredAt: SourceSite)?
+    /// The module being made, or the decorator running, when the key was asked for: for a
+    /// miss, and for ``Reason/wrongIsolation(actor:registeredAt:)``, one running off that actor.
+    var askingFactory: ResolutionTrace.Asker?
     /// For ``Reason/notConforming(valueType:)``, where the module with the `as:` list is
     /// registered.
     var registeredAt: SourceSite?

@@ -48,8 +48,7 @@ extension Registration {
     if role == .decorator {
       fields.thrower = .decorator(registeredAt: self.site)
     } else {
-      let asker = trace.runningFactories.last { !$0.isAlias(of: self) && $0 !== self }
-      fields.askingFactory = asker.map { ($0.keyDescription, $0.site) }
+      fields.askingFactory = trace.asker { !$0.isAlias(of: self) && $0 !== self }
     }
     return ResolutionError(fields)
   }

@@ -37,6 +37,27 @@ extension ResolutionTrace {
     return error!
   }
 
+  /// What runs innermost on this thread, asking for what is resolved now: the decorator that
+  /// runs over the innermost frame, else the innermost running factory that `isAsker` accepts.
+  func asker(_ isAsker: (Registration) -> Bool) -> Asker? {
+    if let decorator, decorator.depth == depth, let decorated = innermost {
+      return Asker(
+        key: decorated.askedKey(), registeredAt: decorator.registration.read(\.site),
+        isDecorator: true)
+    }
+    return runningFactories.last(where: isAsker).map {
+      Asker(key: $0.keyDescription, registeredAt: $0.site, isDecorator: false)
+    }
+  }
+
+  /// A module being made, or a decorator running, that asked for a key: where it is registered,
+  /// and, for a decorator, the key whose instance it decorates.
+  struct Asker: Sendable {
+    let key: KeyDescription
+    let registeredAt: SourceSite
+    let isDecorator: Bool
+  }
+
   /// The keys whose factories are running on this thread, outermost first, each as it was
   /// asked for (see ``askedChain(from:)``); a list is no factory.
   var runningFactories: [Registration] { askedChain(from: 0).filter { $0.role != .collector } }

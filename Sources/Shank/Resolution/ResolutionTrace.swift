@@ -49,6 +49,9 @@ final class ResolutionTrace {
   /// with the trace's depth as it did, and whose events have not yet said so; only this
   /// trace's thread touches it.
   var madeWhileObserved: [(keeper: ObjectIdentifier, depth: Int)] = []
+  /// The decorator running on this thread, with the depth it runs at: over the frame of what
+  /// it decorates, which is no longer being made, so what it asks for, it asks for.
+  var decorator: (registration: Unretained<Registration>, depth: Int)?
   /// This thread's stack, found once, when the thread first resolves.
   @usableFromInline let stackBounds = StackBounds()
 
