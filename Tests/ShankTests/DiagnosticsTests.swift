@@ -794,6 +794,26 @@ import Testing
     let problems = try #require(throws: VerificationError.self) { try child.verify() }
     #expect(problems.description.contains(asking), "\(problems)")
   }
+  /// A decorator's miss inside the override layer it opened is still the decorator's.
+  @Test func aMissInOverridesADecoratorOpenedNamesTheDecorator() throws {
+    let decoratorLine = #line + 2
+    let child = Dependencies(over: Dependencies { Module { ServiceImpl() as Service } }) {
+      Module.decorating(Service.self) { service -> Service in
+        try Dependencies.withOverrides {
+          Module { OtherServiceImpl() as OtherService }
+        } operation: {
+          _ = try Dependencies.resolveOrThrow(NeverRegistered.self)
+        }
+        return service
+      }
+    }
+    let error = try #require(resolutionError { try child.resolveOrThrow(Service.self) })
+    #expect(
+      error.description.contains(
+        "\n  while a decorator of Service, registered at \(fileID):\(decoratorLine), was decorating it\n"
+      ), "\(error)")
+  }
+
 }
 
 /// Two types of one short name, for a key written with both.

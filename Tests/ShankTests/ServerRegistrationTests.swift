@@ -74,14 +74,18 @@ import Testing
       ) == true, "\(String(describing: error))")
   }
 
-  /// A nonisolated decorator that asks for a main-actor module is what asked, at its own line,
-  /// not the module it decorates.
-  @Test func aNonisolatedDecoratorAskingForAMainActorModuleIsNamed() async {
-    let decoratorLine = #line + 3
-    let dependencies = Dependencies(over: await registerOnTheMainActor(fileID: "App/Root.swift")) {
+  /// A nonisolated decorator that asks for a main-actor module, or for a list of main-actor
+  /// contributions, is what asked, at its own line, not the module it decorates.
+  @Test(arguments: [false, true])
+  func aNonisolatedDecoratorAskingForAMainActorModuleIsNamed(asAList: Bool) async {
+    let decoratorLine = #line + 4
+    let registered = await registerOnTheMainActor(fileID: "App/Root.swift", contributing: asAList)
+    let dependencies = Dependencies(over: registered) {
       Module { OtherServiceImpl() as OtherService }
       Module.decorating(OtherService.self) { other -> OtherService in
-        _ = try Dependencies.resolveOrThrow(Service.self)
+        _ =
+          try asAList
+          ? Dependencies.resolveOrThrow([Service].self) : [Dependencies.resolveOrThrow()]
         return other
       }
     }
@@ -149,9 +153,15 @@ private func registerAsMainSwiftDoes() -> Dependencies {
 
 /// Registers one singleton from main-actor code, as if at `fileID`.
 @MainActor
-private func registerOnTheMainActor(fileID: StaticString, line: UInt = 1) -> Dependencies {
+private func registerOnTheMainActor(
+  fileID: StaticString, line: UInt = 1, contributing: Bool = false
+) -> Dependencies {
   Dependencies {
-    Module(scope: .singleton, fileID: fileID, line: line) { ServiceImpl() as Service }
+    if contributing {
+      Module.contribution(fileID: fileID, line: line) { ServiceImpl() as Service }
+    } else {
+      Module(scope: .singleton, fileID: fileID, line: line) { ServiceImpl() as Service }
+    }
   }
 }
 

@@ -37,13 +37,23 @@ extension ResolutionTrace {
     return error!
   }
 
-  /// What runs innermost on this thread, asking for what is resolved now: the decorator that
-  /// runs over the innermost frame, else the innermost running factory that `isAsker` accepts.
+  /// What runs innermost on this thread, asking for what is resolved now: the running
+  /// decorator, where no factory that `isAsker` accepts runs over it (override layers and lists
+  /// it opened on the way are none), else the innermost such factory.
   func asker(_ isAsker: (Registration) -> Bool) -> Asker? {
-    if let decorator, decorator.depth == depth, let decorated = innermost {
+    if let decorator, decorator.depth > 0, decorator.depth <= depth,
+      (decorator.depth..<depth).allSatisfy({ index in
+        let registration = frames[index].registration.takeUnretainedValue()
+        return isOverride(frame: index) || registration.role == .collector || !isAsker(registration)
+      })
+    {
+      // Named as it was asked for: through the alias under it, if one reads through to it.
+      let decorated = frames[decorator.depth - 1].registration.takeUnretainedValue()
+      let under = decorator.depth > 1 ? frames[decorator.depth - 2].registration : nil
+      let asked = under?.takeUnretainedValue().isAlias(of: decorated) == true ? under! : nil
       return Asker(
-        key: decorated.askedKey(), registeredAt: decorator.registration.read(\.site),
-        isDecorator: true)
+        key: (asked?.takeUnretainedValue() ?? decorated).keyDescription,
+        registeredAt: decorator.registration.read(\.site), isDecorator: true)
     }
     return runningFactories.last(where: isAsker).map {
       Asker(key: $0.keyDescription, registeredAt: $0.site, isDecorator: false)

@@ -99,7 +99,7 @@ final class ResolutionTrace {
   /// Whether the frame at `index` is one that ``enterOverride(_:)`` pushed: it repeats the
   /// registration under it from a layer that is not underneath that frame's container. A repeat
   /// from underneath is a resolution of its own (see ``checkCycle(closedBy:from:at:onTraceFrom:)``).
-  private func isOverride(frame index: Int) -> Bool {
+  func isOverride(frame index: Int) -> Bool {
     frames[index - 1].registration === frames[index].registration
       && !frames[index].container.takeUnretainedValue().isUnderneath(
         frames[index - 1].container.takeUnretainedValue())
