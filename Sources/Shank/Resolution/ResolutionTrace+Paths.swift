@@ -49,11 +49,12 @@ extension ResolutionTrace {
     {
       // Named as it was asked for: through the alias under it, if one reads through to it.
       let decorated = frames[decorator.depth - 1].registration.takeUnretainedValue()
-      let under = decorator.depth > 1 ? frames[decorator.depth - 2].registration : nil
-      let asked = under?.takeUnretainedValue().isAlias(of: decorated) == true ? under! : nil
+      let under =
+        decorator.depth > 1 ? frames[decorator.depth - 2].registration.takeUnretainedValue() : nil
+      let asked = under.flatMap { $0.isAlias(of: decorated) ? $0 : nil } ?? decorated
       return Asker(
-        key: (asked?.takeUnretainedValue() ?? decorated).keyDescription,
-        registeredAt: decorator.registration.read(\.site), isDecorator: true)
+        key: asked.keyDescription, registeredAt: decorator.registration.read(\.site),
+        isDecorator: true)
     }
     return runningFactories.last(where: isAsker).map {
       Asker(key: $0.keyDescription, registeredAt: $0.site, isDecorator: false)
