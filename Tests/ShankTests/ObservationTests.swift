@@ -50,8 +50,10 @@ import Testing
       }
     }
     let events = Collector<ResolutionEvent>()
+    // Only this case's own keys: other tests name their modules after the scope too.
+    let ownKeys = Set([refused, catching].map { "Observed named \"\($0)\"" })
     let observation = Dependencies.observe {
-      if $0.key.hasSuffix(" \(scope)\"") { events.append($0) }
+      if ownKeys.contains($0.key) { events.append($0) }
     }
     defer { observation.cancel() }
     #expect(throws: ResolutionError.self) {
