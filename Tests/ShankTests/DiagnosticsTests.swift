@@ -814,6 +814,31 @@ import Testing
       ), "\(error)")
   }
 
+  /// A decorator of the type a `Module(as:)` factory makes is named after the type its instance
+  /// was asked for as, as the error it throws is: through another of the module's types, that
+  /// type.
+  @Test(arguments: [false, true])
+  func aMissInADecoratorIsNamedAfterTheTypeAskedFor(throughAnotherType: Bool) throws {
+    let decoratorLine = #line + 3
+    let container = Dependencies {
+      Module(as: AliasedBoth.self, AliasedA.self) { AliasedBoth() }
+      Module.decorating(AliasedBoth.self) { both -> AliasedBoth in
+        _ = try Dependencies.resolveOrThrow(NeverRegistered.self)
+        return both
+      }
+    }
+    let error = try #require(
+      resolutionError {
+        throughAnotherType
+          ? try container.resolveOrThrow(AliasedA.self) as AnyObject
+          : try container.resolveOrThrow(AliasedBoth.self)
+      })
+    let asked = throughAnotherType ? "AliasedA" : "AliasedBoth"
+    #expect(
+      error.description.contains(
+        "\n  while a decorator of \(asked), registered at \(fileID):\(decoratorLine), was decorating it\n"
+      ), "\(error)")
+  }
 }
 
 /// Two types of one short name, for a key written with both.
