@@ -316,6 +316,30 @@ import Testing
     #expect(made.all == [true, true])
   }
 
+  /// A list registered whole is a module like any other: kept as its scope says.
+  @Test func aListRegisteredWholeIsKeptAsItsScopeSays() {
+    let made = Collector<String>()
+    let observation = Dependencies.observe {
+      if $0.key.hasSuffix(#"KeptProbe] named "whole""#) {
+        made.append("\($0.key) \($0.madeInstance)")
+      }
+    }
+    defer { observation.cancel() }
+    let container = Dependencies {
+      Module("whole", scope: .singleton) { [KeptProbeImpl()] as [KeptProbe] }
+      Module("whole", scope: .singleton) { ["key": KeptProbeImpl()] as [String: KeptProbe] }
+    }
+    for _ in 0..<2 {
+      _ = container.resolve([KeptProbe].self, name: "whole")
+      _ = container.resolve([String: KeptProbe].self, name: "whole")
+    }
+    #expect(
+      made.all == [
+        #"[KeptProbe] named "whole" true"#, #"[String: KeptProbe] named "whole" true"#,
+        #"[KeptProbe] named "whole" false"#, #"[String: KeptProbe] named "whole" false"#,
+      ])
+  }
+
   @Test func cancellingStopsTheEvents() {
     let container = Dependencies { Module("cancelled") { ObservedImpl() as Observed } }
     let count = Counter()
@@ -327,6 +351,19 @@ import Testing
     observation.cancel()
     _ = container.resolve(Observed.self, name: "cancelled")
     #expect(count.value == 1)
+  }
+
+  /// The observer stays installed whether or not its observation is kept.
+  @Test func anObservationNobodyKeepsStillObserves() {
+    let container = Dependencies { Module("unkept") { ObservedImpl() as Observed } }
+    let count = Counter()
+    weak let observation = Dependencies.observe {
+      if $0.key == #"Observed named "unkept""# { count.increment() }
+    }
+    defer { observation?.cancel() }
+    _ = container.resolve(Observed.self, name: "unkept")
+    #expect(count.value == 1)
+    #expect(observation != nil, "the installed observer keeps it")
   }
 
   @Test func anObserverThatResolvesDoesNotObserveItself() {

@@ -46,6 +46,17 @@ import Testing
           - PromotionsModuleType, registered .weak at ShankTests/VerificationTests.swift:22, is made as PromotionsModule, a value type: .weak keeps only class instances, so it is made at every resolution
           - cycle: LedgerModuleType named "primary" → AuditModuleType → LedgerModuleType named "primary"
         """)
+    // A consumer's problems come after the cycles.
+    let withConsumer = try #require(throws: VerificationError.self) {
+      try dependencies.verify(consumers: MissingInjectHolder())
+    }
+    #expect(Array(withConsumer.problems.dropLast()) == error.problems)
+    #expect(
+      withConsumer.problems.last
+        == .missing(
+          module: "MissingInjectHolder", property: "missing",
+          requirement: #"NeverRegistered named "nowhere""#,
+          declaredAt: "ShankTests/DiagnosticsTests.swift:\(missingInjectLine)"))
   }
 
   /// A factory that resolves an alias its value does not conform to cannot be made: that is

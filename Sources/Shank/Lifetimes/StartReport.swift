@@ -5,9 +5,9 @@
 ///
 /// ```
 /// Started 3 eager modules in 41.870 ms:
-///   DatabaseModuleType    40.112 ms  a background thread
-///   RouterModuleType       1.350 ms  the main actor
-///   AnalyticsModuleType    0.081 ms  a background thread
+///   DatabaseModuleType   40.112 ms  a background thread
+///   RouterModuleType      1.350 ms  the main actor
+///   AnalyticsModuleType   0.081 ms  a background thread
 /// ```
 public struct StartReport: Sendable, CustomStringConvertible {
   /// One eager module that was made.

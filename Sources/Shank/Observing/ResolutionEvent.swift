@@ -14,8 +14,9 @@ public struct ResolutionEvent: Sendable, CustomStringConvertible {
   public let scope: Scope
   /// Whether this resolution's factory ran: `false` when it returned a kept instance, made
   /// earlier or by another thread while this one waited, or the instance that a `.weak`
-  /// module gives while someone holds it. A `[P]` or `[String: P]` list is made anew at every
-  /// resolution: `true`.
+  /// module gives while someone holds it. A `[P]` or `[String: P]` gathered from contributions
+  /// is made anew at every resolution: `true`; a list registered whole is kept as its scope
+  /// says, as any module is.
   public let madeInstance: Bool
   /// How long the resolution took, factory included, in nanoseconds: for an async module, the
   /// time its factory took too, which `resolveAsync` or `start()` awaited before the

@@ -93,7 +93,8 @@ public struct VerificationError: Error, CustomStringConvertible, Sendable {
     }
   }
 
-  /// Every problem found, modules in registration order, then cycles.
+  /// Every problem found: the modules' in registration order, then cycles, then those of the
+  /// consumers passed to ``Dependencies/verify(consumers:)``.
   public let problems: [Problem]
 
   /// The registrations close to each of the first missing keys, by its problem.
