@@ -6,6 +6,17 @@ import Testing
 /// Stress: many tasks and raw threads resolving and reading `@Inject` at once. CI runs every
 /// suite whose name contains "Concurrency" under ThreadSanitizer.
 @Suite struct ConcurrencyTests {
+  /// `Dependencies`, `Module` and `Scope` are `Sendable`, and an `Inject` property is when its
+  /// type is: this stops compiling if one is not.
+  @Test func theValuesAppsShareAcrossTasksAreSendable() {
+    func requireSendable<T: Sendable>(_: T.Type) -> Bool { true }
+    #expect(requireSendable(Dependencies.self))
+    #expect(requireSendable(Module.self))
+    #expect(requireSendable(Scope.self))
+    #expect(requireSendable(Inject<Int>.self))
+    #expect(requireSendable(Inject<String?>.self))
+  }
+
   // MARK: Singletons
 
   @Test func singletonIsMadeOnceUnderContentionFromATaskGroup() async {

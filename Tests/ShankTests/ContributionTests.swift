@@ -111,6 +111,70 @@ import Testing
     #expect(first[1] !== second[1])
   }
 
+  /// A kept contribution's `onClose` disposes of it when its container closes, newest first.
+  @Test func closeDisposesOfKeptContributionsNewestFirst() async {
+    let closed = Collector<String>()
+    let container = Dependencies {
+      Module.contribution(scope: .singleton, onClose: { closed.append($0.label) }) {
+        Sink("first") as SinkType
+      }
+      Module.contribution("named", scope: .singleton, onClose: { closed.append($0.label) }) {
+        Sink("second") as SinkType
+      }
+    }
+    #expect(container.resolve([SinkType].self).map(\.label) == ["first", "second"])
+    await container.close()
+    #expect(closed.all == ["second", "first"])
+  }
+
+  /// A list registered whole is kept as its scope says, but for `.weak`: a list is a value,
+  /// which nothing holds weakly, so it is made at every resolution.
+  @Test func aListRegisteredWholeIsKeptAsItsScopeSaysButForWeak() {
+    let made = Counter()
+    let container = Dependencies {
+      Module("weak", scope: .weak) { () -> [SinkType] in
+        made.increment()
+        return [Sink("weak")]
+      }
+      Module("kept", scope: .singleton) { () -> [SinkType] in
+        made.increment()
+        return [Sink("kept")]
+      }
+    }
+    _ = container.resolve([SinkType].self, name: "weak")
+    _ = container.resolve([SinkType].self, name: "weak")
+    #expect(made.value == 2)
+    let kept = container.resolve([SinkType].self, name: "kept")
+    #expect(container.resolve([SinkType].self, name: "kept")[0] === kept[0])
+    #expect(made.value == 3)
+  }
+
+  /// Over a kept list registered whole, a child's contributions follow it and only the
+  /// child's decorator runs at each resolution: the root's wrapped the list it keeps, once.
+  @Test func contributionsOverAKeptListFollowItAndItsOwnDecoratorRunsOnce() {
+    let (rootRuns, childRuns) = (Counter(), Counter())
+    let root = Dependencies {
+      Module(scope: .singleton) { [Sink("kept")] as [SinkType] }
+      Module.decorating([SinkType].self) { list in
+        rootRuns.increment()
+        return list + [Sink("root's")]
+      }
+    }
+    let child = Dependencies(over: root) {
+      Module.contribution { Sink("child") as SinkType }
+      Module.decorating([SinkType].self) { list in
+        childRuns.increment()
+        return list + [Sink("child's")]
+      }
+    }
+    for _ in 0..<2 {
+      #expect(
+        child.resolve([SinkType].self).map(\.label) == ["kept", "root's", "child", "child's"])
+    }
+    #expect(rootRuns.value == 1)
+    #expect(childRuns.value == 2)
+  }
+
   @Test func lowerLayersComeFirst() {
     let root = Dependencies { Module.contribution { Sink("root") as SinkType } }
     let child = Dependencies(over: root) { Module.contribution { Sink("child") as SinkType } }

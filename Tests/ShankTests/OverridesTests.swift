@@ -256,6 +256,16 @@ struct TraitTests {
   }
 }
 
+/// A suite trait's layer is made for each test case, so each starts with fresh singletons.
+@Suite(.dependencies { Module(scope: .singleton) { Counter() } })
+struct TraitSingletonTests {
+  @Test(arguments: 0..<4)
+  func eachTestCaseGetsFreshSingletons(case index: Int) {
+    #expect(Dependencies.resolve(Counter.self).increment() == 1, "case \(index) shares one")
+    #expect(Dependencies.resolve(Counter.self).increment() == 2, "the case's own is kept")
+  }
+}
+
 /// Work that does not inherit task-local values: it runs outside the task tree of the code
 /// that starts it.
 enum UntiedWork: CaseIterable, Sendable {

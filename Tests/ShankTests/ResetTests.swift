@@ -461,6 +461,30 @@ import Testing
     #expect(screen.session.serial == serial, "the property keeps what it read")
     #expect(container.resolve(RecipeSessionType.self).serial != serial, "the scope makes anew")
   }
+
+  /// A reset drops the scope's contributions, to `[P]` and `[String: P]` alike, and has
+  /// disposed of them when it returns; the next resolution makes new ones.
+  @Test func aResetDropsAndDisposesOfTheScopesContributions() async {
+    let closed = Collector<String>()
+    let container = Dependencies {
+      Module.contribution(scope: .cached("plugins"), onClose: { closed.append($0.label) }) {
+        Sink("unnamed") as SinkType
+      }
+      Module.contribution("named", scope: .cached("plugins"), onClose: { closed.append($0.label) })
+      {
+        Sink("named") as SinkType
+      }
+    }
+    let list = container.resolve([SinkType].self)
+    let named = container.resolve([String: SinkType].self)["named"]
+    #expect(container.resolve([SinkType].self)[1] === list[1], "kept until the reset")
+    await container.reset(.cached("plugins"))
+    #expect(Set(closed.all) == ["unnamed", "named"])
+    let after = container.resolve([SinkType].self)
+    #expect(after[0] !== list[0])
+    #expect(after[1] !== list[1])
+    #expect(container.resolve([String: SinkType].self)["named"] !== named)
+  }
 }
 
 /// Resetting a scope that is not `.cached`, or one that no module uses, each in a child

@@ -233,6 +233,74 @@ import Testing
       ])
   }
 
+  /// Two calls at once make each eager module once, and both report every one of them.
+  @Test func twoStartsAtOnceMakeEachEagerModuleOnceAndBothReportIt() async throws {
+    for _ in 0..<20 {
+      let made = Counter()
+      let container = Dependencies {
+        Module("slow", scope: .singleton, eager: true) { () -> Service in
+          made.increment()
+          Thread.sleep(forTimeInterval: 0.002)
+          return ServiceImpl()
+        }
+        countedService(by: made, "cached", scope: .cached("started"), eager: true)
+      }
+      async let first = container.start()
+      async let second = container.start()
+      let reports = try await [first, second]
+      #expect(made.value == 2)
+      for report in reports {
+        #expect(
+          Set(report.entries.map(\.key)) == [#"Service named "slow""#, #"Service named "cached""#])
+      }
+    }
+  }
+
+  /// An eager module whose factory resolves another eager one waits for it, made once.
+  @Test func anEagerModuleResolvingAnotherEagerOneMakesItOnce() async throws {
+    for _ in 0..<20 {
+      let made = Counter()
+      let container = Dependencies {
+        Module("base", scope: .singleton, eager: true) { () -> Service in
+          made.increment()
+          Thread.sleep(forTimeInterval: 0.002)
+          return ServiceImpl()
+        }
+        Module("top", scope: .singleton, eager: true) { () -> Service in
+          _ = Dependencies.resolve(Service.self, name: "base")
+          return ServiceImpl()
+        }
+      }
+      _ = try await container.start()
+      #expect(made.value == 1)
+    }
+  }
+
+  /// A `.cached` eager module is made by `start()` and kept, as a singleton is.
+  @Test func startMakesAnEagerCachedModuleAndKeepsIt() async throws {
+    let made = Counter()
+    let container = Dependencies {
+      countedService(by: made, scope: .cached("eager"), eager: true)
+    }
+    let report = try await container.start()
+    #expect(made.value == 1)
+    #expect(report.entries.map(\.scope) == [.cached("eager")])
+    _ = container.resolve(Service.self)
+    #expect(made.value == 1)
+  }
+
+  /// An eager module that no container keeps is made, which checks that it can be, and
+  /// dropped: a resolution after makes another.
+  @Test(arguments: [Scope.unique, .weak])
+  func anEagerModuleNotKeptIsMadeByStartAndDropped(scope: Scope) async throws {
+    let made = Counter()
+    let container = Dependencies { countedService(by: made, scope: scope, eager: true) }
+    _ = try await container.start()
+    #expect(made.value == 1)
+    _ = container.resolve(Service.self)
+    #expect(made.value == 2)
+  }
+
   @Test func anEmptyStartSaysSo() async throws {
     let report = try await Dependencies {}.start()
     #expect(report.entries.isEmpty)
