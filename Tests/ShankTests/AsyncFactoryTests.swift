@@ -264,7 +264,7 @@ import Testing
         Shank cannot resolve DatabaseType synchronously: its factory is async, and nothing has made it in this container yet
           asked for at ShankTests/AsyncFactoryTests.swift:\(asked)
           it was registered at ShankTests/AsyncFactoryTests.swift:\(registered) with an async factory
-          make it first: register it eager: true and call try await dependencies.start() at launch, or resolve it from async code with await Dependencies.resolveAsync(DatabaseType.self); a .unique one resolves only that way
+          make it first: register it eager: true and call try await dependencies.start() at launch, or resolve it from async code with await Dependencies.resolveAsync(DatabaseType.self)
         """)
   }
 
@@ -387,7 +387,7 @@ import Testing
     #expect(error.typeName == module.asked.typeName)
     #expect(error.name == module.asked.name)
     #expect(
-      error.description.contains("or resolve it from async code with await \(module.asked.call);"))
+      error.description.hasSuffix("or resolve it from async code with await \(module.asked.call)"))
     try await module.resolveAsync(from: container)
     try module.resolve(from: container)
   }
@@ -404,6 +404,26 @@ import Testing
     let error = resolutionError { try container.resolveOrThrow(DatabaseType.self) }
     #expect(
       error?.reason == .notMadeYet(registeredAt: "ShankTests/AsyncFactoryTests.swift:\(#line - 7)"))
+  }
+
+  /// A `.unique` one, eager or not, is never kept, so `start()` does not help it: the message
+  /// says so and advises `resolveAsync` or a scope that keeps it, after `start()` too.
+  @Test(arguments: [false, true])
+  func aUniqueOneResolvedSynchronouslyIsToldNoContainerKeepsIt(eager: Bool) async throws {
+    let container = Dependencies {
+      Module(eager: eager) { try await Self.connectedDatabase(Counter()) }
+    }
+    let registered = #line - 2
+    _ = try await container.start()
+    let error = try #require(resolutionError { try container.resolveOrThrow(DatabaseType.self) })
+    let asked = #line - 1
+    #expect(
+      error.description == """
+        Shank cannot resolve DatabaseType synchronously: its factory is async, and it is .unique, so no container keeps what it makes
+          asked for at ShankTests/AsyncFactoryTests.swift:\(asked)
+          it was registered at ShankTests/AsyncFactoryTests.swift:\(registered) with an async factory
+          resolve it from async code with await Dependencies.resolveAsync(DatabaseType.self), or register it .singleton or .cached with eager: true and call try await dependencies.start() at launch
+        """)
   }
 
   @Test func aSyncModuleWhoseFactoryResolvesAnAsyncOneGetsItMadeFirst() async throws {
@@ -1085,7 +1105,7 @@ import Testing
       #expect(outcome.first?.hasPrefix("Shank cannot resolve DatabaseType synchronously") == true)
       #expect(
         problems == [
-          "ReportType could not be made: Shank cannot resolve DatabaseType synchronously: its factory is async, and nothing has made it in this container yet; asked for at ShankTests/AsyncFactoryTests.swift:\(line + 5); it was registered at ShankTests/AsyncFactoryTests.swift:\(line) with an async factory; make it first: register it eager: true and call try await dependencies.start() at launch, or resolve it from async code with await Dependencies.resolveAsync(DatabaseType.self); a .unique one resolves only that way"
+          "ReportType could not be made: Shank cannot resolve DatabaseType synchronously: its factory is async, and it is .unique, so no container keeps what it makes; asked for at ShankTests/AsyncFactoryTests.swift:\(line + 5); it was registered at ShankTests/AsyncFactoryTests.swift:\(line) with an async factory; resolve it from async code with await Dependencies.resolveAsync(DatabaseType.self), or register it .singleton or .cached with eager: true and call try await dependencies.start() at launch"
         ])
     }
   }

@@ -104,6 +104,16 @@ extension ResolutionError {
           ]
         )
       default:
+        guard storage.fields.pending?.isKept != false else {
+          return (
+            "Shank cannot resolve \(key) synchronously: its factory is async, and it is .unique, so no container keeps what it makes",
+            [
+              registered,
+              gaveUp
+                ?? "  resolve it from async code with await \(resolvingAsync), or register it .singleton or .cached with eager: true and call try await dependencies.start() at launch",
+            ]
+          )
+        }
         let eager = storage.fields.pending?.isEager == true
         return (
           "Shank cannot resolve \(key) synchronously: its factory is async, and nothing has made it in this container yet",
@@ -112,7 +122,7 @@ extension ResolutionError {
             gaveUp
               ?? (eager
                 ? "  it is eager: resolve it once try await dependencies.start() has returned, or from async code with await \(resolvingAsync)"
-                : "  make it first: register it eager: true and call try await dependencies.start() at launch, or resolve it from async code with await \(resolvingAsync); a .unique one resolves only that way"),
+                : "  make it first: register it eager: true and call try await dependencies.start() at launch, or resolve it from async code with await \(resolvingAsync)"),
           ]
         )
       }

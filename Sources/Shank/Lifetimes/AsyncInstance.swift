@@ -106,7 +106,7 @@ final class AsyncInstance<Value>: Sendable {
     let lostThisRound = shares && round != 0 && state.withLock { $0.handedIn } == round
     throw AsyncPending(
       site: recipe.value.site, slot: ObjectIdentifier(self), container: container, absence: absence,
-      isEager: provider?.isEager == true,
+      isEager: provider?.isEager == true, isKept: shares,
       key: ObjectIdentifier(asked[asked.count - 1].keyType),
       generation: generation,
       wasLostThisRound: lostThisRound, wasTakenSince: wasTakenSince

@@ -13,6 +13,8 @@ struct AsyncPending: Error, Sendable {
   let absence: Absence
   /// Whether the module is eager, so that `start()` makes it.
   let isEager: Bool
+  /// Whether a container keeps what its factory makes: any scope but `.unique`.
+  let isKept: Bool
   /// The module's type as asked for, the same in every container that registers it.
   let key: ObjectIdentifier
   /// The resets of a `.cached` module's scope when it was thrown.
