@@ -1216,6 +1216,46 @@ import Testing
           : [cycle, "factory's close returned", "resolved"]))
   }
 
+  /// A shared async module whose factory awaits a reset of a scope, one of whose `onClose`
+  /// handlers asks for that module: each would wait for the other, so the handler is told of
+  /// the cycle, through the reset, and both finish.
+  @Test func anAsyncFactoryAwaitingAResetWhoseHandlerAwaitsItIsACycle() async {
+    let outcomes = Collector<String>()
+    let box = ClosingContainerBox()
+    let line = #line + 11
+    box.value = Dependencies {
+      Module(scope: .singleton) { () async -> DatabaseType in
+        await box.value?.reset(.cached("session"))
+        outcomes.append("reset returned")
+        return Database()
+      }
+      Module(
+        scope: .cached("session"),
+        onClose: { _ in
+          do throws(ResolutionError) {
+            _ = try await box.value?.resolveAsyncOrThrow(DatabaseType.self)
+            outcomes.append("handler resolved")
+          } catch {
+            outcomes.append(error.description)
+          }
+        }
+      ) { ServiceImpl() as Service }
+    }
+    _ = box.value?.resolve(Service.self)
+    // Watched rather than awaited: waits for each other would hang the suite.
+    Task { _ = await box.value?.resolveAsync(DatabaseType.self) }
+    await eventually { outcomes.all.count == 2 }
+    #expect(
+      outcomes.all == [
+        """
+        Shank found a dependency cycle resolving DatabaseType
+          asked for at ShankTests/AsyncFactoryTests.swift:\(line)
+          cycle: DatabaseType → reset(.cached("session")) → DatabaseType
+        """,
+        "reset returned",
+      ])
+  }
+
   /// How the first module of an async cycle asks for the next.
   enum AsyncCycle: CaseIterable {
     /// It awaits its own module.

@@ -462,6 +462,38 @@ import Testing
     #expect(container.resolve(RecipeSessionType.self).serial != serial, "the scope makes anew")
   }
 
+  /// An awaited reset's handlers run on a task of their own, as `close()`'s do: to their end
+  /// though the task that resets was cancelled, and seeing none of its overrides.
+  @Test func anAwaitedResetsHandlersRunToTheirEndOutsideTheCancelledCallersTask() async {
+    let seen = Collector<String>()
+    let container = Dependencies {
+      Module(
+        scope: .cached("session"),
+        onClose: { (_: Service) in
+          do {
+            try await Task.sleep(nanoseconds: 1_000_000)
+            seen.append("ran to its end")
+          } catch {
+            seen.append("cut short")
+          }
+          seen.append("override seen: \(Dependencies.resolve(OtherService?.self) != nil)")
+        }
+      ) { ServiceImpl() as Service }
+    }
+    _ = container.resolve(Service.self)
+    let task = Task {
+      await Dependencies.withOverrides {
+        Module { OtherServiceImpl() as OtherService }
+      } operation: {
+        withUnsafeCurrentTask { $0?.cancel() }
+        await container.reset(.cached("session"))
+        seen.append("reset returned")
+      }
+    }
+    await task.value
+    #expect(seen.all == ["ran to its end", "override seen: false", "reset returned"])
+  }
+
   /// A reset drops the scope's contributions, to `[P]` and `[String: P]` alike, and has
   /// disposed of them when it returns; the next resolution makes new ones.
   @Test func aResetDropsAndDisposesOfTheScopesContributions() async {

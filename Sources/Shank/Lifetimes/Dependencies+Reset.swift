@@ -34,6 +34,9 @@ extension Dependencies {
   /// ``reset(_:fileID:line:)-8q5zq`` does, and returns once their `onClose` handlers have
   /// run.
   ///
+  /// The handlers run on a task of their own, as ``close()``'s do: each runs to its end even
+  /// when the task that resets is cancelled, and sees no override or scope of that task.
+  ///
   /// ```swift
   /// await dependencies.reset(.cached("session"))  // signed out before this returns
   /// ```
@@ -44,7 +47,13 @@ extension Dependencies {
   ///   - fileID: The file that resets, for diagnostics; leave it to its default.
   ///   - line: The line that resets, for diagnostics; leave it to its default.
   public func reset(_ scope: Scope, fileID: StaticString = #fileID, line: UInt = #line) async {
-    await Disposal.runAll(drop(scope, fileID: fileID, line: line))
+    let disposals = drop(scope, fileID: fileID, line: line)
+    guard !disposals.isEmpty else { return }
+    let run = ResetRun(scope: scope)
+    // A run that has not started waits for nothing, so recording this wait never throws.
+    let wait = try? WaitGraph.shared.recordWaitOfThisTask(for: run)
+    await Disposal.start(disposals, for: run).value
+    if let wait { WaitGraph.shared.remove(wait) }
   }
 
   /// Drops the instances of `scope` and returns their `onClose` handlers, newest first: this
@@ -84,4 +93,12 @@ extension Dependencies {
     let count = shown.count < names.count ? " (\(names.count), first \(shown.count))" : ""
     return "cached scopes registered\(count): " + shown.joined(separator: ", ")
   }
+}
+
+/// The run of an awaited ``Dependencies/reset(_:fileID:line:)-53le9``'s handlers, as a cycle
+/// through it reads.
+private final class ResetRun: Sendable, CustomStringConvertible {
+  let description: String
+
+  init(scope: Scope) { description = "reset(\(scope))" }
 }

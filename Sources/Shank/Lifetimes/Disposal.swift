@@ -25,4 +25,13 @@ struct Disposal: Sendable {
     guard !disposals.isEmpty else { return }
     Task.detached { await runAll(disposals) }
   }
+
+  /// Starts running `disposals` in order on a task of their own, as ``runLater(_:)`` does,
+  /// for `run`: the handlers, and every task they start, work for it (see ``WaitGraph``), so
+  /// that one awaiting what the caller waiting for `run` makes is told of the cycle.
+  static func start(
+    _ disposals: [Disposal], for run: any AnyObject & Sendable
+  ) -> Task<Void, Never> {
+    Task.detached { await WaitGraph.run(holding: run, inherited: true) { await runAll(disposals) } }
+  }
 }

@@ -71,9 +71,7 @@ final class Disposals: Sendable {
       // Recorded before the run starts, so that its handlers see it. A run that has not
       // started waits for nothing, so this never throws.
       let wait = try? WaitGraph.shared.recordWaitOfThisTask(for: self)
-      let run = Task.detached {
-        await WaitGraph.run(holding: self, inherited: true) { await Disposal.runAll(disposals) }
-      }
+      let run = Disposal.start(disposals, for: self)
       $0.run = run
       return (run, wait)
     }
