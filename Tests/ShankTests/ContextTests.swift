@@ -144,6 +144,29 @@ import Testing
       (dependencies.resolve(name: "test") as SampleModuleType).test() == "SampleModule.test()test")
   }
 
+  /// A reset of a scope that only a module left out uses drops nothing, where the program
+  /// would stop at a scope nothing registers: code that resets at log-out runs in every
+  /// context. Another scope's instances stay.
+  @Test func aResetOfAScopeOnlyAModuleLeftOutUsesDropsNothing() async {
+    let made = Counter()
+    let root = Dependencies {
+      Module(scope: .cached("debug tools")) { OtherServiceImpl() as OtherService }.when(.previews)
+    }
+    let child = Dependencies(over: root) {
+      Module(scope: .cached("session")) { () -> Service in
+        made.increment()
+        return ServiceImpl()
+      }
+    }
+    _ = child.resolve(Service.self)
+    func resetWithoutWaiting() { root.reset(.cached("debug tools")) }
+    resetWithoutWaiting()
+    await child.reset(.cached("debug tools"))
+    _ = child.resolve(Service.self)
+    #expect(made.value == 1, "another scope's instance stays")
+    #expect((root.resolve() as OtherService?) == nil)
+  }
+
   /// A list written with `return` skips the builder: a module left out there still registers
   /// nothing, in a root, a child and an override layer alike.
   @Test(arguments: ListEntry.allCases)

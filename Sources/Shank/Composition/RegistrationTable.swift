@@ -41,7 +41,7 @@ struct RegistrationTable {
   /// miss to look for.
   let hasLeftOut: Bool
 
-  /// The `.cached` scopes of every module given, replaced ones included, for
+  /// The `.cached` scopes of every module given, replaced ones and those left out included, for
   /// ``Dependencies/reset(_:fileID:line:)`` to tell a misspelled scope from an overridden one.
   let cachedScopes: Set<Scope>
 
@@ -84,6 +84,15 @@ struct RegistrationTable {
       case .collector: collectors.append(entry)
       case .decorator:
         decorators[ObjectIdentifier(entry.takeUnretainedValue().type), default: []].append(entry)
+      }
+    }
+    // A scope that only a module left out uses is no misspelling: where its contexts do not
+    // hold, its reset drops nothing.
+    if list.hasLeftOut {
+      for module in modules where module.recipe is LeftOutRecipe {
+        if case .cached = module.recipe.terms.scope.kind {
+          cachedScopes.insert(module.recipe.terms.scope)
+        }
       }
     }
     self.cachedScopes = cachedScopes

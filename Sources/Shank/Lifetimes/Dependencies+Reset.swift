@@ -16,7 +16,8 @@ extension Dependencies {
   ///     with. Any other scope stops the program, with a message that names the line that
   ///     called `reset`: singletons live as long as their container, and other scopes keep
   ///     nothing to drop. So does a cached scope that no module here or underneath uses,
-  ///     such as a misspelled name, with a message that lists the cached scopes registered.
+  ///     such as a misspelled name, with a message that lists the cached scopes registered;
+  ///     one that only a module ``Module/when(_:)`` left out uses is reset, dropping nothing.
   ///   - fileID: The file that resets, for diagnostics; leave it to its default.
   ///   - line: The line that resets, for diagnostics; leave it to its default.
   ///
