@@ -439,6 +439,28 @@ import Testing
     #expect(made.value == 1)
   }
 
+  /// The synchronous resolution runs again once the async module is made: the factory that
+  /// asked for it runs again, and so do the unique modules it resolved before it asked.
+  @Test func aSyncFactoryThatMeetsAnAsyncModuleNotMadeYetRunsAgainOnceItIsMade() async throws {
+    let (reports, parts) = (Counter(), Counter())
+    let container = Dependencies {
+      Module { try await Self.connectedDatabase(Counter()) }
+      Module { () -> ServiceImpl in
+        parts.increment()
+        return ServiceImpl()
+      }
+      Module(scope: .singleton) { () throws -> ReportType in
+        reports.increment()
+        _ = try Dependencies.resolveOrThrow(ServiceImpl.self)
+        _ = try Dependencies.resolveOrThrow(DatabaseType.self)
+        return Report()
+      }
+    }
+    _ = try await container.resolveAsyncOrThrow(ReportType.self)
+    #expect(reports.value == 2)
+    #expect(parts.value == 2)
+  }
+
   @Test func anAsyncFactoryAwaitsTheAsyncModulesItNeeds() async throws {
     let made = Counter()
     let container = Dependencies {
