@@ -461,68 +461,6 @@ import Testing
     #expect(parts.value == 2)
   }
 
-  /// A shared module whose decorator reads async modules not made yet is made once: what its
-  /// factory made waits, undecorated, for the resolution that runs again once they are made,
-  /// and nothing is disposed of, by one task or by eight at once.
-  @Test(arguments: [(1, Scope.singleton), (8, .singleton), (1, .cached("decorated"))])
-  func aSharedModuleWhoseDecoratorReadsAsyncModulesNotMadeYetIsMadeOnce(
-    tasks: Int, scope: Scope
-  ) async throws {
-    let (made, closed) = (Counter(), Counter())
-    let container = Dependencies {
-      Module(scope: scope, onClose: { _ in closed.increment() }) { () -> Ledger in
-        made.increment()
-        return Ledger()
-      }
-      Module("first", scope: .singleton) { try await Self.connectedDatabase(Counter()) }
-      Module("second", scope: .singleton) { try await Self.connectedDatabase(Counter()) }
-      Module.decorating(Ledger.self) { service throws -> Ledger in
-        _ = try Dependencies.resolveOrThrow(DatabaseType.self, name: "first")
-        _ = try Dependencies.resolveOrThrow(DatabaseType.self, name: "second")
-        return service
-      }
-    }
-    let resolved = try await withThrowingTaskGroup(of: Ledger.self) { group in
-      for _ in 0..<tasks {
-        group.addTask { try await container.resolveAsyncOrThrow(Ledger.self) }
-      }
-      return try await group.reduce(into: []) { $0.append($1) }
-    }
-    #expect(made.value == 1)
-    #expect(Set(resolved.map(ObjectIdentifier.init)).count == 1)
-    #expect(closed.value == 0)
-    await container.close()
-    #expect(closed.value == 1)
-  }
-
-  /// An instance left undecorated is disposed of by the close that finds it so, once; a reset
-  /// of its scope drops it, and the next resolution makes a new one.
-  @Test(arguments: [false, true])
-  func anInstanceLeftUndecoratedIsDroppedByACloseOrAReset(resetFirst: Bool) async throws {
-    let (made, closed) = (Counter(), Counter())
-    let container = Dependencies {
-      Module(scope: .cached("left"), onClose: { _ in closed.increment() }) { () -> Ledger in
-        made.increment()
-        return Ledger()
-      }
-      Module(scope: .singleton) { try await Self.connectedDatabase(Counter()) }
-      Module.decorating(Ledger.self) { service throws -> Ledger in
-        _ = try Dependencies.resolveOrThrow(DatabaseType.self)
-        return service
-      }
-    }
-    #expect(resolutionError { try container.resolveOrThrow(Ledger.self) } != nil)
-    #expect(made.value == 1)
-    if resetFirst {
-      await container.reset(.cached("left"))
-      _ = try await container.resolveAsyncOrThrow(Ledger.self)
-      await eventually { closed.value == 1 }
-      #expect(made.value == 2, "the reset dropped the one left undecorated")
-    }
-    await container.close()
-    #expect(closed.value == (resetFirst ? 2 : 1))
-  }
-
   @Test func anAsyncFactoryAwaitsTheAsyncModulesItNeeds() async throws {
     let made = Counter()
     let container = Dependencies {
@@ -2766,9 +2704,6 @@ final class Database: DatabaseType, StoreType {
 }
 
 protocol ReportType: Sendable {}
-
-/// A class instance tasks can share, whose identity tells how many were made.
-final class Ledger: Sendable {}
 
 struct Report: ReportType {}
 

@@ -11,12 +11,6 @@ class SharedProvider<Value>: Provider<Value> {
   /// Runs when the owner drops a kept instance: the module's `onClose`.
   private let onClose: ((Value) async -> Void)?
   private let lock: CreationLock
-  /// An instance made whose decoration met an async module not made yet, with the resets
-  /// before it and its entry in the owner's disposals: kept for the resolution that runs again
-  /// once that module is made (`makingAsyncModules`), which decorates it rather than making
-  /// another. Only the creation lock's holder touches it. A reference: a field of a generic
-  /// type, or an optional tuple, costs every provider made and freed a call into the runtime.
-  private var undecorated: LeftUndecorated?
 
   /// A provider of `recipe`'s module; a singleton's `made` box lives in its creation lock's
   /// allocation, so it passes that lock.
@@ -68,9 +62,7 @@ class SharedProvider<Value>: Provider<Value> {
     try startMaking(at: site)
     defer { finishMaking() }
     do {
-      return try keep(
-        isLeftUndecorated ? takeUndecorated(madeIn: generation) : factory(), madeIn: generation,
-        at: site)
+      return try keep(factory(), madeIn: generation, at: site)
     } catch {
       throw failure(error, at: site)
     }
@@ -166,10 +158,6 @@ class SharedProvider<Value>: Provider<Value> {
           try owner.decorated(value, at: site)
         }
       } catch {
-        if case .notMadeYet = error.reason, scope.keepsInstances {
-          leaveUndecorated(value, madeIn: generation)
-          throw error
-        }
         // Never to be kept: disposed of now, as nothing drops it later, unless its scope keeps
         // nothing it would dispose of (`.weak`).
         if scope.keepsInstances { dispose(value) }
@@ -179,35 +167,6 @@ class SharedProvider<Value>: Provider<Value> {
     if Switches.isObserving { PendingEvent.noteMade(self) }
     store(value, madeIn: generation)
     return value
-  }
-
-  /// Whether an instance is kept undecorated; only a decorating owner's can be.
-  private var isLeftUndecorated: Bool {
-    unretainedOwner?.read({ $0.decorates }) == true && undecorated != nil
-  }
-
-  /// Keeps `value`, made under `generation`, undecorated, with its `onClose` in the owner's
-  /// list until it is taken. Its own call, as is the one below: their locals would otherwise
-  /// grow the frames of `keep` and `resolve`, which every level of a chain of decorated modules
-  /// keeps (see "Stack depth" in ARCHITECTURE.md).
-  @inline(never)
-  private func leaveUndecorated(_ value: Value, madeIn generation: UInt) {
-    let disposal = addDisposal(of: value)
-    undecorated = LeftUndecorated(value: value, generation: generation, disposal: disposal)
-  }
-
-  /// The instance kept undecorated, taken out of the owner's disposals, or a new one where a
-  /// reset or a close has dropped it since.
-  @inline(never)
-  private func takeUndecorated(madeIn generation: UInt) throws -> Value {
-    let taken = undecorated!
-    undecorated = nil
-    let disposal = taken.disposal.flatMap { owner?.disposals?.remove($0) }
-    if taken.generation == generation, (disposal != nil) == (taken.disposal != nil) {
-      return taken.value as! Value
-    }
-    if let disposal { Disposal.runLater([disposal]) }
-    return try factory()
   }
 
   /// Runs `value`'s `onClose` on a task of its own: nothing keeps it.
@@ -226,18 +185,6 @@ class SharedProvider<Value>: Provider<Value> {
       return nil
     }
     return id
-  }
-}
-
-/// An instance whose decoration met an async module not made yet (`SharedProvider`): the
-/// resets before it was made, and its `onClose`'s entry in its owner's disposals.
-private final class LeftUndecorated {
-  let value: Any
-  let generation: UInt
-  let disposal: UInt?
-
-  init(value: Any, generation: UInt, disposal: UInt?) {
-    (self.value, self.generation, self.disposal) = (value, generation, disposal)
   }
 }
 
