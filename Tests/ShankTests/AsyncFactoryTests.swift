@@ -461,6 +461,29 @@ import Testing
     #expect(parts.value == 2)
   }
 
+  /// A shared module whose decorator meets an async module not made yet is made again once it
+  /// is, and the instance its decoration failed on is disposed of.
+  @Test func aSharedModuleWhoseDecoratorMeetsAnAsyncModuleNotMadeYetIsMadeAgain() async throws {
+    let (made, closed) = (Counter(), Counter())
+    let container = Dependencies {
+      Module(scope: .singleton, eager: true, onClose: { _ in closed.increment() }) {
+        () -> ServiceImpl in
+        made.increment()
+        return ServiceImpl()
+      }
+      Module(scope: .singleton) { try await Self.connectedDatabase(Counter()) }
+      Module.decorating(ServiceImpl.self) { service throws -> ServiceImpl in
+        _ = try Dependencies.resolveOrThrow(DatabaseType.self)
+        return service
+      }
+    }
+    _ = try await container.start()
+    #expect(made.value == 2)
+    await eventually { closed.value == 1 }
+    await container.close()
+    #expect(closed.value == 2)
+  }
+
   @Test func anAsyncFactoryAwaitsTheAsyncModulesItNeeds() async throws {
     let made = Counter()
     let container = Dependencies {
