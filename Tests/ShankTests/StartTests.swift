@@ -238,11 +238,7 @@ import Testing
     for _ in 0..<20 {
       let made = Counter()
       let container = Dependencies {
-        Module("slow", scope: .singleton, eager: true) { () -> Service in
-          made.increment()
-          Thread.sleep(forTimeInterval: 0.002)
-          return ServiceImpl()
-        }
+        slowEagerService(by: made, "slow")
         countedService(by: made, "cached", scope: .cached("started"), eager: true)
       }
       async let first = container.start()
@@ -261,11 +257,7 @@ import Testing
     for _ in 0..<20 {
       let made = Counter()
       let container = Dependencies {
-        Module("base", scope: .singleton, eager: true) { () -> Service in
-          made.increment()
-          Thread.sleep(forTimeInterval: 0.002)
-          return ServiceImpl()
-        }
+        slowEagerService(by: made, "base")
         Module("top", scope: .singleton, eager: true) { () -> Service in
           _ = Dependencies.resolve(Service.self, name: "base")
           return ServiceImpl()
@@ -305,6 +297,16 @@ import Testing
     let report = try await Dependencies {}.start()
     #expect(report.entries.isEmpty)
     #expect(report.description.hasPrefix("Started 0 eager modules in "))
+  }
+}
+
+/// An eager singleton `Service` named `name` whose factory counts its runs in `made` and takes
+/// 2 ms: long enough for another start, or another module, to ask meanwhile.
+private func slowEagerService(by made: Counter, _ name: String) -> Module {
+  Module(name, scope: .singleton, eager: true) { () -> Service in
+    made.increment()
+    Thread.sleep(forTimeInterval: 0.002)
+    return ServiceImpl()
   }
 }
 

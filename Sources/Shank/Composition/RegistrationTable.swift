@@ -89,10 +89,8 @@ struct RegistrationTable {
     // A scope that only a module left out uses is no misspelling: where its contexts do not
     // hold, its reset drops nothing.
     if list.hasLeftOut {
-      for module in modules where module.recipe is LeftOutRecipe {
-        if case .cached = module.recipe.terms.scope.kind {
-          cachedScopes.insert(module.recipe.terms.scope)
-        }
+      for case let leftOut as LeftOutRecipe in modules.lazy.map(\.recipe) {
+        if case .cached = leftOut.scope.kind { cachedScopes.insert(leftOut.scope) }
       }
     }
     self.cachedScopes = cachedScopes
