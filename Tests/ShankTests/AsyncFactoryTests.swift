@@ -461,27 +461,67 @@ import Testing
     #expect(parts.value == 2)
   }
 
-  /// A shared module whose decorator meets an async module not made yet is made again once it
-  /// is, and the instance its decoration failed on is disposed of.
-  @Test func aSharedModuleWhoseDecoratorMeetsAnAsyncModuleNotMadeYetIsMadeAgain() async throws {
-    let (made, closed) = (Counter(), Counter())
-    let container = Dependencies {
-      Module(scope: .singleton, eager: true, onClose: { _ in closed.increment() }) {
-        () -> ServiceImpl in
-        made.increment()
-        return ServiceImpl()
+  /// A shared module whose decorator meets an async module not made yet is made once: the
+  /// resolution that runs again once the module is made finishes its decoration from that
+  /// decorator, and the decorators before it ran once.
+  @Test(arguments: [Scope.singleton, .cached("session")])
+  func aSharedModuleWhoseDecoratorMeetsAnAsyncModuleNotMadeYetIsMadeOnce(scope: Scope)
+    async throws
+  {
+    let module = UnfinishedDecoration(scope: scope, both: true)
+    _ = try await module.container.start()
+    let service = try module.container.resolveOrThrow(Gateway.self)
+    #expect(try module.container.resolveOrThrow(Gateway.self) === service)
+    #expect(module.made.value == 1)
+    #expect(module.firstDecorated.value == 1)
+    #expect(module.secondDecorated.value == 3)
+    await module.container.close()
+    #expect(module.closed.value == 1)
+  }
+
+  /// Tasks that resolve such a module at once share the one instance made.
+  @Test func tasksThatFinishAnUnfinishedDecorationAtOnceShareOneInstance() async throws {
+    let module = UnfinishedDecoration(scope: .singleton, eager: false, both: true)
+    let container = module.container
+    let services = try await withThrowingTaskGroup(of: ObjectIdentifier.self) { group in
+      for _ in 0..<8 {
+        group.addTask { ObjectIdentifier(try await container.resolveAsyncOrThrow(Gateway.self)) }
       }
-      Module(scope: .singleton) { try await Self.connectedDatabase(Counter()) }
-      Module.decorating(ServiceImpl.self) { service throws -> ServiceImpl in
-        _ = try Dependencies.resolveOrThrow(DatabaseType.self)
-        return service
-      }
+      return try await group.reduce(into: Set()) { $0.insert($1) }
     }
-    _ = try await container.start()
-    #expect(made.value == 2)
-    await eventually { closed.value == 1 }
+    #expect(services.count == 1)
+    #expect(module.made.value == 1)
+    #expect(module.firstDecorated.value == 1)
     await container.close()
-    #expect(closed.value == 2)
+    #expect(module.closed.value == 1)
+  }
+
+  /// An instance left unfinished by a synchronous resolution is finished by the next one once
+  /// the async module is made, or disposed of once by a close or a reset that comes first.
+  @Test func anUnfinishedInstanceIsFinishedLaterOrDisposedOfOnce() async throws {
+    let finished = UnfinishedDecoration(scope: .singleton, eager: false)
+    #expect(throws: ResolutionError.self) {
+      try finished.container.resolveOrThrow(Gateway.self)
+    }
+    _ = await finished.container.resolveAsync(DatabaseType.self)
+    _ = try finished.container.resolveOrThrow(Gateway.self)
+    #expect(finished.made.value == 1)
+    #expect(finished.firstDecorated.value == 1)
+
+    let closed = UnfinishedDecoration(scope: .singleton, eager: false)
+    #expect(throws: ResolutionError.self) { try closed.container.resolveOrThrow(Gateway.self) }
+    await closed.container.close()
+    #expect(closed.closed.value == 1)
+
+    let reset = UnfinishedDecoration(scope: .cached("session"), eager: false)
+    #expect(throws: ResolutionError.self) { try reset.container.resolveOrThrow(Gateway.self) }
+    await reset.container.reset(.cached("session"))
+    #expect(reset.closed.value == 1)
+    _ = await reset.container.resolveAsync(Gateway.self)
+    #expect(reset.made.value == 2)
+    #expect(reset.firstDecorated.value == 2)
+    await reset.container.close()
+    #expect(reset.closed.value == 2)
   }
 
   @Test func anAsyncFactoryAwaitsTheAsyncModulesItNeeds() async throws {
@@ -2598,6 +2638,47 @@ import Testing
 }
 
 // MARK: - Fixtures
+
+/// A shared module's instance that tasks may hand each other.
+final class Gateway: Sendable {}
+
+/// A shared module whose decorators in turn meet an async module not made yet, with
+/// counters for its makings, its decorators' runs and its `onClose`.
+struct UnfinishedDecoration {
+  let made = Counter()
+  let firstDecorated = Counter()
+  let secondDecorated = Counter()
+  let closed = Counter()
+  let container: Dependencies
+
+  /// `scope`'s module, eager unless `eager` is false; the first decorator counts its runs,
+  /// the second awaits the async `DatabaseType` (and `ReportType` too, if `both`).
+  init(scope: Scope, eager: Bool = true, both: Bool = false) {
+    let (made, first, second, closed) = (made, firstDecorated, secondDecorated, closed)
+    container = Dependencies {
+      Module(scope: scope, eager: eager, onClose: { _ in closed.increment() }) {
+        () -> Gateway in
+        made.increment()
+        return Gateway()
+      }
+      Module(scope: .singleton) { try await AsyncFactoryTests.connectedDatabase(Counter()) }
+      Module(scope: .singleton) { () async throws -> ReportType in
+        try await Task.sleep(nanoseconds: 1_000_000)
+        return Report()
+      }
+      Module.decorating(Gateway.self) { service -> Gateway in
+        first.increment()
+        return service
+      }
+      Module.decorating(Gateway.self) { service throws -> Gateway in
+        second.increment()
+        _ = try Dependencies.resolveOrThrow(DatabaseType.self)
+        if both { _ = try Dependencies.resolveOrThrow(ReportType.self) }
+        return service
+      }
+    }
+  }
+}
 
 /// An async `.cached("session")` module of `DatabaseType` whose factory's first run waits
 /// until ``open()``, recording the serials of what it makes and what is disposed of.

@@ -66,6 +66,22 @@ extension Dependencies {
     return try apply(decoratorsAt: index, from: 0, to: value, at: site)
   }
 
+  /// Wraps `value` in the decorators of `Value` here and underneath from the `next`th on, one
+  /// at a time, as a shared module's instance is as it is made. Where one throws, `value` is
+  /// what that decorator was given and `next` is its index, for a later call to go on from.
+  func decorate<Value>(_ value: inout Value, from next: inout Int, at site: SourceSite)
+    throws(ResolutionError)
+  {
+    guard let (type, _) = decorators(of: Value.self, over: nil) else { return }
+    let end = decorators[type].links.value.count
+    while next < end {
+      if !isClosed(link(next, of: type).layer) {
+        value = try link(next, of: type).apply(to: value, at: site)
+      }
+      next += 1
+    }
+  }
+
   /// `value` wrapped by the decorators of `Value` from this container down to `owner`, not
   /// `owner`'s own or those underneath it, which decorated what `value` was made of; by every
   /// decorator of `Value` here and underneath where `owner` is `nil`.

@@ -49,6 +49,17 @@ final class CachedProvider<Value>: SharedProvider<Value> {
     if !isKept { dispose(value) }
   }
 
+  override func hold(_ value: Value, madeIn generation: UInt, disposal: inout UInt?) -> Bool {
+    let isCurrent = state.withLock { state in
+      guard state.resets == generation else { return false }
+      state.disposal = addDisposal(of: value)
+      disposal = state.disposal
+      return true
+    }
+    if !isCurrent { dispose(value) }
+    return isCurrent && (disposal != nil || !hasOnClose)
+  }
+
   override var cachedGeneration: UInt? { state.withLock { $0.resets } }
 
   override func keeps(

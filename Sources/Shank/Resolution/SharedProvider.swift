@@ -11,6 +11,10 @@ class SharedProvider<Value>: Provider<Value> {
   /// Runs when the owner drops a kept instance: the module's `onClose`.
   private let onClose: ((Value) async -> Void)?
   private let lock: CreationLock
+  /// An instance whose decoration stopped at an async module not made yet, for the resolution
+  /// that runs again once it is made to finish (see ``Unfinished``). Only the creation lock's
+  /// holder touches it.
+  private var unfinished: Unfinished?
 
   /// A provider of `recipe`'s module; a singleton's `made` box lives in its creation lock's
   /// allocation, so it passes that lock.
@@ -62,7 +66,7 @@ class SharedProvider<Value>: Provider<Value> {
     try startMaking(at: site)
     defer { finishMaking() }
     do {
-      return try keep(factory(), madeIn: generation, at: site)
+      return try keep(factory(), decoratingFrom: 0, madeIn: generation, at: site)
     } catch {
       throw failure(error, at: site)
     }
@@ -92,11 +96,11 @@ class SharedProvider<Value>: Provider<Value> {
   }
 
   /// Checks the isolation, then takes the creation lock, which `resolve` releases, or
-  /// `startMaking` and then `finishMaking`.
+  /// `startMaking` and then `finishMaking`; first finishes an ``unfinished`` instance, if any.
   private func claim(at site: SourceSite) throws(ResolutionError) {
     try checkIsolation(at: site)
-    if lock.tryLock() { return }
-    try waitForLock(site: site)
+    if !lock.tryLock() { try waitForLock(site: site) }
+    if unfinished != nil { try finishUnfinished(at: site) }
   }
 
   /// With the creation lock held and nothing kept, records this thread as the maker and puts
@@ -127,12 +131,12 @@ class SharedProvider<Value>: Provider<Value> {
     }
   }
 
-  /// Undoes what `startMaking` did and releases the lock `claim` took, once the factory has
-  /// run or failed.
-  private func finishMaking() {
+  /// Undoes what `startMaking` did and releases the lock `claim` took, unless told to keep it,
+  /// once the factory has run or failed.
+  private func finishMaking(unlocking: Bool = true) {
     ResolutionTrace.unretainedCurrent.leave()
     lock.setHolder(nil)
-    lock.unlock()
+    if unlocking { lock.unlock() }
   }
 
   /// Takes the creation lock that another thread holds, or reports the cycle that waiting for
@@ -148,25 +152,88 @@ class SharedProvider<Value>: Provider<Value> {
     WaitGraph.shared.remove(wait)
   }
 
-  /// Keeps `value`, just made, once its owner has decorated it; returns what it kept.
-  private func keep(_ value: consuming Value, madeIn generation: UInt, at site: SourceSite)
-    throws(ResolutionError) -> Value
-  {
+  /// Keeps `value`, just made, once its owner's decorators from the `next`th on have wrapped
+  /// it; returns what it kept.
+  private func keep(
+    _ value: consuming Value, decoratingFrom next: Int, madeIn generation: UInt,
+    at site: SourceSite
+  ) throws(ResolutionError) -> Value {
     if let owner = unretainedOwner, owner.read({ $0.decorates }) {
+      var next = next
       do {
-        value = try owner.borrow { owner throws(ResolutionError) in
-          try owner.decorated(value, at: site)
+        try owner.borrow { owner throws(ResolutionError) in
+          try owner.decorate(&value, from: &next, at: site)
         }
       } catch {
-        // Never to be kept: disposed of now, as nothing drops it later, unless its scope keeps
-        // nothing it would dispose of (`.weak`).
-        if scope.keepsInstances { dispose(value) }
-        throw error
+        throw decorationFailed(error, on: value, at: next, madeIn: generation)
       }
     }
     if Switches.isObserving { PendingEvent.noteMade(self) }
     store(value, madeIn: generation)
     return value
+  }
+
+  /// `error`, thrown by the owner's `next`th decorator given `value`. Where it met an async
+  /// module not made yet, `value` is left ``unfinished``, to be finished from that decorator
+  /// once the module is made; else it is disposed of now, as nothing drops it later, unless its
+  /// scope keeps nothing it would dispose of (`.weak`).
+  @inline(never)
+  private func decorationFailed(
+    _ error: ResolutionError, on value: Value, at next: Int, madeIn generation: UInt
+  ) -> ResolutionError {
+    guard scope.keepsInstances else { return error }
+    guard error.pending != nil else {
+      dispose(value)
+      return error
+    }
+    var disposal: UInt?
+    if hold(value, madeIn: generation, disposal: &disposal) {
+      unfinished = Unfinished(value: value, next: next, generation: generation, disposal: disposal)
+    }
+    return error
+  }
+
+  /// With the creation lock held, finishes the ``unfinished`` instance from the decorator it
+  /// stopped at and keeps it, for `resolve` to find kept, if it is still the one to finish:
+  /// made since the last reset, and its `onClose` not run since by a reset or a close. Else
+  /// drops it, for `resolve` to make a new one. Releases the lock where it throws.
+  ///
+  /// Called before `resolve` makes anything, so that its frame is in no chain of makings.
+  @inline(never)
+  private func finishUnfinished(at site: SourceSite) throws(ResolutionError) {
+    let unfinished = unfinished!
+    self.unfinished = nil
+    let generation = cachedGeneration ?? 0
+    let disposal = unfinished.disposal.flatMap { owner?.disposals?.remove($0) }
+    guard unfinished.generation == generation, (disposal != nil) == (unfinished.disposal != nil)
+    else {
+      if let disposal { Disposal.runLater([disposal]) }
+      return
+    }
+    do {
+      try startMaking(at: site)
+    } catch {
+      // The owner closed: the instance goes with it.
+      if let disposal { Disposal.runLater([disposal]) }
+      throw error
+    }
+    do {
+      _ = try keep(
+        unfinished.value as! Value, decoratingFrom: unfinished.next, madeIn: generation, at: site)
+      finishMaking(unlocking: false)
+    } catch {
+      finishMaking()
+      throw error
+    }
+  }
+
+  /// Adds the `onClose` of `value`, made in `generation` and not kept yet, to its owner's list
+  /// as `disposal`; returns `false`, with `value` disposed of, where it can never be kept: its
+  /// owner has closed, or, for a keeper whose reset drops such an instance (it records
+  /// `disposal` too), a reset came after `generation`.
+  func hold(_ value: Value, madeIn generation: UInt, disposal: inout UInt?) -> Bool {
+    disposal = addDisposal(of: value)
+    return disposal != nil || !hasOnClose
   }
 
   /// Runs `value`'s `onClose` on a task of its own: nothing keeps it.
@@ -185,6 +252,22 @@ class SharedProvider<Value>: Provider<Value> {
       return nil
     }
     return id
+  }
+}
+
+/// An instance of a shared module whose decoration met an async module not made yet: what the
+/// decorators before that one made of it, the decorator to go on from, the resets before it
+/// was made, and its `onClose`'s entry in its owner's disposals, where a close or a reset
+/// that drops it runs the handler. A reference: a field of a generic type, or an optional
+/// tuple, would cost every provider made and freed a call into the runtime.
+private final class Unfinished {
+  let value: Any
+  let next: Int
+  let generation: UInt
+  let disposal: UInt?
+
+  init(value: Any, next: Int, generation: UInt, disposal: UInt?) {
+    (self.value, self.next, self.generation, self.disposal) = (value, next, generation, disposal)
   }
 }
 
