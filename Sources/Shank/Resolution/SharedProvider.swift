@@ -66,7 +66,7 @@ class SharedProvider<Value>: Provider<Value> {
     try startMaking(at: site)
     defer { finishMaking() }
     do {
-      return try keep(factory(), decoratingFrom: 0, madeIn: generation, at: site)
+      return try keep(factory(), madeIn: generation, at: site)
     } catch {
       throw failure(error, at: site)
     }
@@ -152,14 +152,12 @@ class SharedProvider<Value>: Provider<Value> {
     WaitGraph.shared.remove(wait)
   }
 
-  /// Keeps `value`, just made, once its owner's decorators from the `next`th on have wrapped
-  /// it; returns what it kept.
-  private func keep(
-    _ value: consuming Value, decoratingFrom next: Int, madeIn generation: UInt,
-    at site: SourceSite
-  ) throws(ResolutionError) -> Value {
+  /// Keeps `value`, just made, once its owner has decorated it; returns what it kept.
+  private func keep(_ value: consuming Value, madeIn generation: UInt, at site: SourceSite)
+    throws(ResolutionError) -> Value
+  {
     if let owner = unretainedOwner, owner.read({ $0.decorates }) {
-      var next = next
+      var next = 0
       do {
         try owner.borrow { owner throws(ResolutionError) in
           try owner.decorate(&value, from: &next, at: site)
@@ -217,14 +215,16 @@ class SharedProvider<Value>: Provider<Value> {
       if let disposal { Disposal.runLater([disposal]) }
       throw error
     }
+    var (value, next) = (unfinished.value as! Value, unfinished.next)
     do {
-      _ = try keep(
-        unfinished.value as! Value, decoratingFrom: unfinished.next, madeIn: generation, at: site)
-      finishMaking(unlocking: false)
+      try owner!.decorate(&value, from: &next, at: site)
     } catch {
       finishMaking()
-      throw error
+      throw decorationFailed(error, on: value, at: next, madeIn: generation)
     }
+    if Switches.isObserving { PendingEvent.noteMade(self) }
+    store(value, madeIn: generation)
+    finishMaking(unlocking: false)
   }
 
   /// Adds the `onClose` of `value`, made in `generation` and not kept yet, to its owner's list
