@@ -479,6 +479,51 @@ import Testing
     #expect(module.closed.value == 1)
   }
 
+  /// The shapes whose decorators wrap an instance kept elsewhere: a child's over its parent's
+  /// module, and a container's over the type an alias of its module is resolved as.
+  enum KeptElsewhere: CaseIterable { case childOverParent, alias }
+
+  /// A decorator before one that meets an async module not made yet runs once on the instance
+  /// kept elsewhere: the decoration is finished from where it stopped.
+  @Test(arguments: KeptElsewhere.allCases, [Scope.singleton, .cached("session")])
+  func decoratorsOfAnInstanceKeptElsewhereRunOnceAcrossRounds(
+    shape: KeptElsewhere, scope: Scope
+  ) async throws {
+    let (made, first, second) = (Counter(), Counter(), Counter())
+    let decorators = [
+      Module.decorating(Reachable.self) { (gateway: Reachable) -> Reachable in
+        first.increment()
+        return gateway
+      },
+      Module.decorating(Reachable.self) { (gateway: Reachable) throws -> Reachable in
+        second.increment()
+        _ = try Dependencies.resolveOrThrow(DatabaseType.self)
+        return gateway
+      },
+    ]
+    let module =
+      shape == .alias
+      ? Module(scope: scope, as: Reachable.self, Gateway.self) { () -> Gateway in
+        made.increment()
+        return Gateway()
+      }
+      : Module(scope: scope) { () -> Reachable in
+        made.increment()
+        return Gateway()
+      }
+    let root = Dependencies {
+      module
+      Module(scope: .singleton) { try await AsyncFactoryTests.connectedDatabase(Counter()) }
+      if shape == .alias { decorators }
+    }
+    let container = shape == .alias ? root : Dependencies(over: root) { decorators }
+    let gateway = try await container.resolveAsyncOrThrow(Reachable.self)
+    #expect(try container.resolveOrThrow(Reachable.self) as AnyObject === gateway as AnyObject)
+    #expect(made.value == 1)
+    #expect(first.value == 1)
+    #expect(second.value == 2)
+  }
+
   /// Tasks that resolve such a module at once share the one instance made.
   @Test func tasksThatFinishAnUnfinishedDecorationAtOnceShareOneInstance() async throws {
     let module = UnfinishedDecoration(scope: .singleton, eager: false, both: true)
@@ -2640,7 +2685,10 @@ import Testing
 // MARK: - Fixtures
 
 /// A shared module's instance that tasks may hand each other.
-final class Gateway: Sendable {}
+final class Gateway: Reachable {}
+
+/// What a ``Gateway`` is resolved as, through an alias or a decorated type.
+protocol Reachable: AnyObject, Sendable {}
 
 /// A shared module whose decorators in turn meet an async module not made yet, with
 /// counters for its makings, its decorators' runs and its `onClose`.

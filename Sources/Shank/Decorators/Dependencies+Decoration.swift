@@ -69,6 +69,7 @@ extension Dependencies {
   /// Wraps `value` in the decorators of `Value` here and underneath from the `next`th on, one
   /// at a time, as a shared module's instance is as it is made. Where one throws, `value` is
   /// what that decorator was given and `next` is its index, for a later call to go on from.
+  @inline(__always)
   func decorate<Value>(_ value: inout Value, from next: inout Int, at site: SourceSite)
     throws(ResolutionError)
   {
@@ -126,10 +127,20 @@ extension Dependencies {
     {
       return kept as! Value
     }
+    var (decorated, next) = (value, layers.start)
+    keeping.resume(
+      &decorated, from: &next, madeBy: registration, generation: generation,
+      decorators: layers.open)
+    do {
+      try decorate(&decorated, from: &next, at: site)
+    } catch {
+      throw keeping.failure(
+        error, decorating: decorated, at: next, of: value, madeBy: registration,
+        generation: generation, decorators: layers.open, replacing: &replaced)
+    }
     return keeping.keep(
-      try apply(decoratorsAt: layers.type, from: layers.start, to: value, at: site), of: value,
-      madeBy: registration, generation: generation, decorators: layers.open,
-      replacing: &replaced) as! Value
+      decorated, of: value, madeBy: registration, generation: generation,
+      decorators: layers.open, replacing: &replaced) as! Value
   }
 
   /// Where `type`'s decorators from this container down to `owner`, but for `owner`'s own, are

@@ -38,7 +38,10 @@ final class KeptDecorations: Sendable {
   /// so that a decoration that finishes after that is not kept; and the keepers told of these
   /// decorations, which are told again as they go (see `deinit`).
   private let state = Locked(
-    (entries: [ObjectIdentifier: Handed<Entry>](), isClosed: false, keepers: [Registration]()))
+    (
+      entries: [ObjectIdentifier: Handed<Entry>](), isClosed: false, keepers: [Registration](),
+      unfinished: [ObjectIdentifier: (entry: Handed<Entry>, next: Int)]()
+    ))
 
   /// The decoration kept for `underlying`, which `registration` gave underneath, when it was
   /// wrapped by as many `decorators` as are open now, if any; else the caller decorates it and
@@ -57,14 +60,59 @@ final class KeptDecorations: Sendable {
       of: Self.identity(of: underlying), generation: generation, decorators: decorators)
   }
 
+  /// Sets `value`, which `registration` gave, to what the decorators before the `next`th made
+  /// of it, and `next` to that decorator, where a resolution left its decoration unfinished
+  /// under as many `decorators` as are open now; takes it, for this resolution to finish.
+  ///
+  /// This and ``failure(_:decorating:at:of:madeBy:generation:decorators:replacing:)`` are calls
+  /// of their own, whose frames are gone before the decorators run (see "Stack depth" in
+  /// ARCHITECTURE.md).
+  @inline(never)
+  func resume<Value>(
+    _ value: inout Value, from next: inout Int, madeBy registration: Registration,
+    generation: UInt?, decorators: Int
+  ) {
+    let object = Self.identity(of: value)
+    let unfinished: (value: Any, next: Int)? = state.withLock { state in
+      guard let unfinished = state.unfinished.removeValue(forKey: ObjectIdentifier(registration)),
+        unfinished.entry.value.decoration(
+          of: object, generation: generation, decorators: decorators) != nil
+      else { return nil }
+      return (unfinished.entry.value.decorated!, unfinished.next)
+    }
+    if let unfinished { (value, next) = (unfinished.value as! Value, unfinished.next) }
+  }
+
+  /// `error`, which the `next`th decorator threw, given `decorated`, made of `underlying`.
+  /// Where it met an async module not made yet, `decorated` is left unfinished, for the round
+  /// that runs again once that module is made to finish, so that no decorator runs twice on
+  /// one instance; but not a `.weak` one's, which only its holders may keep.
+  @inline(never)
+  func failure<Value>(
+    _ error: ResolutionError, decorating decorated: Value, at next: Int, of underlying: Value,
+    madeBy registration: Registration, generation: UInt?, decorators: Int,
+    replacing replaced: inout Any?
+  ) -> ResolutionError {
+    if error.pending != nil, registration.scope.kind != .weak {
+      _ = keep(
+        decorated, of: underlying, madeBy: registration, generation: generation,
+        decorators: decorators, unfinishedAt: next, replacing: &replaced)
+    }
+    return error
+  }
+
   /// Keeps `decorated`, just made of `underlying`, unless another thread kept one for it first
   /// (then that one is returned), unless its kind cannot be kept, or unless `underlying` is no
   /// longer what `registration` gives; returns what is kept. Sets `replaced` to the decoration
   /// the one kept replaces, for the caller to release where a deinit that resolves may run.
+  ///
+  /// With `next`, `decorated` is what the decorators before the `next`th made, left unfinished
+  /// by one that met an async module not made yet, for ``resume(_:from:madeBy:generation:decorators:)``
+  /// to give the resolution that finishes it; it is not returned.
   @inline(never)
   func keep(
     _ decorated: Any, of underlying: Any, madeBy registration: Registration, generation: UInt?,
-    decorators: Int, replacing replaced: inout Any?
+    decorators: Int, unfinishedAt next: Int? = nil, replacing replaced: inout Any?
   ) -> Any {
     let key = ObjectIdentifier(registration)
     let object = Self.identity(of: underlying)
@@ -92,6 +140,11 @@ final class KeptDecorations: Sendable {
         underlying: object, wrapsValue: object == nil, generation: generation,
         decorated: isWeak ? nil : decorated, weaklyDecorated: weakly, decorators: decorators,
         keeper: ObjectIdentifier(keeper))
+      if let next {
+        $0.unfinished[key] = (Handed(made), next)
+        return (nil, nil)
+      }
+      $0.unfinished[key] = nil
       return (nil, $0.entries.updateValue(Handed(made), forKey: key))
     }
     // Released outside the lock: the replaced decoration's deinit may resolve through here.
@@ -107,8 +160,12 @@ final class KeptDecorations: Sendable {
         state.entries = state.entries.filter {
           $0.value.value.keeper != keeper || $0.value.value.generation ?? .max >= generation
         }
+        state.unfinished = state.unfinished.filter {
+          $0.value.entry.value.keeper != keeper
+            || $0.value.entry.value.generation ?? .max >= generation
+        }
       }
-      return state.entries
+      return (state.entries, state.unfinished)
     }
     // Released outside the lock: a deinit may resolve.
     withExtendedLifetime(dropped) {}
@@ -118,8 +175,8 @@ final class KeptDecorations: Sendable {
   func removeAll() {
     let dropped = state.withLock { state in
       state.isClosed = true
-      defer { state.entries = [:] }
-      return state.entries
+      defer { (state.entries, state.unfinished) = ([:], [:]) }
+      return (state.entries, state.unfinished)
     }
     // Released outside the lock: a deinit may resolve.
     withExtendedLifetime(dropped) {}

@@ -70,13 +70,19 @@ final class AliasProvider<Value>: Provider<Value> {
     {
       return kept as! Value
     }
-    let decorated: Value
+    var (decorated, next) = (made, 0)
+    var replaced: Any?
+    ownDecoration.resume(
+      &decorated, from: &next, madeBy: self, generation: generation, decorators: 0)
     do {
       try trace.enter(self, from: container, at: site)
       defer { trace.leave() }
-      decorated = try container.decorated(made, at: site)
+      try container.decorate(&decorated, from: &next, at: site)
+    } catch {
+      throw ownDecoration.failure(
+        error, decorating: decorated, at: next, of: made, madeBy: self, generation: generation,
+        decorators: 0, replacing: &replaced)
     }
-    var replaced: Any?
     return ownDecoration.keep(
       decorated, of: made, madeBy: self, generation: generation, decorators: 0,
       replacing: &replaced) as! Value
