@@ -479,6 +479,22 @@ import Testing
     #expect(module.closed.value == 1)
   }
 
+  /// Threads that resolve such a module synchronously, again and again while the async module
+  /// is not made, make it once: each leaves the instance unfinished for the next.
+  @Test(arguments: [Scope.singleton, .cached("session")])
+  func threadsThatCannotFinishAnInstanceLeaveItToEachOther(scope: Scope) async {
+    let module = UnfinishedDecoration(scope: scope, eager: false)
+    let container = module.container
+    let finished = await onThreads(8, timeout: 60) { _ in
+      for _ in 0..<500 { _ = try? container.resolveOrThrow(Gateway.self) }
+    }
+    #expect(finished)
+    #expect(module.made.value == 1)
+    #expect(module.firstDecorated.value == 1)
+    await container.close()
+    #expect(module.closed.value == 1)
+  }
+
   /// The shapes whose decorators wrap an instance kept elsewhere: a child's over its parent's
   /// module, and a container's over the type an alias of its module is resolved as.
   enum KeptElsewhere: CaseIterable { case childOverParent, alias }

@@ -219,8 +219,10 @@ class SharedProvider<Value>: Provider<Value> {
     do {
       try owner!.decorate(&value, from: &next, at: site)
     } catch {
+      // Left unfinished under the lock, where the next holder looks.
+      let failure = decorationFailed(error, on: value, at: next, madeIn: generation)
       finishMaking()
-      throw decorationFailed(error, on: value, at: next, madeIn: generation)
+      throw failure
     }
     if Switches.isObserving { PendingEvent.noteMade(self) }
     store(value, madeIn: generation)
