@@ -495,6 +495,58 @@ import Testing
     #expect(module.closed.value == 1)
   }
 
+  /// A reset lets go of an unfinished instance, outside the creation lock: its deinit, which
+  /// resolves the module again, neither waits for that lock nor meets a cycle.
+  @Test func aResetLetsGoOfAnUnfinishedInstanceOutsideTheLock() async {
+    let (box, outcomes) = (WeakBox(), Collector<String>())
+    let container = Dependencies {
+      Module(scope: .cached("session"), onClose: { _ in }) { () -> Refilling in
+        Refilling { outcomes.append(box.container?.outcome(resolving: Refilling.self) ?? "") }
+      }
+      Module(scope: .singleton) { try await AsyncFactoryTests.connectedDatabase(Counter()) }
+      Module.decorating(Refilling.self) { refilling throws -> Refilling in
+        _ = try Dependencies.resolveOrThrow(DatabaseType.self)
+        return refilling
+      }
+    }
+    box.container = container
+    #expect(throws: ResolutionError.self) { try container.resolveOrThrow(Refilling.self) }
+    await container.reset(.cached("session"))
+    await eventually { !outcomes.all.isEmpty }
+    #expect(outcomes.all.first?.hasPrefix("notMadeYet") == true, "\(outcomes.all)")
+    #expect(
+      await onThreads(1, timeout: 20) { _ in _ = try? container.resolveOrThrow(Refilling.self) })
+  }
+
+  /// A close while a resolution finishes an unfinished instance disposes of it, once, and the
+  /// resolution hands nothing out.
+  @Test func aCloseWhileAnInstanceIsFinishedDisposesOfItAndHandsNothingOut() async {
+    let (closed, decorating, closing, handed) = (Counter(), Counter(), Counter(), Counter())
+    let container = Dependencies {
+      Module(scope: .singleton, onClose: { _ in closed.increment() }) { Gateway() }
+      Module(scope: .singleton) { try await AsyncFactoryTests.connectedDatabase(Counter()) }
+      Module.decorating(Gateway.self) { gateway throws -> Gateway in
+        _ = try Dependencies.resolveOrThrow(DatabaseType.self)
+        decorating.increment()
+        _ = holdUntil(atMost: 20) { closing.value == 1 }
+        return gateway
+      }
+    }
+    #expect(throws: ResolutionError.self) { try container.resolveOrThrow(Gateway.self) }
+    _ = await container.resolveAsync(DatabaseType.self)
+    async let resolving = onThreads(1, timeout: 30) { _ in
+      if (try? container.resolveOrThrow(Gateway.self)) != nil { handed.increment() }
+    }
+    await eventually { decorating.value == 1 }
+    await container.close()
+    let closedByClose = closed.value
+    closing.increment()
+    #expect(await resolving)
+    #expect(closedByClose == 1)
+    #expect(handed.value == 0)
+    #expect(closed.value == 1)
+  }
+
   /// The shapes whose decorators wrap an instance kept elsewhere: a child's over its parent's
   /// module, and a container's over the type an alias of its module is resolved as.
   enum KeptElsewhere: CaseIterable { case childOverParent, alias }
@@ -2702,6 +2754,27 @@ import Testing
 
 /// A shared module's instance that tasks may hand each other.
 final class Gateway: Reachable {}
+
+/// An instance whose deinit resolves its module again, as a cache that refills itself would.
+final class Refilling: Sendable {
+  private let refill: @Sendable () -> Void
+
+  init(_ refill: @escaping @Sendable () -> Void) { self.refill = refill }
+
+  deinit { refill() }
+}
+
+extension Dependencies {
+  /// How resolving `type` here went: `resolved`, or the reason it failed.
+  func outcome<Value>(resolving type: Value.Type) -> String {
+    do {
+      _ = try resolveOrThrow(type)
+      return "resolved"
+    } catch {
+      return "\(error.reason)"
+    }
+  }
+}
 
 /// What a ``Gateway`` is resolved as, through an alias or a decorated type.
 protocol Reachable: AnyObject, Sendable {}

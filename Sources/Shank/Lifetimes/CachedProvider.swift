@@ -98,6 +98,7 @@ final class CachedProvider<Value>: SharedProvider<Value> {
     }
     // Released outside the lock: the instance's deinit may resolve, or reset again.
     withExtendedLifetime(dropped) {}
+    dropUnfinished()
     guard let id, let disposal = owner?.disposals?.remove(id) else { return nil }
     return (id, disposal)
   }

@@ -131,12 +131,12 @@ class SharedProvider<Value>: Provider<Value> {
     }
   }
 
-  /// Undoes what `startMaking` did and releases the lock `claim` took, unless told to keep it,
-  /// once the factory has run or failed.
-  private func finishMaking(unlocking: Bool = true) {
+  /// Undoes what `startMaking` did and releases the lock `claim` took, once the factory has
+  /// run or failed.
+  private func finishMaking() {
     ResolutionTrace.unretainedCurrent.leave()
     lock.setHolder(nil)
-    if unlocking { lock.unlock() }
+    lock.unlock()
   }
 
   /// Takes the creation lock that another thread holds, or reports the cycle that waiting for
@@ -191,42 +191,58 @@ class SharedProvider<Value>: Provider<Value> {
     return error
   }
 
-  /// With the creation lock held, finishes the ``unfinished`` instance from the decorator it
-  /// stopped at and keeps it, for `resolve` to find kept, if it is still the one to finish:
-  /// made since the last reset, and its `onClose` not run since by a reset or a close. Else
-  /// drops it, for `resolve` to make a new one. Releases the lock where it throws.
+  /// With the creation lock held, finishes the ``unfinished`` instance and keeps it, then takes
+  /// the lock anew, for `resolve` to find it kept, or to make one where it was not. Releases
+  /// the lock where it throws.
   ///
   /// Called before `resolve` makes anything, so that its frame is in no chain of makings.
   @inline(never)
   private func finishUnfinished(at site: SourceSite) throws(ResolutionError) {
-    let unfinished = unfinished!
-    self.unfinished = nil
+    try finish(unfinished.take()!, at: site)
+    try claim(at: site)
+  }
+
+  /// Finishes `unfinished`'s decoration from the decorator it stopped at and keeps it, unless a
+  /// reset or a close has run its `onClose` before or meanwhile. Releases the creation lock
+  /// before it lets go of `unfinished`, as where the instance was not kept: its deinit may
+  /// resolve.
+  private func finish(_ unfinished: consuming Unfinished, at site: SourceSite)
+    throws(ResolutionError)
+  {
     let generation = cachedGeneration ?? 0
-    let disposal = unfinished.disposal.flatMap { owner?.disposals?.remove($0) }
-    guard unfinished.generation == generation, (disposal != nil) == (unfinished.disposal != nil)
-    else {
-      if let disposal { Disposal.runLater([disposal]) }
-      return
-    }
-    do {
-      try startMaking(at: site)
-    } catch {
-      // The owner closed: the instance goes with it.
-      if let disposal { Disposal.runLater([disposal]) }
-      throw error
-    }
+    // A reset since has disposed of it; a close since, `startMaking` tells.
+    guard unfinished.generation == generation else { return lock.unlock() }
+    try startMaking(at: site)
     var (value, next) = (unfinished.value as! Value, unfinished.next)
+    var failure: ResolutionError?
     do {
       try owner!.decorate(&value, from: &next, at: site)
     } catch {
+      failure = error
+    }
+    // Taken out of the owner's list only now, so that a close or a reset meanwhile disposes of
+    // it: it is then neither kept nor left again.
+    if let id = unfinished.disposal, owner?.disposals?.remove(id) == nil {
+      return finishMaking()
+    }
+    if let failure {
       // Left unfinished under the lock, where the next holder looks.
-      let failure = decorationFailed(error, on: value, at: next, madeIn: generation)
+      let error = decorationFailed(failure, on: value, at: next, madeIn: generation)
       finishMaking()
-      throw failure
+      throw error
     }
     if Switches.isObserving { PendingEvent.noteMade(self) }
     store(value, madeIn: generation)
-    finishMaking(unlocking: false)
+    finishMaking()
+  }
+
+  /// Lets go of an ``unfinished`` instance that a reset has dropped, unless the creation lock is
+  /// held: a reset never waits for a factory, and the holder lets go of it itself.
+  final func dropUnfinished() {
+    guard lock.tryLock() else { return }
+    let dropped = unfinished?.generation == cachedGeneration ?? 0 ? nil : unfinished.take()
+    // Let go of outside the lock: its deinit may resolve.
+    withExtendedLifetime(dropped) { lock.unlock() }
   }
 
   /// Adds the `onClose` of `value`, made in `generation` and not kept yet, to its owner's list
