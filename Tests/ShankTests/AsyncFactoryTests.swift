@@ -592,6 +592,41 @@ import Testing
     #expect(second.value == 2)
   }
 
+  /// Two threads that each leave a decoration unfinished at once do not wait for each other:
+  /// the one replaced is let go of outside the lock it was kept under, though its deinit
+  /// resolves the same type through the same container, which resumes the other.
+  @Test(arguments: KeptElsewhere.allCases)
+  func decorationsLeftUnfinishedAtOnceAreLetGoOfOutsideTheLock(shape: KeptElsewhere) async {
+    let (box, wrapping, outcomes) = (WeakBox(), Counter(), Collector<String>())
+    let decorators = [
+      Module.decorating(Gateway.self) { $0 },
+      Module.decorating(Reachable.self) { (gateway: Reachable) -> Reachable in
+        wrapping.increment()
+        _ = holdUntil(atMost: 5) { wrapping.value >= 2 }
+        return Wrapped(gateway) {
+          outcomes.append(box.container?.outcome(resolving: Reachable.self) ?? "")
+        }
+      },
+      Module.decorating(Reachable.self) { (gateway: Reachable) throws -> Reachable in
+        _ = try Dependencies.resolveOrThrow(DatabaseType.self)
+        return gateway
+      },
+    ]
+    let root = Dependencies {
+      Module(scope: .singleton, as: Reachable.self, Gateway.self) { Gateway() }
+      Module(scope: .singleton) { try await AsyncFactoryTests.connectedDatabase(Counter()) }
+      if shape == .alias { decorators }
+    }
+    let container = shape == .alias ? root : Dependencies(over: root) { decorators }
+    box.container = container
+    let finished = await onThreads(2, timeout: 20) { _ in
+      _ = try? container.resolveOrThrow(Reachable.self)
+    }
+    #expect(finished)
+    await eventually { !outcomes.all.isEmpty }
+    #expect(outcomes.all.first?.hasPrefix("notMadeYet") == true, "\(outcomes.all)")
+  }
+
   /// Tasks that resolve such a module at once share the one instance made.
   @Test func tasksThatFinishAnUnfinishedDecorationAtOnceShareOneInstance() async throws {
     let module = UnfinishedDecoration(scope: .singleton, eager: false, both: true)
@@ -2774,6 +2809,18 @@ extension Dependencies {
       return "\(error.reason)"
     }
   }
+}
+
+/// A decoration of a ``Reachable`` whose deinit resolves through the container that made it.
+final class Wrapped: Reachable {
+  let wrapped: Reachable
+  private let onDeinit: @Sendable () -> Void
+
+  init(_ wrapped: Reachable, onDeinit: @escaping @Sendable () -> Void) {
+    (self.wrapped, self.onDeinit) = (wrapped, onDeinit)
+  }
+
+  deinit { onDeinit() }
 }
 
 /// What a ``Gateway`` is resolved as, through an alias or a decorated type.

@@ -72,15 +72,15 @@ final class KeptDecorations: Sendable {
     _ value: inout Value, from next: inout Int, madeBy registration: Registration,
     generation: UInt?, decorators: Int
   ) {
-    let object = Self.identity(of: value)
-    let unfinished: (value: Any, next: Int)? = state.withLock { state in
-      guard let unfinished = state.unfinished.removeValue(forKey: ObjectIdentifier(registration)),
-        unfinished.entry.value.decoration(
-          of: object, generation: generation, decorators: decorators) != nil
-      else { return nil }
-      return (unfinished.entry.value.decorated!, unfinished.next)
-    }
-    if let unfinished { (value, next) = (unfinished.value as! Value, unfinished.next) }
+    // One that is not for this instance is let go of outside the lock: a deinit may resolve.
+    guard
+      let unfinished = state.withLock({
+        $0.unfinished.removeValue(forKey: ObjectIdentifier(registration))
+      }),
+      unfinished.entry.value.decoration(
+        of: Self.identity(of: value), generation: generation, decorators: decorators) != nil
+    else { return }
+    (value, next) = (unfinished.entry.value.decorated! as! Value, unfinished.next)
   }
 
   /// `error`, which the `next`th decorator threw, given `decorated`, made of `underlying`.
@@ -122,32 +122,32 @@ final class KeptDecorations: Sendable {
     guard !isWeak || weakly != nil else { return decorated }
     var generation = generation
     let instance = object.map(ObjectIdentifier.init)
-    let (kept, dropped): (Handed<Any>?, Handed<Entry>?) = state.withLock {
+    let (kept, dropped): (Handed<Any>?, [Handed<Entry>?]) = state.withLock {
       // Asked under this lock, which a reset's `drop(before:)` takes after the keeper's: an
       // instance a reset dropped is never kept, nor one labelled older than it is.
       let keeper = registration.keeper
       guard !$0.isClosed, keeper.keeps(instance, generation: &generation, decoratedIn: self)
       else {
-        return (nil, nil)
+        return (nil, [])
       }
       if !$0.keepers.contains(where: { $0 === keeper }) { $0.keepers.append(keeper) }
       if let kept = $0.entries[key]?.value.decoration(
         of: object, generation: generation, decorators: decorators)
       {
-        return (Handed(kept), nil)
+        return (Handed(kept), [])
       }
       let made = Entry(
         underlying: object, wrapsValue: object == nil, generation: generation,
         decorated: isWeak ? nil : decorated, weaklyDecorated: weakly, decorators: decorators,
         keeper: ObjectIdentifier(keeper))
       if let next {
-        $0.unfinished[key] = (Handed(made), next)
-        return (nil, nil)
+        return (nil, [$0.unfinished.updateValue((Handed(made), next), forKey: key)?.entry])
       }
-      $0.unfinished[key] = nil
-      return (nil, $0.entries.updateValue(Handed(made), forKey: key))
+      let unfinished = $0.unfinished.removeValue(forKey: key)?.entry
+      return (nil, [$0.entries.updateValue(Handed(made), forKey: key), unfinished])
     }
-    // Released outside the lock: the replaced decoration's deinit may resolve through here.
+    // Released outside the lock, as is an unfinished one this replaces: the replaced
+    // decoration's deinit may resolve through here.
     replaced = dropped
     return kept?.value ?? decorated
   }
