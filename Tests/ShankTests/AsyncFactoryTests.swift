@@ -500,22 +500,24 @@ import Testing
   @Test func aResetLetsGoOfAnUnfinishedInstanceOutsideTheLock() async {
     let (box, outcomes) = (WeakBox(), Collector<String>())
     let container = Dependencies {
-      Module(scope: .cached("session"), onClose: { _ in }) { () -> Refilling in
-        Refilling { outcomes.append(box.container?.outcome(resolving: Refilling.self) ?? "") }
+      Module(scope: .cached("session"), onClose: { _ in }) { () -> Wrapped in
+        Wrapped(Gateway()) {
+          outcomes.append(box.container?.outcome(resolving: Wrapped.self) ?? "")
+        }
       }
       Module(scope: .singleton) { try await AsyncFactoryTests.connectedDatabase(Counter()) }
-      Module.decorating(Refilling.self) { refilling throws -> Refilling in
+      Module.decorating(Wrapped.self) { wrapped throws -> Wrapped in
         _ = try Dependencies.resolveOrThrow(DatabaseType.self)
-        return refilling
+        return wrapped
       }
     }
     box.container = container
-    #expect(throws: ResolutionError.self) { try container.resolveOrThrow(Refilling.self) }
+    #expect(throws: ResolutionError.self) { try container.resolveOrThrow(Wrapped.self) }
     await container.reset(.cached("session"))
     await eventually { !outcomes.all.isEmpty }
     #expect(outcomes.all.first?.hasPrefix("notMadeYet") == true, "\(outcomes.all)")
     #expect(
-      await onThreads(1, timeout: 20) { _ in _ = try? container.resolveOrThrow(Refilling.self) })
+      await onThreads(1, timeout: 20) { _ in _ = try? container.resolveOrThrow(Wrapped.self) })
   }
 
   /// A close while a resolution finishes an unfinished instance disposes of it, once, and the
@@ -2790,15 +2792,6 @@ import Testing
 /// A shared module's instance that tasks may hand each other.
 final class Gateway: Reachable {}
 
-/// An instance whose deinit resolves its module again, as a cache that refills itself would.
-final class Refilling: Sendable {
-  private let refill: @Sendable () -> Void
-
-  init(_ refill: @escaping @Sendable () -> Void) { self.refill = refill }
-
-  deinit { refill() }
-}
-
 extension Dependencies {
   /// How resolving `type` here went: `resolved`, or the reason it failed.
   func outcome<Value>(resolving type: Value.Type) -> String {
@@ -2811,7 +2804,8 @@ extension Dependencies {
   }
 }
 
-/// A decoration of a ``Reachable`` whose deinit resolves through the container that made it.
+/// A ``Reachable`` wrapping another, whose deinit resolves through the container that made it,
+/// as a cache that refills itself would.
 final class Wrapped: Reachable {
   let wrapped: Reachable
   private let onDeinit: @Sendable () -> Void
