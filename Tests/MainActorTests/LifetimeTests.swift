@@ -64,9 +64,10 @@ final class MainActorLifetimePlaces: Sendable {
 
 /// Waits on the main actor, without blocking it, until `condition` holds, and records an issue
 /// at the caller's line when it still does not after `timeout` seconds: this target's form of
-/// the core suites' `eventually(timeout:sourceLocation:_:)`.
+/// the core suites' `eventually(timeout:sourceLocation:_:)`, as patient: the main actor may be
+/// held meanwhile by a `verify()` of the core suites, which runs there for seconds.
 func eventually(
-  timeout: Double = 5, sourceLocation: SourceLocation = #_sourceLocation,
+  timeout: Double = 120, sourceLocation: SourceLocation = #_sourceLocation,
   _ condition: () -> Bool
 ) async {
   let deadline = DispatchTime.now() + timeout

@@ -1277,14 +1277,18 @@ import Testing
     #expect(disposed.all.sorted() == made.all.map(\.serial).sorted())
   }
 
-  @Test func verifyMakesAsyncModulesAndReportsOneThatThrows() throws {
+  @Test func verifyMakesAsyncModulesAndReportsOneThatThrows() async throws {
     let made = Counter()
     let container = Dependencies {
       Module(scope: .singleton) { try await Self.connectedDatabase(made) }
       Module("broken") { () async throws -> DatabaseType in throw ConnectionRefused() }
     }
     let line = #line - 2
-    let error = try #require(verificationError { try container.verify() })
+    // On a thread of its own: `verify()` holds its caller's thread while the factory sleeps,
+    // and the sleep ends on the shared pool, which must have a thread left for it.
+    let errors = Collector<VerificationError?>()
+    #expect(await onThreads(1) { _ in errors.append(verificationError { try container.verify() }) })
+    let error = try #require(errors.all.first ?? nil)
     #expect(made.value == 1)
     #expect(
       error.problems == [
@@ -1818,11 +1822,15 @@ import Testing
   @Test func anAttemptStartedBetweenAnAskAndItsAwaitClosesACycleThatIsTold() async {
     let askedForTheStore = Counter()
     let storeStarted = Counter()
-    let reportLine = #line + 9
-    let storeLine = #line + 22
+    let reportLine = #line + 13
+    let storeLine = #line + 26
     let container = Dependencies {
       Module(scope: .singleton) { () async throws -> DatabaseType in
-        _ = try await Dependencies.resolveAsyncOrThrow(ReportType.self)
+        // On a queue of its own: the report's factory holds the thread it runs on, which in
+        // the shared pool would leave the store's attempt it waits for too few threads.
+        _ = try await withTaskExecutorPreference(HoldingExecutor()) {
+          try await Dependencies.resolveAsyncOrThrow(ReportType.self)
+        }
         return Database()
       }
       Module(scope: .unique) { () throws -> ReportType in
@@ -2911,7 +2919,16 @@ final class HoldingExecutor: TaskExecutor, @unchecked Sendable {
 
 /// An actor whose module's factory keeps it busy once the factory has returned, and starts a
 /// task that then closes the container and resolves `"late"` from it, recording the outcome.
+///
+/// On a queue of its own: busy, it blocks its thread, which in the shared pool would leave
+/// the rest of the suite, and the close it waits for, one thread fewer for up to a minute.
 actor BusyActor {
+  private let executor = QueueExecutor(label: "BusyActor")
+
+  nonisolated var unownedExecutor: UnownedSerialExecutor {
+    executor.asUnownedSerialExecutor()
+  }
+
   func module(closing containers: Collector<Dependencies>, outcome: Collector<String>) -> Module {
     let busy = Counter()
     return Module(scope: .singleton) { () async -> DatabaseType in

@@ -751,17 +751,7 @@ private enum OwnActors {
 
 /// An actor that runs on a dispatch queue of its own.
 actor QueueBoundActor: ModuleBindingActor {
-  /// Runs the actor's jobs, in order, on its queue.
-  final class QueueExecutor: SerialExecutor {
-    let queue = DispatchQueue(label: "QueueBoundActor")
-
-    func enqueue(_ job: consuming ExecutorJob) {
-      let job = UnownedJob(job)
-      queue.async { job.runSynchronously(on: self.asUnownedSerialExecutor()) }
-    }
-  }
-
-  private let executor = QueueExecutor()
+  private let executor = QueueExecutor(label: "QueueBoundActor")
 
   nonisolated var unownedExecutor: UnownedSerialExecutor {
     executor.asUnownedSerialExecutor()

@@ -1827,7 +1827,7 @@ import Testing
     let finished = await onThreads(1, timeout: 20) { _ in
       results.append(child.resolve(TextType.self, name: "throw-once").text)
     }
-    #expect(finished, "a creation lock was left held")
+    try #require(finished, "a creation lock was left held")
     results.append(child.resolve(TextType.self, name: "throw-once").text)
     #expect(results.all == ["v2+p+c", "v2+p+c"])
     #expect(made.value == 2)
@@ -1870,7 +1870,7 @@ import Testing
     let finished = await onThreads(1, timeout: 20) { _ in
       _ = child.resolve(TextType.self, name: key)
     }
-    #expect(finished, "a creation lock was left held")
+    try #require(finished, "a creation lock was left held")
     let value = child.resolve(TextType.self, name: key)
     #expect(value.text == "made+p+c")
     #expect(events.all.count == 2)

@@ -357,7 +357,7 @@ import Testing
       }
       if (try? dependencies.resolveOrThrow(Service.self)) == nil { failures.increment() }
     }
-    #expect(finished)
+    try #require(finished, "a creation lock was left held")
     #expect(failures.value == 2)
     let made = try dependencies.resolveOrThrow(Service.self).serial
     let everyone = await onThreads(8) { _ in

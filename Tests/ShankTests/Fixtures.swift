@@ -274,6 +274,19 @@ func holdUntil(atMost seconds: Double, _ condition: () -> Bool) -> Bool {
   return true
 }
 
+/// A serial executor that runs its jobs, in order, on a dispatch queue of its own: an actor
+/// on it that blocks its thread holds no thread of the shared pool.
+final class QueueExecutor: SerialExecutor {
+  private let queue: DispatchQueue
+
+  init(label: String) { queue = DispatchQueue(label: label) }
+
+  func enqueue(_ job: consuming ExecutorJob) {
+    let job = UnownedJob(job)
+    queue.async { job.runSynchronously(on: self.asUnownedSerialExecutor()) }
+  }
+}
+
 /// A module of `Service` whose factory counts every instance it makes in `made`.
 func countedService(
   by made: Counter, _ name: String? = nil, scope: Scope = .unique, eager: Bool = false

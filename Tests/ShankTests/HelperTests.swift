@@ -15,7 +15,7 @@ import Testing
 
   @Test func aWatchdogWhoseConditionHoldsRecordsNothing() async {
     var checks = 0
-    await eventually(timeout: 60) {
+    await eventually {
       checks += 1
       return checks == 3
     }
