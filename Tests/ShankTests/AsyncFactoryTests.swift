@@ -479,6 +479,18 @@ import Testing
     #expect(module.closed.value == 1)
   }
 
+  /// A `.weak` module's decorators start again from the first once the async module is made,
+  /// on a new instance: only its holders keep an instance, so none is kept unfinished.
+  @Test func aWeakModulesDecorationStartsAgainOnceTheAsyncModuleIsMade() async throws {
+    let module = UnfinishedDecoration(scope: .weak, eager: false)
+    let gateway = try await module.container.resolveAsyncOrThrow(Gateway.self)
+    #expect(module.made.value == 2)
+    #expect(module.firstDecorated.value == 2)
+    #expect(module.secondDecorated.value == 2)
+    #expect(try module.container.resolveOrThrow(Gateway.self) === gateway)
+    #expect(module.made.value == 2, "kept while held")
+  }
+
   /// Threads that resolve such a module synchronously, again and again while the async module
   /// is not made, make it once: each leaves the instance unfinished for the next.
   @Test(arguments: [Scope.singleton, .cached("session")])
