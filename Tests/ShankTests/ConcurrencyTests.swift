@@ -167,17 +167,23 @@ import Testing
     let objects = (0..<20).map { _ in SharedConsumer() }
     let asking = (0..<objects.count).map { _ in Counter() }
     let made = Counter()
+    let gaveUp = Counter()
     let mismatches = await withTaskGroup(of: [Int].self) { group in
       for _ in 0..<tasks {
         group.addTask {
           // Each task layers its own `.unique` factory, which holds its first read of an
           // object until another task reads that object too: first reads overlap, and only
-          // `@Inject`'s cell can make them agree.
+          // `@Inject`'s cell can make them agree. Once a hold found no other task, as when
+          // other tests hold the pool's other threads, none holds again: each would spin
+          // through every object in turn, on the one thread the pool had left.
           let cursor = ReadCursor()
           return Dependencies.withOverrides {
             Module { () -> Service in
               made.increment()
-              holdUntil(atMost: 0.2) { asking[cursor.index].value >= 2 }
+              let overlapped = holdUntil(atMost: 0.2) {
+                asking[cursor.index].value >= 2 || gaveUp.value > 0
+              }
+              if !overlapped { gaveUp.increment() }
               return ServiceImpl()
             }
           } operation: {

@@ -302,6 +302,46 @@ import Testing
       ])
   }
 
+  /// Called from as many tasks at once as the shared pool has threads, `verify()` holds them
+  /// all: an async factory that awaits a task of its own cannot finish, and is reported as one
+  /// that did not return (VerifyingTheGraph's note). In a process of its own, whose pool
+  /// nothing else shares.
+  @Test func verifyFromEveryThreadOfThePoolReportsAFactoryAwaitingATask() async {
+    await #expect(processExitsWith: .success) {
+      exitIfStillRunning(after: 60)
+      let dependencies = Dependencies {
+        Module(scope: .singleton) { () async -> DatabaseType in
+          await Task {}.value
+          return Database()
+        }
+      }
+      let threads = ProcessInfo.processInfo.activeProcessorCount
+      let holding = Counter()
+      let reports = await withTaskGroup(of: [String].self) { group in
+        for _ in 0..<threads {
+          group.addTask {
+            // Every thread of the pool is held before any verify() begins.
+            holding.increment()
+            holdUntil(atMost: 10) { holding.value == threads }
+            let error = verificationError {
+              try Dependencies.$verificationPatience.withValue(.seconds(1)) {
+                try dependencies.verify()
+              }
+            }
+            return error?.problems.map(\.description) ?? []
+          }
+        }
+        return await group.reduce(into: []) { $0.append($1) }
+      }
+      let report = [
+        "DatabaseType could not be made: its factory did not return within 1.0 seconds; it may wait for something verify() holds, such as the main queue when verify() runs on the main actor"
+      ]
+      // The first to give up frees a thread, where the others' tasks may then run in time.
+      precondition(reports.contains(report), "\(reports)")
+      precondition(reports.allSatisfy { $0 == report || $0.isEmpty }, "\(reports)")
+    }
+  }
+
   /// The patience is for each factory: modules that each return in time are all made, however
   /// long the whole run takes on one thread.
   @Test func slowFactoriesThatEachReturnInTimeAreAllMade() async throws {
