@@ -98,6 +98,9 @@ final class KeptDecorations: Sendable {
         decorated, of: underlying, madeBy: registration, generation: generation,
         decorators: decorators, unfinishedAt: next, replacing: &replaced)
     }
+    // Let go of with what it replaced, once the caller has left the trace: another thread may
+    // drop it from here first, and its deinit may resolve the same key.
+    replaced = (replaced, decorated)
     return error
   }
 
