@@ -641,6 +641,34 @@ import Testing
     #expect(outcomes.all.first?.hasPrefix("notMadeYet") == true, "\(outcomes.all)")
   }
 
+  /// A layer's unfinished decoration that a later resolution finds stale, a layer in between
+  /// closed since, is let go of once that resolution has left the trace: its deinit, which
+  /// resolves the same key, is told the async module is not made yet, not of a cycle.
+  @Test func aStaleUnfinishedDecorationIsLetGoOfOnceTheResolutionEnds() async {
+    let (box, outcomes) = (WeakBox(), Collector<String>())
+    let root = Dependencies {
+      Module(scope: .singleton) { Gateway() as Reachable }
+      Module(scope: .singleton) { try await AsyncFactoryTests.connectedDatabase(Counter()) }
+    }
+    let middle = Dependencies(over: root) { Module.decorating(Reachable.self) { $0 } }
+    let child = Dependencies(over: middle) {
+      Module.decorating(Reachable.self) { (gateway: Reachable) -> Reachable in
+        Wrapped(gateway) {
+          outcomes.append(box.container?.outcome(resolving: Reachable.self) ?? "")
+        }
+      }
+      Module.decorating(Reachable.self) { (gateway: Reachable) throws -> Reachable in
+        _ = try Dependencies.resolveOrThrow(DatabaseType.self)
+        return gateway
+      }
+    }
+    box.container = child
+    #expect(child.outcome(resolving: Reachable.self).hasPrefix("notMadeYet"))
+    await middle.close()
+    #expect(child.outcome(resolving: Reachable.self).hasPrefix("notMadeYet"))
+    #expect(outcomes.all.map { $0.prefix(10) } == ["notMadeYet"], "\(outcomes.all)")
+  }
+
   /// Tasks that resolve such a module at once share the one instance made.
   @Test func tasksThatFinishAnUnfinishedDecorationAtOnceShareOneInstance() async throws {
     let module = UnfinishedDecoration(scope: .singleton, eager: false, both: true)

@@ -106,9 +106,9 @@ extension Dependencies {
   /// decorators, so that the layers over it share its decoration.
   ///
   /// `registration` is on the trace meanwhile, so that a decorator resolving what it decorates
-  /// is a cycle, and a layer that closes meanwhile stays open to it as to a running factory. A
-  /// decoration this replaces is released after, where a deinit that resolves the same key
-  /// meets no cycle.
+  /// is a cycle, and a layer that closes meanwhile stays open to it as to a running factory.
+  /// What this lets go of (a decoration it replaces or leaves unfinished, or a stale unfinished
+  /// one) is released after, where a deinit that resolves the same key meets no cycle.
   func decorated<Value>(
     _ value: Value, keptBy registration: Registration, generation: UInt?,
     over owner: Dependencies, at site: SourceSite

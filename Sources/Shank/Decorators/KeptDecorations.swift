@@ -72,14 +72,18 @@ final class KeptDecorations: Sendable {
     _ value: inout Value, from next: inout Int, madeBy registration: Registration,
     generation: UInt?, decorators: Int
   ) {
-    // One that is not for this instance is let go of outside the lock: a deinit may resolve.
-    guard
-      let unfinished = state.withLock({
-        $0.unfinished.removeValue(forKey: ObjectIdentifier(registration))
-      }),
-      unfinished.entry.value.decoration(
-        of: Self.identity(of: value), generation: generation, decorators: decorators) != nil
-    else { return }
+    // One that is not for this instance stays, for the keeping that ends this resolution to
+    // let go of once it has left the trace: a deinit may resolve the same key.
+    let (key, object) = (ObjectIdentifier(registration), Self.identity(of: value))
+    let taken = state.withLock { state -> (entry: Handed<Entry>, next: Int)? in
+      guard let unfinished = state.unfinished[key],
+        unfinished.entry.value.decoration(
+          of: object, generation: generation, decorators: decorators) != nil
+      else { return nil }
+      state.unfinished[key] = nil
+      return unfinished
+    }
+    guard let unfinished = taken else { return }
     (value, next) = (unfinished.entry.value.decorated! as! Value, unfinished.next)
   }
 
