@@ -669,6 +669,32 @@ import Testing
     #expect(outcomes.all.map { $0.prefix(10) } == ["notMadeYet"], "\(outcomes.all)")
   }
 
+  /// A stale unfinished decoration goes too when the resolution that found it stale fails
+  /// with a plain error, which leaves nothing unfinished to replace it.
+  @Test func aStaleUnfinishedDecorationGoesWithAResolutionThatFails() async {
+    let (freed, broken) = (Counter(), Counter())
+    let root = Dependencies {
+      Module(scope: .singleton) { Gateway() as Reachable }
+      Module(scope: .singleton) { try await AsyncFactoryTests.connectedDatabase(Counter()) }
+    }
+    let middle = Dependencies(over: root) { Module.decorating(Reachable.self) { $0 } }
+    let child = Dependencies(over: middle) {
+      Module.decorating(Reachable.self) { (gateway: Reachable) -> Reachable in
+        Wrapped(gateway) { freed.increment() }
+      }
+      Module.decorating(Reachable.self) { (gateway: Reachable) throws -> Reachable in
+        if broken.value > 0 { throw StubFailure() }
+        _ = try Dependencies.resolveOrThrow(DatabaseType.self)
+        return gateway
+      }
+    }
+    #expect(child.outcome(resolving: Reachable.self).hasPrefix("notMadeYet"))
+    await middle.close()
+    broken.increment()
+    #expect(child.outcome(resolving: Reachable.self).hasPrefix("notMadeYet") == false)
+    #expect(freed.value == 2, "the stale decoration and the one that failed")
+  }
+
   /// Tasks that resolve such a module at once share the one instance made.
   @Test func tasksThatFinishAnUnfinishedDecorationAtOnceShareOneInstance() async throws {
     let module = UnfinishedDecoration(scope: .singleton, eager: false, both: true)

@@ -593,6 +593,27 @@ import Testing
     #expect(child.resolve(GreeterType.self).greeting == "s+child")
   }
 
+  /// Of two threads that decorate one shared instance underneath at once, one keeps its
+  /// decoration; the other's is let go of once its resolution has ended, so that its deinit,
+  /// which resolves the same key, gets the one kept rather than a cycle.
+  @Test func aDecorationThatLostTheRaceToBeKeptIsLetGoOfOnceItsResolutionEnds() async throws {
+    let (box, decorating, outcomes) = (WeakBox(), Counter(), Collector<String>())
+    let root = Dependencies { Module(scope: .singleton) { Gateway() as Reachable } }
+    let child = Dependencies(over: root) {
+      Module.decorating(Reachable.self) { (gateway: Reachable) -> Reachable in
+        decorating.increment()
+        _ = holdUntil(atMost: 5) { decorating.value >= 2 }
+        return Wrapped(gateway) {
+          outcomes.append(box.container?.outcome(resolving: Reachable.self) ?? "")
+        }
+      }
+    }
+    box.container = child
+    try #require(await onThreads(2, timeout: 20) { _ in _ = child.resolve(Reachable.self) })
+    #expect(decorating.value == 2)
+    #expect(outcomes.all == ["resolved"])
+  }
+
   @Test func contributionsThroughAChildAreEachDecoratedOnceAndKept() {
     let decorations = Counter()
     let root = Dependencies {

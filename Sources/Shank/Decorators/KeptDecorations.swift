@@ -72,18 +72,13 @@ final class KeptDecorations: Sendable {
     _ value: inout Value, from next: inout Int, madeBy registration: Registration,
     generation: UInt?, decorators: Int
   ) {
-    // One that is not for this instance stays, for the keeping that ends this resolution to
-    // let go of once it has left the trace: a deinit may resolve the same key.
-    let (key, object) = (ObjectIdentifier(registration), Self.identity(of: value))
-    let taken = state.withLock { state -> (entry: Handed<Entry>, next: Int)? in
-      guard let unfinished = state.unfinished[key],
-        unfinished.entry.value.decoration(
-          of: object, generation: generation, decorators: decorators) != nil
-      else { return nil }
-      state.unfinished[key] = nil
-      return unfinished
-    }
-    guard let unfinished = taken else { return }
+    // One that is not for this instance stays, for the `keep` or `failure` that ends this
+    // resolution to let go of once it has left the trace: a deinit may resolve the same key.
+    guard
+      let unfinished = takeUnfinished(
+        of: registration, forThis: true, object: Self.identity(of: value),
+        generation: generation, decorators: decorators)
+    else { return }
     (value, next) = (unfinished.entry.value.decorated! as! Value, unfinished.next)
   }
 
@@ -101,11 +96,34 @@ final class KeptDecorations: Sendable {
       _ = keep(
         decorated, of: underlying, madeBy: registration, generation: generation,
         decorators: decorators, unfinishedAt: next, replacing: &replaced)
+    } else {
+      // Kept nothing, so no keeping replaces a stale unfinished one that `resume` left.
+      replaced =
+        takeUnfinished(
+          of: registration, forThis: false, object: Self.identity(of: underlying),
+          generation: generation, decorators: decorators)?.entry
     }
     // Let go of with what it replaced, once the caller has left the trace: another thread may
     // drop it from here first, and its deinit may resolve the same key.
     replaced = (replaced, decorated)
     return error
+  }
+
+  /// Takes out the unfinished decoration `registration` gave, if whether it is for `object`
+  /// under as many `decorators` (and, for a value type, of `generation`) is `forThis`.
+  private func takeUnfinished(
+    of registration: Registration, forThis: Bool, object: AnyObject?, generation: UInt?,
+    decorators: Int
+  ) -> (entry: Handed<Entry>, next: Int)? {
+    let key = ObjectIdentifier(registration)
+    return state.withLock { state in
+      guard let unfinished = state.unfinished[key],
+        (unfinished.entry.value.decoration(
+          of: object, generation: generation, decorators: decorators) != nil) == forThis
+      else { return nil }
+      state.unfinished[key] = nil
+      return unfinished
+    }
   }
 
   /// Keeps `decorated`, just made of `underlying`, unless another thread kept one for it first
@@ -153,9 +171,10 @@ final class KeptDecorations: Sendable {
       let unfinished = $0.unfinished.removeValue(forKey: key)?.entry
       return (nil, [$0.entries.updateValue(Handed(made), forKey: key), unfinished])
     }
-    // Released outside the lock, as is an unfinished one this replaces: the replaced
-    // decoration's deinit may resolve through here.
-    replaced = dropped
+    // Released outside the lock, as is an unfinished one this replaces, and this thread's own
+    // where another's was kept first: the caller lets go of them once it has left the trace,
+    // since a deinit may resolve through here.
+    replaced = kept == nil ? dropped : (dropped, decorated)
     return kept?.value ?? decorated
   }
 
