@@ -646,52 +646,25 @@ import Testing
   /// resolves the same key, is told the async module is not made yet, not of a cycle.
   @Test func aStaleUnfinishedDecorationIsLetGoOfOnceTheResolutionEnds() async {
     let (box, outcomes) = (WeakBox(), Collector<String>())
-    let root = Dependencies {
-      Module(scope: .singleton) { Gateway() as Reachable }
-      Module(scope: .singleton) { try await AsyncFactoryTests.connectedDatabase(Counter()) }
+    let layers = StaleDecoration {
+      outcomes.append(box.container?.outcome(resolving: Reachable.self) ?? "")
     }
-    let middle = Dependencies(over: root) { Module.decorating(Reachable.self) { $0 } }
-    let child = Dependencies(over: middle) {
-      Module.decorating(Reachable.self) { (gateway: Reachable) -> Reachable in
-        Wrapped(gateway) {
-          outcomes.append(box.container?.outcome(resolving: Reachable.self) ?? "")
-        }
-      }
-      Module.decorating(Reachable.self) { (gateway: Reachable) throws -> Reachable in
-        _ = try Dependencies.resolveOrThrow(DatabaseType.self)
-        return gateway
-      }
-    }
-    box.container = child
-    #expect(child.outcome(resolving: Reachable.self).hasPrefix("notMadeYet"))
-    await middle.close()
-    #expect(child.outcome(resolving: Reachable.self).hasPrefix("notMadeYet"))
+    box.container = layers.child
+    #expect(layers.child.outcome(resolving: Reachable.self).hasPrefix("notMadeYet"))
+    await layers.middle.close()
+    #expect(layers.child.outcome(resolving: Reachable.self).hasPrefix("notMadeYet"))
     #expect(outcomes.all.map { $0.prefix(10) } == ["notMadeYet"], "\(outcomes.all)")
   }
 
   /// A stale unfinished decoration goes too when the resolution that found it stale fails
   /// with a plain error, which leaves nothing unfinished to replace it.
   @Test func aStaleUnfinishedDecorationGoesWithAResolutionThatFails() async {
-    let (freed, broken) = (Counter(), Counter())
-    let root = Dependencies {
-      Module(scope: .singleton) { Gateway() as Reachable }
-      Module(scope: .singleton) { try await AsyncFactoryTests.connectedDatabase(Counter()) }
-    }
-    let middle = Dependencies(over: root) { Module.decorating(Reachable.self) { $0 } }
-    let child = Dependencies(over: middle) {
-      Module.decorating(Reachable.self) { (gateway: Reachable) -> Reachable in
-        Wrapped(gateway) { freed.increment() }
-      }
-      Module.decorating(Reachable.self) { (gateway: Reachable) throws -> Reachable in
-        if broken.value > 0 { throw StubFailure() }
-        _ = try Dependencies.resolveOrThrow(DatabaseType.self)
-        return gateway
-      }
-    }
-    #expect(child.outcome(resolving: Reachable.self).hasPrefix("notMadeYet"))
-    await middle.close()
-    broken.increment()
-    #expect(child.outcome(resolving: Reachable.self).hasPrefix("notMadeYet") == false)
+    let freed = Counter()
+    let layers = StaleDecoration { freed.increment() }
+    #expect(layers.child.outcome(resolving: Reachable.self).hasPrefix("notMadeYet"))
+    await layers.middle.close()
+    layers.broken.increment()
+    #expect(layers.child.outcome(resolving: Reachable.self).hasPrefix("notMadeYet") == false)
     #expect(freed.value == 2, "the stale decoration and the one that failed")
   }
 
@@ -2929,6 +2902,33 @@ struct UnfinishedDecoration {
         return service
       }
     }
+  }
+}
+
+/// A child whose decorators, over a middle layer's, leave a shared ``Reachable`` unfinished:
+/// the first wraps it, calling `onDeinit` as the wrapper goes; the second awaits the async
+/// `DatabaseType`, or throws once `broken` counts. Closing `middle` makes what is left stale.
+struct StaleDecoration {
+  let broken = Counter()
+  let middle: Dependencies
+  let child: Dependencies
+
+  init(onDeinit: @escaping @Sendable () -> Void) {
+    let broken = broken
+    let root = Dependencies {
+      Module(scope: .singleton) { Gateway() as Reachable }
+      Module(scope: .singleton) { try await AsyncFactoryTests.connectedDatabase(Counter()) }
+    }
+    let middle = Dependencies(over: root) { Module.decorating(Reachable.self) { $0 } }
+    child = Dependencies(over: middle) {
+      Module.decorating(Reachable.self) { Wrapped($0, onDeinit: onDeinit) as Reachable }
+      Module.decorating(Reachable.self) { (gateway: Reachable) throws -> Reachable in
+        if broken.value > 0 { throw StubFailure() }
+        _ = try Dependencies.resolveOrThrow(DatabaseType.self)
+        return gateway
+      }
+    }
+    self.middle = middle
   }
 }
 
