@@ -10,6 +10,9 @@ final class KeptDecorations: Sendable {
   private struct Entry {
     /// The class instance underneath that the entry wraps; `nil` for a value type.
     weak var underlying: AnyObject?
+    /// Its address, compared before `underlying` is loaded under the lock: a load makes a
+    /// strong reference, which would free there an instance whose last holder let go meanwhile.
+    let address: ObjectIdentifier?
     /// Whether the entry wraps a value type, which no identity tells apart.
     let wrapsValue: Bool
     /// For a `.cached` value type, the generation of the instance the entry wraps.
@@ -30,7 +33,8 @@ final class KeptDecorations: Sendable {
     func decoration(of object: AnyObject?, generation: UInt?, decorators: Int) -> Any? {
       guard decorators == self.decorators else { return nil }
       guard let object else { return wrapsValue && self.generation == generation ? decorated : nil }
-      return underlying === object ? decorated ?? weaklyDecorated : nil
+      return address == ObjectIdentifier(object) && underlying === object
+        ? decorated ?? weaklyDecorated : nil
     }
   }
 
@@ -56,8 +60,15 @@ final class KeptDecorations: Sendable {
   func decoration(
     of underlying: Any, madeBy registration: Registration, generation: UInt?, decorators: Int
   ) -> Any? {
-    state.withLock({ $0.entries[ObjectIdentifier(registration)] })?.value.decoration(
-      of: Self.identity(of: underlying), generation: generation, decorators: decorators)
+    let (key, object) = (ObjectIdentifier(registration), Self.identity(of: underlying))
+    // Looked up under the lock: a copy of the entry taken out of it would be the last reference
+    // to its decoration where a reset dropped the entry meanwhile, and the decoration's deinit,
+    // which may resolve the same key, would then run inside this resolution.
+    return state.withLock {
+      Handed(
+        $0.entries[key]?.value.decoration(
+          of: object, generation: generation, decorators: decorators))
+    }.value
   }
 
   /// Sets `value`, which `registration` gave, to what the decorators before the `next`th made
@@ -162,7 +173,7 @@ final class KeptDecorations: Sendable {
         return (Handed(kept), [])
       }
       let made = Entry(
-        underlying: object, wrapsValue: object == nil, generation: generation,
+        underlying: object, address: instance, wrapsValue: object == nil, generation: generation,
         decorated: isWeak ? nil : decorated, weaklyDecorated: weakly, decorators: decorators,
         keeper: ObjectIdentifier(keeper))
       if let next {
