@@ -1940,6 +1940,34 @@ import Testing
     #expect(reads.count == 2 && reads.first == reads.last)
   }
 
+  /// A value type has no identity to keep weakly: a `.weak` async one that a synchronous
+  /// factory reads twice is refused as not kept.
+  @Test func aWeakAsyncValueReadTwiceByASynchronousFactoryIsRefusedAsNotKept() async {
+    let made = Counter()
+    let container = Dependencies {
+      Module(scope: .weak) { () async -> Int in
+        made.increment()
+        return 7
+      }
+      Module(scope: .singleton) { () throws -> ReportType in
+        _ = try Dependencies.resolveOrThrow(Int.self)
+        _ = try Dependencies.resolveOrThrow(Int.self)
+        return Report()
+      }
+    }
+    let lines = await Self.outcome(of: ReportType.self, from: container).first?.split(
+      separator: "\n")
+    #expect(
+      lines?.first
+        == "Shank cannot resolve Int synchronously: its factory is async, and this container does not keep what it made before"
+    )
+    #expect(
+      lines?.last
+        == "  it was made and lost twice for this resolution before it was asked for again, as to a decorator that fails on it, or to a .weak scope, which keeps no value type"
+    )
+    #expect(made.value == 2)
+  }
+
   /// A decorated `.weak` async contribution whose list a synchronous factory reads twice is
   /// made once, as a module is.
   @Test func aDecoratedWeakAsyncContributionReadTwiceIsMadeOnce() async {

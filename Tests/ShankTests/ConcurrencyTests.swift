@@ -502,6 +502,22 @@ import Testing
     #expect(module.name == "bound")
   }
 
+  /// `verify()` makes modules on a thread of its own, which is never on the app's actors: it
+  /// reports such a module as unresolvable, even when called on that actor.
+  @Test func verifyOnTheGlobalActorAModuleWasRegisteredFromReportsItAsUnresolvable() async {
+    let container = await actorBoundModules()
+    let problems = await { @BindingActor in
+      #expect(throws: VerificationError.self) { try container.verify() }.map(\.problems) ?? []
+    }()
+    guard case .unresolvable(let module, let message)? = problems.first, problems.count == 1
+    else {
+      Issue.record("expected one unresolvable module, got \(problems)")
+      return
+    }
+    #expect(module == "ActorBoundModuleType")
+    #expect(message.hasPrefix("Shank cannot resolve ActorBoundModuleType off BindingActor"))
+  }
+
   /// Resolved synchronously off that actor, it is refused before its factory runs, with
   /// Shank's message: `resolveOrThrow` throws it, and `resolve()` stops with it.
   @Test func aSynchronousResolutionOffTheGlobalActorAModuleWasRegisteredFromIsRefused()

@@ -549,6 +549,20 @@ extension ReleasedContainerTests {
         "Shank cannot resolve \(key): the container that made the instance holding it was released (made at \(fileID):\(releasedContainerLine))"
       ), "\(standardError(of: result))")
   }
+
+  /// Once the container underneath is released too, a key only it registered stops the read,
+  /// naming the maker: the built root, which registers the key too, is not asked instead.
+  @Test func aKeyOnlyTheReleasedParentRegistersStopsTheRead() async throws {
+    let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent])
+    {
+      Dependencies { Module { ServiceImpl() as Service } }.build()
+      _ = holderFromAReleasedChildAndParent().service
+    }
+    #expect(
+      standardError(of: result).contains(
+        "Shank cannot resolve Service: the container that made the instance holding it was released (made at ShankTests/LifetimeTests.swift:\(releasedChildLine))"
+      ), "\(standardError(of: result))")
+  }
 }
 
 /// A module that keeps a holder made elsewhere.
@@ -571,6 +585,15 @@ func holderFromAReleasedContainer(over parent: Dependencies? = nil) -> LazyServi
   return container.resolve()
 }
 let releasedContainerLine = #line - 3
+
+/// A holder made by a child over a parent that registers `Service`, both released once this
+/// returns.
+func holderFromAReleasedChildAndParent() -> LazyServiceHolder {
+  let parent = Dependencies { Module { ServiceImpl() as Service } }
+  let child = Dependencies(over: parent) { Module { LazyServiceHolder() } }
+  return child.resolve()
+}
+let releasedChildLine = #line - 3
 
 /// A holder made by an override layer, which is released once this returns.
 func holderFromAReleasedOverrideLayer() -> LazyServiceHolder {

@@ -182,6 +182,20 @@ import Testing
     #expect(made.value == 1)
   }
 
+  /// The types listed are the keys: the factory's own return type is not one of them.
+  @Test func anAliasIsNotRegisteredUnderItsFactorysType() {
+    let dependencies = Dependencies {
+      Module(scope: .singleton, as: Service.self, OtherService.self) { ServiceAndOther() }
+    }
+    #expect(dependencies.resolve(Service.self) is ServiceAndOther)
+    #expect {
+      try dependencies.resolveOrThrow(ServiceAndOther.self)
+    } throws: { error in
+      guard case .notRegistered = (error as? ResolutionError)?.reason else { return false }
+      return true
+    }
+  }
+
   @Test func uniqueAliasMakesANewInstanceForEachResolution() {
     let made = Counter()
     let dependencies = Dependencies {

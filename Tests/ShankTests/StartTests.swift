@@ -20,8 +20,9 @@ import Testing
     #expect(report.entries.map(\.ranOn) == ["a background thread"])
     _ = container.resolve(Service.self, name: "eager")
     #expect(made.value == 1, "start() made the instance the container keeps")
-    _ = try await container.start()
+    let second = try await container.start()
     #expect(made.value == 1, "a second start() makes nothing again")
+    #expect(second.entries.map(\.key) == [#"Service named "eager""#], "and reports finding it")
   }
 
   /// An override layer's `start()` makes the eager modules of the override layers under it too,
