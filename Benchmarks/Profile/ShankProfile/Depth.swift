@@ -24,6 +24,18 @@ final class ChainLinkImpl: ChainLink {
   init(next: ChainLink?) { self.next = next }
 }
 
+/// A link that reads the next through an `@Inject` property as it is made, as a module's
+/// initializer may.
+final class InjectedLink: ChainLink {
+  @Inject private var injected: ChainLink
+  private(set) var next: ChainLink?
+
+  init(nextName: String?) {
+    _injected = Inject(nextName ?? "")
+    if nextName != nil { next = injected }
+  }
+}
+
 /// Where a chain's factories found the stack: the outermost and the deepest that ran.
 final class DepthRecorder {
   private(set) var outermostAddress: UInt = 0
@@ -66,6 +78,14 @@ func depthChain(length: Int, scope: Scope, shape: ChainShape, recorder: DepthRec
       Module(String(index), scope: scope) { () -> DecoratedLink in
         recorder.enter(index, at: depthStackAddress())
         return DecoratedLink(index)
+      }
+    }
+  case .injected:
+    for index in 0..<length {
+      let next = index + 1 < length ? String(index + 1) : nil
+      Module(String(index), scope: scope) { () -> ChainLink in
+        recorder.enter(index, at: depthStackAddress())
+        return InjectedLink(nextName: next)
       }
     }
   case .plain, .aliased, .optional:
@@ -158,6 +178,8 @@ enum ChainShape: Sendable {
   case optionalLists
   /// In a child's decorator of shared links, as a `DecoratedLink?`.
   case decoratorsResolvingAnOptional
+  /// Through an `@Inject` property, read in the link's initializer (`InjectedLink`).
+  case injected
 }
 
 /// One way down a chain: the scope of its links, how each resolves the next, what surrounds
@@ -168,6 +190,9 @@ struct DepthPath: Sendable {
   /// The fewest levels this path must fit, set from what it measured (see `depthPaths`).
   let floor: Int
   var shape = ChainShape.plain
+  /// The length of the chain, where the path cannot be run to the stack's limit; else the one
+  /// `ShankProfile depth` is given.
+  var length: Int?
   /// Resolves link "0" of a chain of `modules`, registered as this path registers them.
   let resolve: @Sendable (_ modules: [Module]) throws -> Any
 }
@@ -242,6 +267,13 @@ let depthPaths: [DepthPath] = [
     }
     return try child.resolveOrThrow(DecoratedLink.self, name: "0")
   },
+  // An `@Inject` read stops the program when the stack is nearly full, rather than throwing
+  // to the outermost call, so this path resolves a chain of its floor's length, which must fit.
+  // A level takes 512 bytes: about 960 would fit.
+  DepthPath(name: "inject", scope: .unique, floor: 700, shape: .injected, length: 700) {
+    modules in
+    try Dependencies { modules }.resolveOrThrow(ChainLink.self, name: "0")
+  },
   // Each link misses in the child and falls through to the parent that registers it.
   DepthPath(name: "child", scope: .unique, floor: 1_600) { modules in
     try Dependencies(over: Dependencies { modules }) {}.resolveOrThrow(ChainLink.self, name: "0")
@@ -306,7 +338,7 @@ func runDepth(length: Int) -> Int32 {
   print("chains of \(length) links, each resolved on a thread of \(depthStackSize >> 10) KiB")
   var failed = false
   for path in depthPaths {
-    let result = measureDepth(of: path, length: length)
+    let result = measureDepth(of: path, length: path.length ?? length)
     let bytes = result.bytesPerLevel.map { "\($0) bytes/level" } ?? "bytes/level unknown"
     let stop = result.wholeChainFit ? "the whole chain fit" : "then too deep"
     var line = "\(path.name.padding(toLength: 10, withPad: " ", startingAt: 0)) "
