@@ -366,7 +366,8 @@ import Testing
   }
 
   /// An outermost resolution that starts inside the stack's reserve takes the out-of-line
-  /// path and throws `.tooDeep` rather than running the factory.
+  /// path and throws `.tooDeep` rather than running the factory, with a message that blames
+  /// no factory.
   @Test(
     .disabled(if: Sanitizer.current == .address, keepsLocalsOffTheStack),
     arguments: [Scope.unique, .singleton])
@@ -388,7 +389,7 @@ import Testing
       _ = resolutionError { try container.resolveOrThrow(NeverRegistered.self) }
       let low = stackLow()
       let deep = descend(toWithin: 16 << 10, of: low) {
-        resolutionError { try container.resolveOrThrow(LeafModule.self) }
+        resolutionError { try container.resolveOrThrow(LeafModule.self, line: 7) }
       }
       let madeWhenDeep = made.value
       // Back up the stack, the same key resolves: the refusal left nothing held.
@@ -397,6 +398,12 @@ import Testing
     }
     let error = try #require(results.deep, "a resolution 16 KiB from the stack's end ran")
     #expect(error.reason == .tooDeep(depth: 0, chain: []))
+    #expect(
+      error.description.split(separator: "\n").map(String.init) == [
+        "Shank cannot resolve LeafModule: this thread's stack is nearly full, though no factory is running on it",
+        "  asked for at ShankTests/DepthTests.swift:7",
+        "  resolve it from code nearer the top of the stack, or on a thread with a larger stack",
+      ])
     #expect(results.shallow == nil)
     #expect(results.madeWhenDeep == 0, "the factory ran although the resolution was refused")
     #expect(made.value == 1)

@@ -126,6 +126,15 @@ extension ResolutionError {
           ]
         )
       }
+    case .tooDeep(0, _):
+      // The stack was full before any factory ran: the app's own frames, such as deinits that
+      // each resolve as they let go of what the one before made.
+      return (
+        "Shank cannot resolve \(key): this thread's stack is nearly full, though no factory is running on it",
+        [
+          "  resolve it from code nearer the top of the stack, or on a thread with a larger stack"
+        ]
+      )
     case .tooDeep(let depth, let chain):
       let more = depth > chain.count ? " → …" : ""
       return (

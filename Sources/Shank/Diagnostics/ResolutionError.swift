@@ -38,7 +38,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     case factoryFailed(error: String)
     /// `depth` factories were running on this thread, each inside the one before, and the
     /// thread's stack had too little room left to start another. `chain` is the keys of the
-    /// outermost of them, outermost first: at most the first five.
+    /// outermost of them, outermost first: at most the first five. A `depth` of 0 means the
+    /// app's own code had filled the stack before any factory ran.
     case tooDeep(depth: Int, chain: [String])
     /// The container that registers the key, the one resolved from or one it falls through
     /// to, was closed (see ``Dependencies/close()``). `container` says which, and where it
