@@ -77,6 +77,22 @@ import Testing
     #expect(try dependencies.resolveOrThrow(Service?.self) === service)
   }
 
+  /// `P??` looks up `P?`, which resolves whether or not `P` is registered, as generic code
+  /// asking for a `T?` with an optional `T` does.
+  @Test func anOptionalOfAnOptionalLooksUpTheOptional() throws {
+    let dependencies = Dependencies {
+      Module(scope: .singleton) { ServiceImpl() as Service }
+      Module { DoubleOptionalReader() }
+    }
+    let service = dependencies.resolve(Service.self)
+    #expect(dependencies.resolve(Service??.self)?.map { $0 === service } == true)
+    #expect(try dependencies.resolveOrThrow(Service??.self)?.map { $0 === service } == true)
+    let absent = dependencies.resolve(NeverRegistered??.self)
+    #expect(absent.map { $0 == nil } == true, "a `NeverRegistered?` that is nil")
+    let reader = dependencies.resolve(DoubleOptionalReader.self)
+    #expect(reader.service?.map { $0 === service } == true)
+  }
+
   @Test func anOptionalRegistrationIsResolvedAsRegistered() {
     let dependencies = Dependencies {
       Module { nil as Service? }
@@ -203,4 +219,9 @@ import Testing
       precondition(Dependencies.resolve(SampleModuleType.self).test() == "SampleModule.test()root")
     }
   }
+}
+
+/// Injects a `Service??`.
+final class DoubleOptionalReader {
+  @Inject var service: Service??
 }

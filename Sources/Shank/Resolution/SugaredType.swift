@@ -39,18 +39,32 @@ extension Optional: SugaredType {
     "Optional<\(naming(Wrapped.self))>"
   }
 
-  /// The wrapped type's value if something registers it, else `nil`.
+  /// The wrapped type's value if something registers it, or if it is an optional in turn
+  /// (`P??` is `P?`, which always resolves); else `nil`.
   static func answerMiss(
     in dependencies: Dependencies, name: String?, site: SourceSite
   ) throws(ResolutionError) -> Any? {
     guard dependencies.registration(for: Wrapped.self, name: name) != nil else {
-      return Self.none as Any
+      return try wrappedOptional(in: dependencies, name: name, site: site)
     }
     // Through `slowValue`, not `value`: a level of a chain of `T?` keeps one frame fewer (see
     // "Stack depth" in ARCHITECTURE.md).
     let found = dependencies.unretainedRegistration(for: ObjectIdentifier(Wrapped.self), name: name)
     return Self.some(
       try dependencies.slowValue(Wrapped.self, name: name, site: site, found: found)) as Any
+  }
+
+  /// `Wrapped`'s own answer where it is an optional too, else `nil`. A call of its own, out of
+  /// line, so that a chain of `T?` takes no more stack a level (see "Stack depth" in
+  /// ARCHITECTURE.md).
+  @inline(never)
+  private static func wrappedOptional(
+    in dependencies: Dependencies, name: String?, site: SourceSite
+  ) throws(ResolutionError) -> Any? {
+    guard let optional = Wrapped.self as? SugaredType.Type, optional.wrappedType != nil,
+      let inner = try optional.answerMiss(in: dependencies, name: name, site: site)
+    else { return Self.none as Any }
+    return Self.some(inner as! Wrapped) as Any
   }
 }
 
