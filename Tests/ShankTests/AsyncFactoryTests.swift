@@ -713,6 +713,115 @@ import Testing
     #expect(reset.closed.value == 2)
   }
 
+  /// A synchronous factory that catches the error of an async module not made yet, as an
+  /// optional dependency read with `try?` does, gets the module in `resolveAsync`: it is made,
+  /// and the factory runs again, as where the error reaches the round. The instance made
+  /// without it is disposed of, not kept.
+  @Test(arguments: [Scope.singleton, .cached("session")])
+  func aSharedModuleWhoseFactoryCatchesAnAsyncModuleNotMadeYetIsMadeWithIt(scope: Scope)
+    async throws
+  {
+    let (made, closed, saw) = (Counter(), Counter(), Collector<Bool>())
+    let container = Dependencies {
+      Module(scope: .singleton) { try await Self.connectedDatabase(made) }
+      Module(scope: scope, onClose: { _ in closed.increment() }) { () -> Reachable in
+        saw.append((try? Dependencies.resolveOrThrow(DatabaseType.self)) != nil)
+        return Gateway()
+      }
+    }
+    let gateway = try await container.resolveAsyncOrThrow(Reachable.self)
+    #expect(try container.resolveOrThrow(Reachable.self) === gateway)
+    #expect(made.value == 1)
+    #expect(saw.all == [false, true])
+    await eventually { closed.value == 1 }
+  }
+
+  /// So does a unique one, made again with the module; and one that catches it in a `do`.
+  @Test func aUniqueModuleWhoseFactoryCatchesAnAsyncModuleNotMadeYetIsMadeWithIt() async throws {
+    let (made, saw) = (Counter(), Collector<Bool>())
+    let container = Dependencies {
+      Module(scope: .singleton) { try await Self.connectedDatabase(made) }
+      Module { () -> Reachable in
+        do {
+          _ = try Dependencies.resolveOrThrow(DatabaseType.self)
+          saw.append(true)
+        } catch {
+          saw.append(false)
+        }
+        return Gateway()
+      }
+    }
+    _ = try await container.resolveAsyncOrThrow(Reachable.self)
+    #expect(made.value == 1)
+    #expect(saw.all == [false, true])
+  }
+
+  /// Where that module's factory fails, the factory that caught its absence makes its instance
+  /// without it, once, and one that lets it through fails with that factory's error.
+  @Test func aFactoryThatCatchesAnAsyncModuleWhoseFactoryFailsIsMadeWithoutIt() async throws {
+    let (saw, tried) = (Collector<Bool>(), Counter())
+    let container = Dependencies {
+      Module(scope: .singleton) { () async throws -> DatabaseType in
+        tried.increment()
+        throw ConnectionRefused()
+      }
+      Module(scope: .singleton) { () -> Reachable in
+        saw.append((try? Dependencies.resolveOrThrow(DatabaseType.self)) != nil)
+        return Gateway()
+      }
+      Module(scope: .singleton) { () throws -> ReportType in
+        _ = try Dependencies.resolveOrThrow(DatabaseType.self)
+        return Report()
+      }
+    }
+    let gateway = try await container.resolveAsyncOrThrow(Reachable.self)
+    #expect(container.resolve(Reachable.self) === gateway)
+    #expect(saw.all == [false, false])
+    #expect(tried.value == 1)
+    let error = await #expect(throws: ResolutionError.self) {
+      try await container.resolveAsyncOrThrow(ReportType.self)
+    }
+    #expect(
+      error?.description.contains("\(ConnectionRefused())") == true, "\(String(describing: error))")
+    #expect(tried.value == 2)
+  }
+
+  /// `start()` makes an eager module whose factory reads an eager async one with `try?` with
+  /// it, whichever of the two it starts first.
+  @Test func startMakesAnEagerModuleThatCatchesAnEagerAsyncOneWithIt() async throws {
+    for _ in 0..<20 {
+      let (made, saw) = (Counter(), Collector<Bool>())
+      let container = Dependencies {
+        Module(scope: .singleton, eager: true) { try await Self.connectedDatabase(made) }
+        Module(scope: .singleton, eager: true) { () -> Reachable in
+          saw.append((try? Dependencies.resolveOrThrow(DatabaseType.self)) != nil)
+          return Gateway()
+        }
+      }
+      _ = try await container.start()
+      _ = container.resolve(Reachable.self)
+      #expect(made.value == 1)
+      #expect(saw.all.last == true, "\(saw.all)")
+    }
+  }
+
+  /// Outside `start()` and `resolveAsync`, nothing makes the module: the factory's catch
+  /// stands, and what it made is kept.
+  @Test func aSynchronousResolutionKeepsWhatAFactoryMadeWithoutAnAsyncModule() async {
+    let (made, saw) = (Counter(), Collector<Bool>())
+    let container = Dependencies {
+      Module(scope: .singleton) { try await Self.connectedDatabase(made) }
+      Module(scope: .singleton) { () -> Reachable in
+        saw.append((try? Dependencies.resolveOrThrow(DatabaseType.self)) != nil)
+        return Gateway()
+      }
+    }
+    let gateway = container.resolve(Reachable.self)
+    #expect(await container.resolveAsync(Reachable.self) === gateway)
+    #expect(made.value == 0)
+    #expect(saw.all == [false])
+  }
+
   @Test func anAsyncFactoryAwaitsTheAsyncModulesItNeeds() async throws {
     let made = Counter()
     let container = Dependencies {

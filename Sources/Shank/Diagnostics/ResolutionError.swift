@@ -121,6 +121,9 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     } else if let pending = error as? AsyncPending {
       let reason = Reason.notMadeYet(registeredAt: pending.site.description)
       self.init(Fields(reason: reason, key: key, site: site, pending: pending))
+      // Noted, for a round of `start()` or `resolveAsync` to find one a factory caught.
+      ResolutionTrace.current.asyncMisses &+= 1
+      AsyncRound.current?.lastMiss.withLock { [self] in $0 = self }
     } else {
       // Described here, always: its description, or its values', may read this task's
       // task-locals or take a lock this thread holds.

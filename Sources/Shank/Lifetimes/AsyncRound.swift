@@ -21,6 +21,13 @@ struct AsyncRound: Sendable {
   /// is then made once.
   let held: Locked<[Handed<Any>]>
 
+  /// The slots whose async factories failed for the resolution: a factory that catches one's
+  /// absence makes its instance without it (see ``SharedProvider``'s `refuseCaughtMiss`).
+  let failedSlots: Set<ObjectIdentifier>
+
+  /// The last error of an async module not made yet that the round's resolutions met.
+  let lastMiss = Locked<ResolutionError?>(nil)
+
   /// Whether the round goes on: a task that it starts, which inherits it, finds it only then,
   /// as for ``AsyncMaking``.
   let going = Locked(true)
@@ -29,6 +36,7 @@ struct AsyncRound: Sendable {
   func end() {
     going.withLock { $0 = false }
     handoffs.withLock { $0 = [] }
+    lastMiss.withLock { $0 = nil }
   }
 
   /// This task's, while it goes on.
@@ -40,13 +48,17 @@ struct AsyncRound: Sendable {
   /// The last round number given out.
   private static let numbers = Locked<UInt64>(0)
 
-  init(handoffs: [(slot: ObjectIdentifier, value: Handed<Any>)], held: Locked<[Handed<Any>]>) {
+  init(
+    handoffs: [(slot: ObjectIdentifier, value: Handed<Any>)], held: Locked<[Handed<Any>]>,
+    failed: Set<ObjectIdentifier>
+  ) {
     number = Self.numbers.withLock { number in
       number &+= 1
       return number
     }
     self.handoffs = Locked(handoffs)
     self.held = held
+    failedSlots = failed
   }
 }
 

@@ -44,20 +44,40 @@ extension Dependencies {
     var timesMetAnew: [ObjectIdentifier: Int] = [:]
     var lostIn: [ObjectIdentifier: UInt?] = [:]
     var tried = 0
+    // The slots whose factories failed for this resolution, with their errors.
+    var failed: [ObjectIdentifier: ResolutionError] = [:]
     while true {
       tried += 1
-      let round = AsyncRound(handoffs: made, held: held)
-      let attempt = { @Sendable [making] () -> Result<Value, ResolutionError> in
+      let round = AsyncRound(handoffs: made, held: held, failed: Set(failed.keys))
+      // With the error of an async module not made yet that a factory met and caught, if any.
+      let attempt = { @Sendable [making] () -> (Result<Value, ResolutionError>, ResolutionError?) in
         Self.$asyncMaking.withValue(making) {
           Self.$asyncRound.withValue(round) {
             defer { round.end() }
-            return Result(catching: resolve)
+            let trace = ResolutionTrace.current
+            let before = trace.asyncMisses
+            let outcome = Result(catching: resolve)
+            return (outcome, trace.asyncMisses == before ? nil : round.lastMiss.withLock { $0 })
           }
         }
       }
-      let outcome = if let actor { await Self.run(on: actor, attempt) } else { attempt() }
-      guard case .failure(let error) = outcome, let pending = error.pending else {
-        return try outcome.get()
+      let (outcome, caught) =
+        if let actor { await Self.run(on: actor, attempt) } else { attempt() }
+      // A value made without a module whose error a factory caught is made again once that
+      // module is made, as where the error reached here; but returned where that is given up on.
+      let (value, error): (Value?, ResolutionError)
+      switch outcome {
+      case .success(let made):
+        guard let caught, caught.pending?.absence == .notMadeYet else { return made }
+        (value, error) = (made, caught)
+      case .failure(let failure):
+        guard failure.pending != nil else { throw failure }
+        (value, error) = (nil, failure)
+      }
+      let pending = error.pending!
+      if let failure = failed[pending.slot] {
+        if let value { return value }
+        throw failure
       }
       // A module is met anew in a slot that never held a value, outside this container and
       // those it falls through to, after a round met it in another such container, whose slot
@@ -80,14 +100,21 @@ extension Dependencies {
       let lostAgain = lost && lostIn[pending.slot] == pending.generation
       if lost { lostIn[pending.slot] = pending.generation }
       if metAnew || lostAgain || tried == Self.mostRounds {
+        if let value { return value }
         var fields = error.storage.fields
         fields.pending?.gaveUp = tried == Self.mostRounds ? .rounds : lostAgain ? .lost : .metAnew
         throw ResolutionError(fields)
       }
       // Its errors name where it was asked for, as a synchronous module's do, not where this
       // resolution began.
-      if let value = try await pending.make(error.storage.fields.site) {
-        made.append((pending.slot, Handed(value)))
+      do {
+        if let value = try await pending.make(error.storage.fields.site) {
+          made.append((pending.slot, Handed(value)))
+        }
+      } catch {
+        // Run again without it, once: a factory that catches its absence makes its instance
+        // without it; one that lets it through fails with this error.
+        failed[pending.slot] = error
       }
       let containers = (making?.containers ?? []) + [self, pending.container]
       making = AsyncMaking(containers: containers, going: going, depth: making?.depth ?? 0)

@@ -52,6 +52,11 @@ final class ResolutionTrace {
   /// The decorator running on this thread, with the depth it runs at: over the frame of what
   /// it decorates, which is no longer being made, so what it asks for, it asks for.
   var decorator: (registration: Unretained<Registration>, depth: Int)?
+  /// How many errors of async modules not made yet this thread's resolutions met: a round of
+  /// `start()` or `resolveAsync` makes such a module though a factory caught its error
+  /// (``SharedProvider``'s `refuseCaughtMiss`, ``Dependencies/makingAsyncModules(on:_:)``), which
+  /// the round keeps (``AsyncRound/lastMiss``).
+  var asyncMisses: UInt = 0
   /// This thread's stack, found once, when the thread first resolves.
   @usableFromInline let stackBounds = StackBounds()
 

@@ -9,12 +9,15 @@
 class SharedProvider<Value>: Provider<Value> {
   private let factory: () throws -> Value
   /// Runs when the owner drops a kept instance: the module's `onClose`.
-  private let onClose: ((Value) async -> Void)?
+  let onClose: ((Value) async -> Void)?
   private let lock: CreationLock
   /// An instance whose decoration stopped at an async module not made yet, for the resolution
   /// that runs again once it is made to finish (see ``Unfinished``). Only the creation lock's
   /// holder touches it.
   private var unfinished: Unfinished?
+  /// The count of this thread's ``ResolutionTrace/asyncMisses`` as the making began. Only the
+  /// creation lock's holder touches it.
+  private var asyncMissesBefore: UInt = 0
 
   /// A provider of `recipe`'s module; a singleton's `made` box lives in its creation lock's
   /// allocation, so it passes that lock.
@@ -118,6 +121,7 @@ class SharedProvider<Value>: Provider<Value> {
     }
     let trace = ResolutionTrace.unretainedCurrent
     lock.setHolder(trace)
+    asyncMissesBefore = trace.read { $0.asyncMisses }
     // Made by its owner, which its factory sees as `current`, so an override layer that
     // happened to be active at the first resolution never ends up inside a shared instance.
     do {
@@ -166,9 +170,25 @@ class SharedProvider<Value>: Provider<Value> {
         throw decorationFailed(error, on: value, at: next, madeIn: generation)
       }
     }
+    try refuseCaughtMiss(value)
     if Switches.isObserving { PendingEvent.noteMade(self) }
     store(value, madeIn: generation)
     return value
+  }
+
+  /// Throws the error of an async module not made yet that the factory or a decorator met while
+  /// making `value` and caught, in a round of `start()` or `resolveAsync`, and disposes of
+  /// `value`: the round makes that module and runs again, so that the instance kept is made
+  /// with it, as when the error reaches the round; unless that module's factory failed.
+  @inline(never)
+  private func refuseCaughtMiss(_ value: Value) throws(ResolutionError) {
+    guard ResolutionTrace.unretainedCurrent.read({ $0.asyncMisses }) != asyncMissesBefore,
+      let round = AsyncRound.current,
+      let miss = round.lastMiss.withLock({ $0 }), let pending = miss.pending,
+      pending.absence == .notMadeYet, !round.failedSlots.contains(pending.slot)
+    else { return }
+    if scope.keepsInstances { dispose(value) }
+    throw miss
   }
 
   /// `error`, thrown by the owner's `next`th decorator given `value`. Where it met an async
@@ -252,24 +272,6 @@ class SharedProvider<Value>: Provider<Value> {
   func hold(_ value: Value, madeIn generation: UInt, disposal: inout UInt?) -> Bool {
     disposal = addDisposal(of: value)
     return disposal != nil || !hasOnClose
-  }
-
-  /// Runs `value`'s `onClose` on a task of its own: nothing keeps it.
-  final func dispose(_ value: Value) {
-    guard let onClose else { return }
-    Disposal.runLater([Disposal(isolation: isolation) { await onClose(value) }])
-  }
-
-  /// Adds `value`'s `onClose` to its owner's list, returning the entry's id. Once the owner is
-  /// closed, it runs the handler at once instead: the instance was dropped as it was kept.
-  final func addDisposal(of value: Value) -> UInt? {
-    guard let onClose, let owner else { return nil }
-    let disposal = Disposal(isolation: isolation) { await onClose(value) }
-    guard let id = owner.disposals?.add(disposal) else {
-      Disposal.runLater([disposal])
-      return nil
-    }
-    return id
   }
 }
 
