@@ -786,6 +786,95 @@ import Testing
     #expect(tried.value == 2)
   }
 
+  /// A factory that catches the absences of two modules, the one whose factory fails read
+  /// last, gets the other.
+  @Test func aFactoryThatCatchesTwoAbsencesGetsTheOneThatCanBeMade() async throws {
+    let (made, saw) = (Counter(), Collector<String>())
+    let container = Dependencies {
+      Module(scope: .singleton) { () async throws -> ReportType in throw ConnectionRefused() }
+      Module(scope: .singleton) { try await Self.connectedDatabase(made) }
+      Module(scope: .singleton) { () -> Reachable in
+        let database = (try? Dependencies.resolveOrThrow(DatabaseType.self)) != nil
+        let report = (try? Dependencies.resolveOrThrow(ReportType.self)) != nil
+        saw.append("report \(report), database \(database)")
+        return Gateway()
+      }
+    }
+    _ = try await container.resolveAsyncOrThrow(Reachable.self)
+    #expect(made.value == 1)
+    #expect(saw.all.last == "report false, database true", "\(saw.all)")
+  }
+
+  /// A factory that catches the absence of a module in a layer it makes anew at each run, which
+  /// is never made there, keeps its fallback: the round gives up on the module, as it would
+  /// end a factory that lets it through, and runs the factory once more without it.
+  @Test(arguments: [false, true])
+  func aFactoryThatCatchesAnAbsenceInALayerItMakesAnewKeepsItsFallback(starting: Bool)
+    async throws
+  {
+    let (runs, saw) = (Counter(), Collector<Bool>())
+    let container = Dependencies {
+      Module(scope: .singleton, eager: starting) { () -> Reachable in
+        runs.increment()
+        let layer = Dependencies {
+          Module(scope: .singleton) { try await Self.connectedDatabase(Counter()) }
+        }
+        saw.append((try? layer.resolveOrThrow(DatabaseType.self)) != nil)
+        return Gateway()
+      }
+    }
+    if starting { _ = try await container.start() }
+    let gateway = try await container.resolveAsyncOrThrow(Reachable.self)
+    #expect(container.resolve(Reachable.self) === gateway)
+    #expect(Set(saw.all) == [false])
+    #expect(runs.value <= 4, "\(runs.value) runs")
+  }
+
+  /// After a reset of its scope, a `.cached` async module that a factory reads with `try?` is
+  /// made again for it.
+  @Test func aResetCachedAsyncModuleIsMadeAgainForAFactoryThatCatchesItsAbsence() async throws {
+    let (made, saw) = (Counter(), Collector<Bool>())
+    let container = Dependencies {
+      Module(scope: .cached("connection")) { try await Self.connectedDatabase(made) }
+      Module(scope: .cached("session")) { () -> Reachable in
+        saw.append((try? Dependencies.resolveOrThrow(DatabaseType.self)) != nil)
+        return Gateway()
+      }
+    }
+    _ = try await container.resolveAsyncOrThrow(Reachable.self)
+    await container.reset(.cached("connection"))
+    await container.reset(.cached("session"))
+    _ = try await container.resolveAsyncOrThrow(Reachable.self)
+    #expect(made.value == 2)
+    #expect(saw.all.last == true, "\(saw.all)")
+  }
+
+  /// A decorator that catches an absence gets the module, as a factory does; also after one
+  /// before it let another through, so that the instance was left unfinished, when the
+  /// decoration is finished.
+  @Test(arguments: [false, true])
+  func aDecoratorThatCatchesAnAbsenceGetsTheModule(afterAnUnfinishedOne: Bool) async throws {
+    let saw = Collector<String>()
+    let container = Dependencies {
+      Module(scope: .singleton) { try await Self.connectedDatabase(Counter()) }
+      Module(scope: .singleton) { () async -> ReportType in Report() }
+      Module(scope: .singleton) { Gateway() as Reachable }
+      if afterAnUnfinishedOne {
+        Module.decorating(Reachable.self) { (gateway: Reachable) throws -> Reachable in
+          _ = try Dependencies.resolveOrThrow(ReportType.self)
+          return gateway
+        }
+      }
+      Module.decorating(Reachable.self) { (gateway: Reachable) -> Reachable in
+        let database = (try? Dependencies.resolveOrThrow(DatabaseType.self)) != nil
+        saw.append("database \(database)")
+        return database ? Wrapped(gateway) {} : gateway
+      }
+    }
+    let gateway = try await container.resolveAsyncOrThrow(Reachable.self)
+    #expect(gateway is Wrapped, "\(saw.all)")
+  }
+
   /// `start()` makes an eager module whose factory reads an eager async one with `try?` with
   /// it, whichever of the two it starts first.
   @Test func startMakesAnEagerModuleThatCatchesAnEagerAsyncOneWithIt() async throws {

@@ -123,7 +123,7 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
       self.init(Fields(reason: reason, key: key, site: site, pending: pending))
       // Noted, for a round of `start()` or `resolveAsync` to find one a factory caught.
       ResolutionTrace.current.asyncMisses &+= 1
-      AsyncRound.current?.lastMiss.withLock { [self] in $0 = self }
+      AsyncRound.current?.misses.withLock { [self] in $0.append(self) }
     } else {
       // Described here, always: its description, or its values', may read this task's
       // task-locals or take a lock this thread holds.

@@ -24,6 +24,8 @@ struct AsyncPending: Error, Sendable {
   let wasLostThisRound: Bool
   /// Whether a value was taken from the slot since this was thrown, by any resolution.
   let wasTakenSince: @Sendable () -> Bool
+  /// Whether a factory caught it, and the shared module it made was not kept for that.
+  var wasCaught = false
   /// Why `makingAsyncModules` gave up on the resolution, which its message says instead of
   /// pointing at `resolveAsync`, where it ends.
   var gaveUp: GaveUp?

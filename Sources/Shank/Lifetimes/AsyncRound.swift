@@ -21,12 +21,12 @@ struct AsyncRound: Sendable {
   /// is then made once.
   let held: Locked<[Handed<Any>]>
 
-  /// The slots whose async factories failed for the resolution: a factory that catches one's
-  /// absence makes its instance without it (see ``SharedProvider``'s `refuseCaughtMiss`).
-  let failedSlots: Set<ObjectIdentifier>
+  /// The slots whose async factories failed for the resolution, and the types it gave up on
+  /// making: a factory that catches the absence of one makes its instance without it.
+  let standing: (slots: Set<ObjectIdentifier>, keys: Set<ObjectIdentifier>)
 
-  /// The last error of an async module not made yet that the round's resolutions met.
-  let lastMiss = Locked<ResolutionError?>(nil)
+  /// The errors of async modules not made or no longer kept that the round's resolutions met.
+  let misses = Locked<[ResolutionError]>([])
 
   /// Whether the round goes on: a task that it starts, which inherits it, finds it only then,
   /// as for ``AsyncMaking``.
@@ -36,7 +36,7 @@ struct AsyncRound: Sendable {
   func end() {
     going.withLock { $0 = false }
     handoffs.withLock { $0 = [] }
-    lastMiss.withLock { $0 = nil }
+    misses.withLock { $0 = [] }
   }
 
   /// This task's, while it goes on.
@@ -50,7 +50,7 @@ struct AsyncRound: Sendable {
 
   init(
     handoffs: [(slot: ObjectIdentifier, value: Handed<Any>)], held: Locked<[Handed<Any>]>,
-    failed: Set<ObjectIdentifier>
+    standing: (slots: Set<ObjectIdentifier>, keys: Set<ObjectIdentifier>)
   ) {
     number = Self.numbers.withLock { number in
       number &+= 1
@@ -58,7 +58,21 @@ struct AsyncRound: Sendable {
     }
     self.handoffs = Locked(handoffs)
     self.held = held
-    failedSlots = failed
+    self.standing = standing
+  }
+
+  /// The first absence the round met that it would make, as one a factory caught: asked where
+  /// none came through (see ``SharedProvider``'s `refuseCaughtMiss`).
+  func missToMake() -> ResolutionError? {
+    let miss = misses.withLock { misses in
+      misses.first { miss in
+        guard let pending = miss.pending, pending.absence != .mainActorHeld else { return false }
+        return !standing.slots.contains(pending.slot) && !standing.keys.contains(pending.key)
+      }
+    }
+    guard var fields = miss?.storage.fields else { return nil }
+    fields.pending?.wasCaught = true
+    return ResolutionError(fields)
   }
 }
 

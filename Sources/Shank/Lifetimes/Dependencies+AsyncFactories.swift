@@ -44,12 +44,16 @@ extension Dependencies {
     var timesMetAnew: [ObjectIdentifier: Int] = [:]
     var lostIn: [ObjectIdentifier: UInt?] = [:]
     var tried = 0
-    // The slots whose factories failed for this resolution, with their errors.
-    var failed: [ObjectIdentifier: ResolutionError] = [:]
+    // Where a factory caught a module's absence, and the round gave up on making it: the
+    // slots whose factories failed, and the types given up on, with the errors to end with.
+    var (failed, givenUp):
+      ([ObjectIdentifier: ResolutionError], [ObjectIdentifier: ResolutionError])
+    (failed, givenUp) = ([:], [:])
     while true {
       tried += 1
-      let round = AsyncRound(handoffs: made, held: held, failed: Set(failed.keys))
-      // With the error of an async module not made yet that a factory met and caught, if any.
+      let round = AsyncRound(
+        handoffs: made, held: held, standing: (Set(failed.keys), Set(givenUp.keys)))
+      // With the absence of an async module that a factory met and caught, if any.
       let attempt = { @Sendable [making] () -> (Result<Value, ResolutionError>, ResolutionError?) in
         Self.$asyncMaking.withValue(making) {
           Self.$asyncRound.withValue(round) {
@@ -57,7 +61,7 @@ extension Dependencies {
             let trace = ResolutionTrace.current
             let before = trace.asyncMisses
             let outcome = Result(catching: resolve)
-            return (outcome, trace.asyncMisses == before ? nil : round.lastMiss.withLock { $0 })
+            return (outcome, trace.asyncMisses == before ? nil : round.missToMake())
           }
         }
       }
@@ -68,17 +72,18 @@ extension Dependencies {
       let (value, error): (Value?, ResolutionError)
       switch outcome {
       case .success(let made):
-        guard let caught, caught.pending?.absence == .notMadeYet else { return made }
+        guard let caught else { return made }
         (value, error) = (made, caught)
       case .failure(let failure):
         guard failure.pending != nil else { throw failure }
         (value, error) = (nil, failure)
       }
       let pending = error.pending!
-      if let failure = failed[pending.slot] {
+      if let failure = failed[pending.slot] ?? givenUp[pending.key] {
         if let value { return value }
         throw failure
       }
+      let wasCaught = value != nil || pending.wasCaught
       // A module is met anew in a slot that never held a value, outside this container and
       // those it falls through to, after a round met it in another such container, whose slot
       // it left untaken, as when the factory makes anew the layer it resolves from: met so twice, it
@@ -103,7 +108,11 @@ extension Dependencies {
         if let value { return value }
         var fields = error.storage.fields
         fields.pending?.gaveUp = tried == Self.mostRounds ? .rounds : lostAgain ? .lost : .metAnew
-        throw ResolutionError(fields)
+        // Run again without it, once, where a factory caught its absence: it makes its module
+        // without it. One that lets it through ends the resolution.
+        guard wasCaught, tried < Self.mostRounds else { throw ResolutionError(fields) }
+        givenUp[pending.key] = ResolutionError(fields)
+        continue
       }
       // Its errors name where it was asked for, as a synchronous module's do, not where this
       // resolution began.
@@ -112,8 +121,8 @@ extension Dependencies {
           made.append((pending.slot, Handed(value)))
         }
       } catch {
-        // Run again without it, once: a factory that catches its absence makes its instance
-        // without it; one that lets it through fails with this error.
+        // Likewise.
+        guard wasCaught else { throw error }
         failed[pending.slot] = error
       }
       let containers = (making?.containers ?? []) + [self, pending.container]

@@ -179,13 +179,11 @@ class SharedProvider<Value>: Provider<Value> {
   /// Throws the error of an async module not made yet that the factory or a decorator met while
   /// making `value` and caught, in a round of `start()` or `resolveAsync`, and disposes of
   /// `value`: the round makes that module and runs again, so that the instance kept is made
-  /// with it, as when the error reaches the round; unless that module's factory failed.
+  /// with it, as when the error reaches the round; unless the round gave up on making it.
   @inline(never)
   private func refuseCaughtMiss(_ value: Value) throws(ResolutionError) {
     guard ResolutionTrace.unretainedCurrent.read({ $0.asyncMisses }) != asyncMissesBefore,
-      let round = AsyncRound.current,
-      let miss = round.lastMiss.withLock({ $0 }), let pending = miss.pending,
-      pending.absence == .notMadeYet, !round.failedSlots.contains(pending.slot)
+      let miss = AsyncRound.current?.missToMake()
     else { return }
     if scope.keepsInstances { dispose(value) }
     throw miss
@@ -248,6 +246,12 @@ class SharedProvider<Value>: Provider<Value> {
     if let failure {
       // Left unfinished under the lock, where the next holder looks.
       let error = decorationFailed(failure, on: value, at: next, madeIn: generation)
+      finishMaking()
+      throw error
+    }
+    do {
+      try refuseCaughtMiss(value)
+    } catch {
       finishMaking()
       throw error
     }
