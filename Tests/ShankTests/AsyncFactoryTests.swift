@@ -875,6 +875,32 @@ import Testing
     #expect(gateway is Wrapped, "\(saw.all)")
   }
 
+  /// An observer's resolutions are no part of the making it reports on: one that catches the
+  /// absence of another container's async module leaves the factory to run once. In a process
+  /// of its own, where the observer sees no other test's resolutions.
+  @Test func anObserverThatCatchesAnAbsenceLeavesTheMakingAlone() async {
+    await #expect(processExitsWith: .success) {
+      let other = Dependencies {
+        Module(scope: .singleton) { try await AsyncFactoryTests.connectedDatabase(Counter()) }
+      }
+      let observation = Dependencies.observe { _ in
+        _ = try? other.resolveOrThrow(DatabaseType.self)
+      }
+      let runs = Counter()
+      let container = Dependencies {
+        Module { Report() as ReportType }
+        Module(scope: .singleton) { () -> Reachable in
+          runs.increment()
+          _ = Dependencies.resolve(ReportType.self)
+          return Gateway()
+        }
+      }
+      _ = await container.resolveAsync(Reachable.self)
+      observation.cancel()
+      exit(runs.value == 1 ? 0 : 1)
+    }
+  }
+
   /// `start()` makes an eager module whose factory reads an eager async one with `try?` with
   /// it, whichever of the two it starts first.
   @Test func startMakesAnEagerModuleThatCatchesAnEagerAsyncOneWithIt() async throws {

@@ -121,8 +121,11 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     } else if let pending = error as? AsyncPending {
       let reason = Reason.notMadeYet(registeredAt: pending.site.description)
       self.init(Fields(reason: reason, key: key, site: site, pending: pending))
-      // Noted, for a round of `start()` or `resolveAsync` to find one a factory caught.
-      ResolutionTrace.current.asyncMisses &+= 1
+      // Noted, for a round of `start()` or `resolveAsync` to find one a factory caught; but not
+      // an observer's, which is no part of the making it reports on.
+      let trace = ResolutionTrace.current
+      guard !trace.isDelivering else { return }
+      trace.asyncMisses &+= 1
       AsyncRound.current?.misses.withLock { [self] in $0.append(self) }
     } else {
       // Described here, always: its description, or its values', may read this task's
