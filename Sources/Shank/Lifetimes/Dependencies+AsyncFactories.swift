@@ -46,9 +46,8 @@ extension Dependencies {
     var tried = 0
     // Where a factory caught a module's absence, and the round gave up on making it: the
     // slots whose factories failed, and the types given up on, with the errors to end with.
-    var (failed, givenUp):
-      ([ObjectIdentifier: ResolutionError], [ObjectIdentifier: ResolutionError])
-    (failed, givenUp) = ([:], [:])
+    var failed: [ObjectIdentifier: ResolutionError] = [:]
+    var givenUp: [ObjectIdentifier: ResolutionError] = [:]
     while true {
       tried += 1
       let round = AsyncRound(
@@ -83,7 +82,6 @@ extension Dependencies {
         if let value { return value }
         throw failure
       }
-      let wasCaught = value != nil || pending.wasCaught
       // A module is met anew in a slot that never held a value, outside this container and
       // those it falls through to, after a round met it in another such container, whose slot
       // it left untaken, as when the factory makes anew the layer it resolves from: met so twice, it
@@ -110,7 +108,7 @@ extension Dependencies {
         fields.pending?.gaveUp = tried == Self.mostRounds ? .rounds : lostAgain ? .lost : .metAnew
         // Run again without it, once, where a factory caught its absence: it makes its module
         // without it. One that lets it through ends the resolution.
-        guard wasCaught, tried < Self.mostRounds else { throw ResolutionError(fields) }
+        guard pending.wasCaught, tried < Self.mostRounds else { throw ResolutionError(fields) }
         givenUp[pending.key] = ResolutionError(fields)
         continue
       }
@@ -122,7 +120,7 @@ extension Dependencies {
         }
       } catch {
         // Likewise.
-        guard wasCaught else { throw error }
+        guard pending.wasCaught else { throw error }
         failed[pending.slot] = error
       }
       let containers = (making?.containers ?? []) + [self, pending.container]

@@ -55,7 +55,7 @@ final class ResolutionTrace {
   /// How many errors of async modules not made yet this thread's resolutions met: a round of
   /// `start()` or `resolveAsync` makes such a module though a factory caught its error
   /// (``SharedProvider``'s `refuseCaughtMiss`, ``Dependencies/makingAsyncModules(on:_:)``), which
-  /// the round keeps (``AsyncRound/lastMiss``).
+  /// the round keeps (``AsyncRound/misses``).
   var asyncMisses: UInt = 0
   /// This thread's stack, found once, when the thread first resolves.
   @usableFromInline let stackBounds = StackBounds()
