@@ -875,6 +875,31 @@ import Testing
     #expect(gateway is Wrapped, "\(saw.all)")
   }
 
+  /// A decorator of an instance kept elsewhere (by the layer underneath, or of a shared alias's
+  /// type) that catches an async module's absence in a round gets the module too: what it made
+  /// without it is not kept.
+  @Test(arguments: KeptElsewhere.allCases)
+  func aDecoratorOfAnInstanceKeptElsewhereThatCatchesAnAbsenceGetsTheModule(
+    shape: KeptElsewhere
+  ) async throws {
+    let saw = Collector<String>()
+    let decorator = Module.decorating(Reachable.self) { (gateway: Reachable) -> Reachable in
+      let database = (try? Dependencies.resolveOrThrow(DatabaseType.self)) != nil
+      saw.append("database \(database)")
+      return database ? Wrapped(gateway) {} : gateway
+    }
+    let root = Dependencies {
+      Module(scope: .singleton, as: Reachable.self, Gateway.self) { Gateway() }
+      Module(scope: .singleton) { try await Self.connectedDatabase(Counter()) }
+      if shape == .alias { decorator }
+    }
+    let container = shape == .alias ? root : Dependencies(over: root) { decorator }
+    let gateway = try await container.resolveAsyncOrThrow(Reachable.self)
+    #expect(gateway is Wrapped, "\(saw.all)")
+    #expect(container.resolve(Reachable.self) === gateway)
+    #expect(saw.all == ["database false", "database true"])
+  }
+
   /// An observer's resolutions are no part of the making it reports on: one that catches the
   /// absence of another container's async module leaves the factory to run once. In a process
   /// of its own, where the observer sees no other test's resolutions.

@@ -133,6 +133,7 @@ extension Dependencies {
       decorators: layers.open)
     do {
       try decorate(&decorated, from: &next, at: site)
+      try AsyncRound.refuseCaughtMiss(since: layers.misses)
     } catch {
       throw keeping.failure(
         error, decorating: decorated, at: next, of: value, madeBy: registration,
@@ -144,18 +145,20 @@ extension Dependencies {
   }
 
   /// Where `type`'s decorators from this container down to `owner`, but for `owner`'s own, are
-  /// in ``decorators``, how many of them are open, and the decorations of the topmost open layer
-  /// with such decorators, which keeps what they make; `nil` if none is open. Worked out in a
-  /// call of its own, whose frame is gone before the decorators run.
+  /// in ``decorators``, how many of them are open, the decorations of the topmost open layer
+  /// with such decorators, which keeps what they make, and this thread's count of absences of
+  /// async modules as they start; `nil` if none is open. Worked out in a call of its own, whose
+  /// frame is gone before the decorators run.
   private func openDecorators(of type: Any.Type, over owner: Dependencies)
-    -> (type: Int, start: Int, open: Int, keeping: KeptDecorations)?
+    -> (type: Int, start: Int, open: Int, keeping: KeptDecorations, misses: UInt)?
   {
     guard let (index, start) = decorators(of: type, over: owner) else { return nil }
     let links = decorators[index].links.value[start...]
     guard let link = links.last(where: { !isClosed($0.layer) }),
       let keeping = (link.layer?.takeUnretainedValue() ?? self).keptDecorations
     else { return nil }
-    return (index, start, links.count { !isClosed($0.layer) }, keeping)
+    let misses = ResolutionTrace.unretainedCurrent.read { $0.asyncMisses }
+    return (index, start, links.count { !isClosed($0.layer) }, keeping, misses)
   }
 
   /// Where `type`'s entry is in ``decorators``, and where in its list the decorators over

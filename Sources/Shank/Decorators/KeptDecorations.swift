@@ -96,14 +96,15 @@ final class KeptDecorations: Sendable {
   /// `error`, which the `next`th decorator threw, given `decorated`, made of `underlying`.
   /// Where it met an async module not made yet, `decorated` is left unfinished, for the round
   /// that runs again once that module is made to finish, so that no decorator runs twice on
-  /// one instance; but not a `.weak` one's, which only its holders may keep.
+  /// one instance; but not a `.weak` one's, which only its holders may keep, nor where a
+  /// decorator caught such an error, which the round then runs again on `underlying`.
   @inline(never)
   func failure<Value>(
     _ error: ResolutionError, decorating decorated: Value, at next: Int, of underlying: Value,
     madeBy registration: Registration, generation: UInt?, decorators: Int,
     replacing replaced: inout Any?
   ) -> ResolutionError {
-    if error.pending != nil, registration.scope.kind != .weak {
+    if let pending = error.pending, !pending.wasCaught, registration.scope.kind != .weak {
       _ = keep(
         decorated, of: underlying, madeBy: registration, generation: generation,
         decorators: decorators, unfinishedAt: next, replacing: &replaced)

@@ -61,8 +61,21 @@ struct AsyncRound: Sendable {
     self.standing = standing
   }
 
+  /// Throws the first absence this task's round met that it would make, where one was caught
+  /// on this thread since its count of absences was `before`: a making that caught it (a
+  /// shared module's, ``SharedProvider``'s `refuseCaughtMiss`, or decorators' of an instance
+  /// kept elsewhere) keeps nothing it made without the module, which the round makes, and its
+  /// next run makes that again, with it.
+  @inline(never)
+  static func refuseCaughtMiss(since before: UInt) throws(ResolutionError) {
+    guard ResolutionTrace.unretainedCurrent.read({ $0.asyncMisses }) != before,
+      let miss = current?.missToMake()
+    else { return }
+    throw miss
+  }
+
   /// The first absence the round met that it would make, as one a factory caught: asked where
-  /// none came through (see ``SharedProvider``'s `refuseCaughtMiss`).
+  /// none came through (see ``refuseCaughtMiss(since:)``).
   func missToMake() -> ResolutionError? {
     let miss = misses.withLock { misses in
       misses.first { miss in

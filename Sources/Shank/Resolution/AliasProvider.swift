@@ -74,10 +74,12 @@ final class AliasProvider<Value>: Provider<Value> {
     var replaced: Any?
     ownDecoration.resume(
       &decorated, from: &next, madeBy: self, generation: generation, decorators: 0)
+    let misses = trace.read { $0.asyncMisses }
     do {
       try trace.enter(self, from: container, at: site)
       defer { trace.leave() }
       try container.decorate(&decorated, from: &next, at: site)
+      try AsyncRound.refuseCaughtMiss(since: misses)
     } catch {
       throw ownDecoration.failure(
         error, decorating: decorated, at: next, of: made, madeBy: self, generation: generation,

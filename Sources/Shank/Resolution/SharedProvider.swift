@@ -182,11 +182,12 @@ class SharedProvider<Value>: Provider<Value> {
   /// with it, as when the error reaches the round; unless the round gave up on making it.
   @inline(never)
   private func refuseCaughtMiss(_ value: Value) throws(ResolutionError) {
-    guard ResolutionTrace.unretainedCurrent.read({ $0.asyncMisses }) != asyncMissesBefore,
-      let miss = AsyncRound.current?.missToMake()
-    else { return }
-    if scope.keepsInstances { dispose(value) }
-    throw miss
+    do {
+      try AsyncRound.refuseCaughtMiss(since: asyncMissesBefore)
+    } catch {
+      if scope.keepsInstances { dispose(value) }
+      throw error
+    }
   }
 
   /// `error`, thrown by the owner's `next`th decorator given `value`. Where it met an async
