@@ -323,6 +323,27 @@ import Testing
     #expect(error.problems.first?.description.hasPrefix("SinkType needs NeverRegistered") == true)
   }
 
+  /// A contribution whose factory throws fails the list or dictionary that was asked for, and
+  /// the message names what was asked for and where the contribution is registered.
+  @Test(arguments: [false, true])
+  func aContributionThatThrowsIsNamedByWhatWasAskedFor(asDictionary: Bool) throws {
+    let container = Dependencies {
+      Module.contribution("local") { Sink("local") as SinkType }
+      Module.contribution("remote") { () throws -> SinkType in throw StubFailure() }
+    }
+    let registered = #line - 2
+    let listed = resolutionError { try container.resolveOrThrow([SinkType].self) }
+    let keyed = resolutionError { try container.resolveOrThrow([String: SinkType].self) }
+    let asked = #line - 2
+    let error = try #require(asDictionary ? keyed : listed)
+    let key = asDictionary ? "[String: SinkType]" : "[SinkType]"
+    #expect(
+      error.description == """
+        Shank cannot resolve \(key): its contribution registered at ShankTests/ContributionTests.swift:\(registered) threw StubFailure()
+          asked for at ShankTests/ContributionTests.swift:\(asked + (asDictionary ? 1 : 0))
+        """)
+  }
+
   /// An unnamed contribution that cannot be made is its own problem and its list's, never the
   /// dictionary's, which leaves it out.
   @Test func verifyReportsAnUnnamedContributionThatThrowsForItsListNotTheDictionary() throws {
@@ -331,11 +352,12 @@ import Testing
       Module.contribution("remote") { Sink("remote") as SinkType }
     }
     let error = try #require(verificationError { try container.verify() })
-    let thrown =
-      "Shank cannot resolve SinkType: its factory registered at ShankTests/ContributionTests.swift:\(#line - 5) threw StubFailure(); asked for at ShankTests/ContributionTests.swift:\(#line - 5)"
+    let site = "ShankTests/ContributionTests.swift:\(#line - 4)"
+    let threw = "registered at \(site) threw StubFailure(); asked for at \(site)"
     #expect(
       error.problems.map(\.description) == [
-        "SinkType could not be made: \(thrown)", "[SinkType] could not be made: \(thrown)",
+        "SinkType could not be made: Shank cannot resolve SinkType: its factory \(threw)",
+        "[SinkType] could not be made: Shank cannot resolve [SinkType]: its contribution \(threw)",
       ])
   }
 }

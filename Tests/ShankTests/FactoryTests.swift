@@ -271,6 +271,24 @@ import Testing
         """)
   }
 
+  /// An error a factory threw while another module was being made says which, and where that
+  /// one is registered, as a miss there does: the error reaches the outermost caller as it is.
+  @Test(arguments: [Scope.unique, .singleton])
+  func anErrorAFactoryThrowsNamesTheModuleBeingMade(scope: Scope) {
+    let registered = #line + 2
+    let dependencies = Dependencies {
+      Module(scope: scope) { () throws -> Service in throw ConfigurationMissing(key: "API_URL") }
+      Module("outer") { try Router(service: Dependencies.resolveOrThrow(line: 9)) as Router }
+    }
+    let error = resolutionError { try dependencies.resolveOrThrow(Router.self, name: "outer") }
+    #expect(
+      error?.description == """
+        Shank cannot resolve Service: its factory registered at ShankTests/FactoryTests.swift:\(registered) threw ConfigurationMissing(key: "API_URL")
+          asked for at ShankTests/FactoryTests.swift:9
+          while Router named "outer", registered at ShankTests/FactoryTests.swift:\(registered + 1), was being made
+        """)
+  }
+
   @Test func aCycleMetThroughResolveOrThrowIsThrownNotTrapped() {
     let dependencies = Dependencies {
       Module { try Router(service: Dependencies.resolveOrThrow()) as Router }

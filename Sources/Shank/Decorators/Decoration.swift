@@ -34,7 +34,7 @@ final class Decoration<Value>: Registration {
   private func decoratorFailure(_ error: any Error, at site: SourceSite) -> ResolutionError {
     let decorated = ResolutionTrace.current.innermost ?? self
     return ResolutionError.thrown(
-      error, by: .decorator(registeredAt: self.site), for: decorated.askedKey(for: error),
+      error, by: .decorator(registeredAt: self.site), for: decorated.askedKey(),
       at: site)
   }
 }

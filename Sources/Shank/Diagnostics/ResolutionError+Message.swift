@@ -62,10 +62,14 @@ extension ResolutionError {
       let thrower =
         switch storage.fields.thrower {
         case .factory(let site)?: "its factory registered at \(site)"
+        case .contribution(let site)?: "its contribution registered at \(site)"
         case .decorator(let site)?: "its decorator registered at \(site)"
         case nil: "its factory"
         }
-      return ("Shank cannot resolve \(key): \(thrower) threw \(error)", [])
+      return (
+        "Shank cannot resolve \(key): \(thrower) threw \(error)",
+        askingFactory.map { ["  while \($0)"] } ?? []
+      )
     case .closed(let container):
       return (
         "Shank cannot resolve \(key): its container was closed (\(container))",

@@ -137,22 +137,24 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
   /// A factory or a decorator that threw, and where it is registered.
   enum Thrower: Sendable {
     case factory(registeredAt: SourceSite)
+    /// The factory of one of a list's contributions, which the list was resolving.
+    case contribution(registeredAt: SourceSite)
     case decorator(registeredAt: SourceSite)
   }
 
-  /// What `thrower` threw, `error`, as the error of a resolution of `key` asked for at `asked`;
-  /// an error from a resolution inside it is passed on as it is, with no key written: each
-  /// level of a chain that failed passes it on, and writing a deeply nested type's name can take
-  /// more stack than the end of a deep chain leaves.
+  /// What `thrower` threw, `error`, as the error of a resolution of `key` asked for at `asked`,
+  /// while `asker` was being made; an error from a resolution inside it is passed on as it is,
+  /// with no key written: each level of a chain that failed passes it on, and writing a deeply
+  /// nested type's name can take more stack than the end of a deep chain leaves.
   static func thrown(
     _ error: any Error, by thrower: Thrower, for key: @autoclosure () -> KeyDescription,
-    at asked: SourceSite
+    askedBy asker: @autoclosure () -> ResolutionTrace.Asker? = nil, at asked: SourceSite
   ) -> ResolutionError {
     if let error = error as? ResolutionError { return error }
     let failure = ResolutionError(error, thrownFor: key(), at: asked)
     guard case .factoryFailed = failure.reason else { return failure }
     var fields = failure.storage.fields
-    fields.thrower = thrower
+    (fields.thrower, fields.askingFactory) = (thrower, asker())
     return ResolutionError(fields)
   }
 
@@ -182,7 +184,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     /// bound to the actor.
     var thrower: Thrower?
     /// The module being made, or the decorator running, when the key was asked for: for a
-    /// miss, and for ``Reason/wrongIsolation(actor:registeredAt:)``, one running off that actor.
+    /// miss, for a factory that threw, and for ``Reason/wrongIsolation(actor:registeredAt:)``,
+    /// one running off that actor.
     var askingFactory: ResolutionTrace.Asker?
     /// For ``Reason/notConforming(valueType:)``, where the module with the `as:` list is
     /// registered.

@@ -101,21 +101,29 @@ class Registration: Recipe, CustomStringConvertible {
 }
 
 extension Registration {
-  /// What this registration's factory or decorator threw, as the error of a resolution asked
-  /// for at `site`, named by the key it was asked for (see ``askedKey(for:)``).
-  @usableFromInline
+  /// What this registration's factory threw, as the error of a resolution asked for at `site`,
+  /// named by the key it was asked for (see ``askedKey()``), by the factory or, for a list's
+  /// contribution, as one, and with the module whose making asked for it, if any; an error
+  /// from a resolution inside it as it is (see ``ResolutionError/thrown(_:by:for:askedBy:at:)``).
+  ///
+  /// Out of line, so that a provider's frame, which a deep chain repeats, holds only the call.
+  @usableFromInline @inline(never)
   func failure(_ error: any Error, at site: SourceSite) -> ResolutionError {
-    ResolutionError.thrown(
-      error, by: .factory(registeredAt: self.site), for: askedKey(for: error), at: site)
+    if let error = error as? ResolutionError { return error }
+    let trace = ResolutionTrace.current
+    let reader = trace.reader(of: self)
+    return ResolutionError.thrown(
+      error,
+      by: reader?.role == .collector
+        ? .contribution(registeredAt: self.site) : .factory(registeredAt: self.site),
+      for: reader?.keyDescription ?? keyDescription,
+      askedBy: trace.asker { $0 !== self && !$0.isAlias(of: self) }, at: site)
   }
 
   /// The key that this thread's innermost resolution of this registration was asked for by:
-  /// that of an alias reading through to it; for a contribution not made yet, that of the list,
-  /// which `resolveAsync` makes it for, since a contribution resolves nothing alone.
-  func askedKey(for error: (any Error)? = nil) -> KeyDescription {
-    guard let reader = ResolutionTrace.current.reader(of: self),
-      reader.role != .collector || error is AsyncPending || error is WaitGraph.Cycle
-    else { return keyDescription }
-    return reader.keyDescription
+  /// that of an alias reading through to it; for a contribution, that of the list, since a
+  /// contribution resolves nothing alone.
+  func askedKey() -> KeyDescription {
+    ResolutionTrace.current.reader(of: self)?.keyDescription ?? keyDescription
   }
 }
