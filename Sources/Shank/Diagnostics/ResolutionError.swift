@@ -109,14 +109,13 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     storage = Storage(fields)
   }
 
-  /// What a factory or a decorator of `key` threw, for a resolution asked for at `site`: an
-  /// error from a resolution inside it as it is, so that the outermost caller sees the first
-  /// thing that failed; an async module not made yet as ``Reason/notMadeYet(registeredAt:)``;
-  /// any other wrapped.
+  /// What a factory or a decorator of `key` threw, other than a ``ResolutionError``, for a
+  /// resolution asked for at `site`: an async module not made yet as
+  /// ``Reason/notMadeYet(registeredAt:)``; any other wrapped. Apart from its one caller,
+  /// ``thrown(_:by:for:askedBy:at:)``: merged into it, a debug build overflowed the stack where a
+  /// chain that fits ends with an error (`DepthTests`).
   init(_ error: any Error, thrownFor key: KeyDescription, at site: SourceSite) {
-    if let error = error as? ResolutionError {
-      self = error
-    } else if let cycle = error as? WaitGraph.Cycle {
+    if let cycle = error as? WaitGraph.Cycle {
       self.init(.cycle(path: cycle.path), key: cycle.closedBy ?? key, site: site)
     } else if let pending = error as? AsyncPending {
       let reason = Reason.notMadeYet(registeredAt: pending.site.description)
