@@ -641,6 +641,27 @@ import Testing
     #expect(outcomes.all.first?.hasPrefix("notMadeYet") == true, "\(outcomes.all)")
   }
 
+  /// A layer's decoration left unfinished over a `.cached` instance underneath goes when a reset
+  /// drops that instance: nothing holds on to what the decorators before the unfinished one made.
+  @Test func aResetLetsGoOfALayersUnfinishedDecorationOfTheInstanceItDrops() async {
+    let released = Counter()
+    let root = Dependencies {
+      Module(scope: .cached("session")) { Gateway() as Reachable }
+      Module(scope: .singleton) { try await Self.connectedDatabase(Counter()) }
+    }
+    let child = Dependencies(over: root) {
+      Module.decorating(Reachable.self) { Wrapped($0) { released.increment() } as Reachable }
+      Module.decorating(Reachable.self) { (gateway: Reachable) throws -> Reachable in
+        _ = try Dependencies.resolveOrThrow(DatabaseType.self)
+        return gateway
+      }
+    }
+    #expect(throws: ResolutionError.self) { try child.resolveOrThrow(Reachable.self) }
+    #expect(released.value == 0)
+    await root.reset(.cached("session"))
+    #expect(released.value == 1)
+  }
+
   /// A layer's unfinished decoration that a later resolution finds stale, a layer in between
   /// closed since, is let go of once that resolution has left the trace: its deinit, which
   /// resolves the same key, is told the async module is not made yet, not of a cycle.
