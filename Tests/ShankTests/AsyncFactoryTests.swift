@@ -921,6 +921,74 @@ import Testing
     #expect(saw.all == ["database false", "database true"])
   }
 
+  /// Where a decorator, or the module's own factory, catches an async module's absence and a
+  /// decorator after it lets another's through, the decoration is not left unfinished without
+  /// the first: both modules are made, and the instance kept is decorated with them.
+  @Test(arguments: CaughtBeforeAnother.allCases)
+  func aCatchBeforeAnAbsenceThatComesThroughIsNotLeftUnfinished(shape: CaughtBeforeAnother)
+    async throws
+  {
+    let catching = Module.decorating(Reachable.self) { (gateway: Reachable) -> Reachable in
+      (try? Dependencies.resolveOrThrow(DatabaseType.self)) != nil ? Wrapped(gateway) {} : gateway
+    }
+    let lettingThrough = Module.decorating(Reachable.self) {
+      (gateway: Reachable) throws -> Reachable in
+      _ = try Dependencies.resolveOrThrow(ReportType.self)
+      return gateway
+    }
+    let root = Dependencies {
+      switch shape {
+      case .factory:
+        Module(scope: .singleton) { () -> Reachable in
+          (try? Dependencies.resolveOrThrow(DatabaseType.self)) != nil
+            ? Wrapped(Gateway()) {} : Gateway()
+        }
+      case .alias: Module(scope: .singleton, as: Reachable.self, Gateway.self) { Gateway() }
+      case .childOverParent: Module(scope: .singleton) { Gateway() as Reachable }
+      }
+      Module(scope: .singleton) { try await Self.connectedDatabase(Counter()) }
+      Module(scope: .singleton) { () async -> ReportType in Report() }
+      if shape == .alias { catching }
+      if shape != .childOverParent { lettingThrough }
+    }
+    let layer = Dependencies(over: root) {
+      catching
+      lettingThrough
+    }
+    let container = shape == .childOverParent ? layer : root
+    let gateway = try await container.resolveAsyncOrThrow(Reachable.self)
+    #expect(gateway is Wrapped)
+    #expect(container.resolve(Reachable.self) === gateway)
+    #expect(throws: Never.self) { try root.resolveOrThrow(DatabaseType.self) }
+  }
+
+  enum CaughtBeforeAnother: CaseIterable { case factory, alias, childOverParent }
+
+  /// A module that a factory or decorator made without an async module it caught the absence
+  /// of, in a round, is not kept but handed on: a plain `resolve()` or an `@Inject` read that
+  /// asked for it goes on, and the run that follows, once the module is made, gets it with it.
+  /// In a process of its own: before, the refusal stopped the program there.
+  @Test func aPlainResolutionOfWhatCaughtAnAbsenceGoesOnInARound() async {
+    await #expect(processExitsWith: .success) {
+      let root = Dependencies {
+        Module(scope: .singleton) { () -> Reachable in
+          (try? Dependencies.resolveOrThrow(DatabaseType.self)) != nil
+            ? Wrapped(Gateway()) {} : Gateway()
+        }
+        Module(scope: .singleton) { try await AsyncFactoryTests.connectedDatabase(Counter()) }
+      }
+      let child = Dependencies(over: root) {
+        Module.decorating(Reachable.self) { (gateway: Reachable) -> Reachable in
+          (try? Dependencies.resolveOrThrow(DatabaseType.self)) != nil
+            ? Wrapped(gateway) {} : gateway
+        }
+        Module { () -> [Reachable] in [Dependencies.resolve(Reachable.self)] }
+      }
+      let gateways = try await child.resolveAsyncOrThrow([Reachable].self)
+      precondition((gateways.first as? Wrapped)?.wrapped is Wrapped, "\(gateways)")
+    }
+  }
+
   /// An observer's resolutions are no part of the making it reports on: one that catches the
   /// absence of another container's async module leaves the factory to run once. In a process
   /// of its own, where the observer sees no other test's resolutions.

@@ -133,15 +133,15 @@ extension Dependencies {
       decorators: layers.open)
     do {
       try decorate(&decorated, from: &next, at: site)
-      try AsyncRound.refuseCaughtMiss(since: layers.misses)
     } catch {
       throw keeping.failure(
         error, decorating: decorated, at: next, of: value, madeBy: registration,
-        generation: generation, decorators: layers.open, replacing: &replaced)
+        generation: generation, decorators: layers.open, since: layers.misses,
+        replacing: &replaced)
     }
     return keeping.keep(
       decorated, of: value, madeBy: registration, generation: generation,
-      decorators: layers.open, replacing: &replaced) as! Value
+      decorators: layers.open, unlessCaughtSince: layers.misses, replacing: &replaced) as! Value
   }
 
   /// Where `type`'s decorators from this container down to `owner`, but for `owner`'s own, are

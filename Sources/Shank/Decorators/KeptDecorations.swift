@@ -97,14 +97,17 @@ final class KeptDecorations: Sendable {
   /// Where it met an async module not made yet, `decorated` is left unfinished, for the round
   /// that runs again once that module is made to finish, so that no decorator runs twice on
   /// one instance; but not a `.weak` one's, which only its holders may keep, nor where a
-  /// decorator caught such an error, which the round then runs again on `underlying`.
+  /// decorator before caught another such error since this thread's count of them was
+  /// `misses`: the round then decorates `underlying` anew.
   @inline(never)
   func failure<Value>(
     _ error: ResolutionError, decorating decorated: Value, at next: Int, of underlying: Value,
-    madeBy registration: Registration, generation: UInt?, decorators: Int,
+    madeBy registration: Registration, generation: UInt?, decorators: Int, since misses: UInt,
     replacing replaced: inout Any?
   ) -> ResolutionError {
-    if let pending = error.pending, !pending.wasCaught, registration.scope.kind != .weak {
+    if error.pending != nil, registration.scope.kind != .weak,
+      !AsyncRound.caughtAnotherMiss(than: error, since: misses)
+    {
       _ = keep(
         decorated, of: underlying, madeBy: registration, generation: generation,
         decorators: decorators, unfinishedAt: next, replacing: &replaced)
@@ -146,11 +149,17 @@ final class KeptDecorations: Sendable {
   /// With `next`, `decorated` is what the decorators before the `next`th made, left unfinished
   /// by one that met an async module not made yet, for ``resume(_:from:madeBy:generation:decorators:)``
   /// to give the resolution that finishes it; it is not returned.
+  ///
+  /// With `misses`, this thread's count of absences as the decorators began, keeps nothing
+  /// where one of them caught an absence that the round makes (``AsyncRound/caughtMiss(since:)``):
+  /// the round's next run decorates `underlying` again, with that module.
   @inline(never)
   func keep(
     _ decorated: Any, of underlying: Any, madeBy registration: Registration, generation: UInt?,
-    decorators: Int, unfinishedAt next: Int? = nil, replacing replaced: inout Any?
+    decorators: Int, unfinishedAt next: Int? = nil, unlessCaughtSince misses: UInt? = nil,
+    replacing replaced: inout Any?
   ) -> Any {
+    if let misses, AsyncRound.caughtMiss(since: misses) { return decorated }
     let key = ObjectIdentifier(registration)
     let object = Self.identity(of: underlying)
     let isWeak = registration.scope.kind == .weak

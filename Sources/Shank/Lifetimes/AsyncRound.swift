@@ -28,15 +28,24 @@ struct AsyncRound: Sendable {
   /// The errors of async modules not made or no longer kept that the round's resolutions met.
   let misses = Locked<[ResolutionError]>([])
 
+  /// The disposals of shared instances made in the round and not kept (see ``discard(_:)``).
+  let discarded = Locked<[Disposal]>([])
+
   /// Whether the round goes on: a task that it starts, which inherits it, finds it only then,
   /// as for ``AsyncMaking``.
   let going = Locked(true)
 
-  /// Ends the round, whose values a task it started may still hold it for.
+  /// Ends the round, whose values a task it started may still hold it for, and disposes of what
+  /// it did not keep.
   func end() {
     going.withLock { $0 = false }
     handoffs.withLock { $0 = [] }
     misses.withLock { $0 = [] }
+    let discarded = discarded.withLock { discarded in
+      defer { discarded = [] }
+      return discarded
+    }
+    Disposal.runLater(discarded)
   }
 
   /// This task's, while it goes on.
@@ -61,21 +70,33 @@ struct AsyncRound: Sendable {
     self.standing = standing
   }
 
-  /// Throws the first absence this task's round met that it would make, where one was caught
-  /// on this thread since its count of absences was `before`: a making that caught it (a
-  /// shared module's, ``SharedProvider``'s `refuseCaughtMiss`, or decorators' of an instance
-  /// kept elsewhere) keeps nothing it made without the module, which the round makes, and its
-  /// next run makes that again, with it.
+  /// Whether, in a round, this thread met an absence that the round would make since its count
+  /// of absences was `before`, and a factory or decorator caught it: what the making made is
+  /// then not kept (see ``discard(_:)``), and the round runs again once that module is made.
   @inline(never)
-  static func refuseCaughtMiss(since before: UInt) throws(ResolutionError) {
-    guard ResolutionTrace.unretainedCurrent.read({ $0.asyncMisses }) != before,
-      let miss = current?.missToMake()
-    else { return }
-    throw miss
+  static func caughtMiss(since before: UInt) -> Bool {
+    ResolutionTrace.unretainedCurrent.read({ $0.asyncMisses }) != before
+      && current?.missToMake() != nil
+  }
+
+  /// Whether, in a round, this thread met an absence besides `error`'s since its count was
+  /// `before`: one a factory or decorator caught, which what they made lacks, so it is not
+  /// left unfinished to be finished without that module.
+  @inline(never)
+  static func caughtAnotherMiss(than error: ResolutionError, since before: UInt) -> Bool {
+    error.pending != nil && current != nil
+      && ResolutionTrace.unretainedCurrent.read({ $0.asyncMisses }) &- before > 1
+  }
+
+  /// Runs `disposal` once this task's round ends, or now outside one: it disposes of a shared
+  /// instance made in the round and not kept, which its run may use until then.
+  static func discard(_ disposal: Disposal) {
+    guard let round = current else { return Disposal.runLater([disposal]) }
+    round.discarded.withLock { $0.append(disposal) }
   }
 
   /// The first absence the round met that it would make, as one a factory caught: asked where
-  /// none came through (see ``refuseCaughtMiss(since:)``).
+  /// none came through (see ``caughtMiss(since:)``).
   func missToMake() -> ResolutionError? {
     let miss = misses.withLock { misses in
       misses.first { miss in

@@ -66,8 +66,9 @@ extension Dependencies {
       }
       let (outcome, caught) =
         if let actor { await Self.run(on: actor, attempt) } else { attempt() }
-      // A value made without a module whose error a factory caught is made again once that
-      // module is made, as where the error reached here; but returned where that is given up on.
+      // A value made without a module whose error a factory caught, and not kept, is made again
+      // once that module is made, as where the error reached here; where that is given up on,
+      // once more with it standing.
       let (value, error): (Value?, ResolutionError)
       switch outcome {
       case .success(let made):
@@ -78,10 +79,8 @@ extension Dependencies {
         (value, error) = (nil, failure)
       }
       let pending = error.pending!
-      if let failure = failed[pending.slot] ?? givenUp[pending.key] {
-        if let value { return value }
-        throw failure
-      }
+      // A caught one is never standing (`AsyncRound.missToMake()`).
+      if let failure = failed[pending.slot] ?? givenUp[pending.key] { throw failure }
       // A module is met anew in a slot that never held a value, outside this container and
       // those it falls through to, after a round met it in another such container, whose slot
       // it left untaken, as when the factory makes anew the layer it resolves from: met so twice, it
@@ -103,12 +102,15 @@ extension Dependencies {
       let lostAgain = lost && lostIn[pending.slot] == pending.generation
       if lost { lostIn[pending.slot] = pending.generation }
       if metAnew || lostAgain || tried == Self.mostRounds {
-        if let value { return value }
         var fields = error.storage.fields
         fields.pending?.gaveUp = tried == Self.mostRounds ? .rounds : lostAgain ? .lost : .metAnew
-        // Run again without it, once, where a factory caught its absence: it makes its module
-        // without it. One that lets it through ends the resolution.
-        guard pending.wasCaught, tried < Self.mostRounds else { throw ResolutionError(fields) }
+        // Run again without it, once, where a factory caught its absence: it makes and keeps its
+        // module without it, where this run kept nothing made so. One that lets it through ends
+        // the resolution.
+        guard pending.wasCaught, tried < Self.mostRounds else {
+          if let value { return value }
+          throw ResolutionError(fields)
+        }
         givenUp[pending.key] = ResolutionError(fields)
         continue
       }

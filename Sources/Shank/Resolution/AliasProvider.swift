@@ -79,15 +79,14 @@ final class AliasProvider<Value>: Provider<Value> {
       try trace.enter(self, from: container, at: site)
       defer { trace.leave() }
       try container.decorate(&decorated, from: &next, at: site)
-      try AsyncRound.refuseCaughtMiss(since: misses)
     } catch {
       throw ownDecoration.failure(
         error, decorating: decorated, at: next, of: made, madeBy: self, generation: generation,
-        decorators: 0, replacing: &replaced)
+        decorators: 0, since: misses, replacing: &replaced)
     }
     return ownDecoration.keep(
       decorated, of: made, madeBy: self, generation: generation, decorators: 0,
-      replacing: &replaced) as! Value
+      unlessCaughtSince: misses, replacing: &replaced) as! Value
   }
 
   /// What `conversion` makes of the instance it reads through to, with this alias on the

@@ -54,7 +54,7 @@ final class ResolutionTrace {
   var decorator: (registration: Unretained<Registration>, depth: Int)?
   /// How many errors of async modules not made yet this thread's resolutions met: a round of
   /// `start()` or `resolveAsync` makes such a module though a factory caught its error
-  /// (``SharedProvider``'s `refuseCaughtMiss`, ``Dependencies/makingAsyncModules(on:_:)``), which
+  /// (``AsyncRound/caughtMiss(since:)``, ``Dependencies/makingAsyncModules(on:_:)``), which
   /// the round keeps (``AsyncRound/misses``).
   var asyncMisses: UInt = 0
   /// This thread's stack, found once, when the thread first resolves.

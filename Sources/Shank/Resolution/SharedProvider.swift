@@ -170,36 +170,28 @@ class SharedProvider<Value>: Provider<Value> {
         throw decorationFailed(error, on: value, at: next, madeIn: generation)
       }
     }
-    try refuseCaughtMiss(value)
+    if AsyncRound.caughtMiss(since: asyncMissesBefore) {
+      discard(value)
+      return value
+    }
     if Switches.isObserving { PendingEvent.noteMade(self) }
     store(value, madeIn: generation)
     return value
   }
 
-  /// Throws the error of an async module not made yet that the factory or a decorator met while
-  /// making `value` and caught, in a round of `start()` or `resolveAsync`, and disposes of
-  /// `value`: the round makes that module and runs again, so that the instance kept is made
-  /// with it, as when the error reaches the round; unless the round gave up on making it.
-  @inline(never)
-  private func refuseCaughtMiss(_ value: Value) throws(ResolutionError) {
-    do {
-      try AsyncRound.refuseCaughtMiss(since: asyncMissesBefore)
-    } catch {
-      if scope.keepsInstances { dispose(value) }
-      throw error
-    }
-  }
-
   /// `error`, thrown by the owner's `next`th decorator given `value`. Where it met an async
   /// module not made yet, `value` is left ``unfinished``, to be finished from that decorator
-  /// once the module is made; else it is disposed of now, as nothing drops it later, unless its
-  /// scope keeps nothing it would dispose of (`.weak`).
+  /// once the module is made, unless it was made without another one, caught; else it is
+  /// disposed of now, as nothing drops it later, unless its scope keeps nothing it would
+  /// dispose of (`.weak`).
   @inline(never)
   private func decorationFailed(
     _ error: ResolutionError, on value: Value, at next: Int, madeIn generation: UInt
   ) -> ResolutionError {
     guard scope.keepsInstances else { return error }
-    guard error.pending != nil else {
+    guard error.pending != nil,
+      !AsyncRound.caughtAnotherMiss(than: error, since: asyncMissesBefore)
+    else {
       dispose(value)
       return error
     }
@@ -250,11 +242,9 @@ class SharedProvider<Value>: Provider<Value> {
       finishMaking()
       throw error
     }
-    do {
-      try refuseCaughtMiss(value)
-    } catch {
-      finishMaking()
-      throw error
+    if AsyncRound.caughtMiss(since: asyncMissesBefore) {
+      discard(value)
+      return finishMaking()
     }
     if Switches.isObserving { PendingEvent.noteMade(self) }
     store(value, madeIn: generation)
