@@ -227,6 +227,18 @@ import Testing
     #expect(ModuleBuilder.buildFinalResult(group).map(\.name) == ["a", "b"])
   }
 
+  /// A group that reaches a container without the builder flattening it, in a list handed over
+  /// as a closure value, registers its modules.
+  @Test func aGroupHandedOverWithoutTheBuilderRegistersItsModules() {
+    func module(_ name: String) -> Module { Module(name) { ServiceImpl() as Service } }
+    let group = ModuleBuilder.buildExpression([module("a"), module("b")])
+    let modules: () -> [Module] = { [group, Module { OtherServiceImpl() as OtherService }] }
+    let container = Dependencies(modules)
+    #expect(container.resolve(Service?.self, name: "a") != nil)
+    #expect(container.resolve(Service?.self, name: "b") != nil)
+    #expect(container.resolve(OtherService?.self) != nil)
+  }
+
   @Test(arguments: [Scope.unique, .singleton])
   func aReplacedModuleIsFreedWhileItsContainerLives(scope: Scope) {
     weak var watched: Counter?
