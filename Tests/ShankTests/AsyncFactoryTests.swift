@@ -2903,8 +2903,8 @@ import Testing
   }
 
   /// An async module whose factory throws, asked for by a synchronous factory, is told where
-  /// that factory asked for it, as a synchronous module's failure is, not where the
-  /// resolution that awaits it began.
+  /// that factory asked for it and which module it was making, as a synchronous module's
+  /// failure is, not where the resolution that awaits it began.
   @Test func anAsyncFactorysFailureMetThroughASynchronousOneNamesWhereItWasAskedFor() async {
     let line = #line + 6
     let container = Dependencies {
@@ -2921,6 +2921,7 @@ import Testing
         """
         Shank cannot resolve DatabaseType: its factory registered at ShankTests/AsyncFactoryTests.swift:\(line - 4) threw connection refused
           asked for at ShankTests/AsyncFactoryTests.swift:\(line)
+          while ReportType, registered at ShankTests/AsyncFactoryTests.swift:\(line - 1), was being made
         """
       ])
   }

@@ -344,6 +344,28 @@ import Testing
         """)
   }
 
+  /// An async contribution's error, from `resolveAsync`, names the list that was asked for and
+  /// the module being made when it was, as a synchronous one's does.
+  @Test func anAsyncContributionThatThrowsIsNamedByWhatWasAskedFor() async throws {
+    let registered = #line + 2
+    let container = Dependencies {
+      Module.contribution("remote") { () async throws -> SinkType in throw StubFailure() }
+      Module("outer") { () throws -> Reachable in
+        _ = try Dependencies.resolveOrThrow([SinkType].self, line: 9)
+        return Gateway()
+      }
+    }
+    let error = await #expect(throws: ResolutionError.self) {
+      try await container.resolveAsyncOrThrow(Reachable.self, name: "outer")
+    }
+    #expect(
+      error?.description == """
+        Shank cannot resolve [SinkType]: its contribution registered at ShankTests/ContributionTests.swift:\(registered) threw StubFailure()
+          asked for at ShankTests/ContributionTests.swift:9
+          while Reachable named "outer", registered at ShankTests/ContributionTests.swift:\(registered + 1), was being made
+        """)
+  }
+
   /// An unnamed contribution that cannot be made is its own problem and its list's, never the
   /// dictionary's, which leaves it out.
   @Test func verifyReportsAnUnnamedContributionThatThrowsForItsListNotTheDictionary() throws {

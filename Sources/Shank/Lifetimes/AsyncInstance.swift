@@ -3,10 +3,10 @@
 /// One container's slot for a module with an `async` factory.
 ///
 /// The module's provider is an ordinary one whose synchronous factory is ``take()``: it gives
-/// what ``make(in:at:taken:generation:route:depth:)`` left here, and otherwise throws, so that a
+/// what ``make(in:at:taken:generation:route:asked:depth:)`` left here, and otherwise throws, so that a
 /// synchronous resolution before anything made it fails with
 /// ``ResolutionError/Reason/notMadeYet(registeredAt:)``. `start()` and `resolveAsync` catch
-/// that error, await ``make(in:at:taken:generation:route:depth:)`` and resolve again, through the same
+/// that error, await ``make(in:at:taken:generation:route:asked:depth:)`` and resolve again, through the same
 /// provider, which keeps, decorates and disposes of the value as usual.
 ///
 /// A shared module's value waits here until the provider takes it, and its factory runs once
@@ -79,14 +79,17 @@ final class AsyncInstance<Value>: Sendable {
     // The keys that led here, as asked for, this module's last (its provider, running this
     // factory, is on the trace): the path of a cycle that making it would close, and the name
     // of its errors.
-    let asked = trace.askedChain(from: 0)
-    let route = asked.map(\.keyDescription)
+    let chain = trace.askedChain(from: 0)
+    let route = chain.map(\.keyDescription)
     // Its factory's resolutions are nested in the factories running here, this one's too (a
     // list is no factory), and in those this task's are.
-    let depth = AsyncMaking.observedDepth + asked.count { $0.role != .collector }
+    let depth = AsyncMaking.observedDepth + chain.count { $0.role != .collector }
     // A contribution was asked for by its list, which the loop then goes through first, as
-    // a synchronous one's does.
+    // a synchronous one's does, and which its factory's error names.
     let closing = provider.flatMap { trace.reader(of: $0) }?.role == .collector ? 2 : 1
+    let asked = Asked(
+      key: route[route.count - closing], isContribution: closing == 2,
+      by: trace.asker { $0 !== provider && provider.map($0.isAlias) != true })
     if let path = cycle(closedBy: route.map(\.description), closing: closing) {
       throw WaitGraph.Cycle(path: path, closedBy: route.last { $0.description == path.last })
     }
@@ -107,13 +110,13 @@ final class AsyncInstance<Value>: Sendable {
     throw AsyncPending(
       site: recipe.value.site, slot: ObjectIdentifier(self), container: container, absence: absence,
       isEager: provider?.isEager == true, isKept: shares,
-      key: ObjectIdentifier(asked[asked.count - 1].keyType),
+      key: ObjectIdentifier(chain[chain.count - 1].keyType),
       generation: generation,
       wasLostThisRound: lostThisRound, wasTakenSince: wasTakenSince
     ) { site throws(ResolutionError) in
       try await self.make(
         in: container, at: site, taken: taken, generation: generation, route: route,
-        depth: depth)
+        asked: asked, depth: depth)
     }
   }
 
@@ -149,7 +152,7 @@ final class AsyncInstance<Value>: Sendable {
   /// for, which names its errors; it is the resolution's part of the cycle's path.
   func make(
     in container: Dependencies, at site: SourceSite, taken: UInt, generation: UInt?,
-    route: [KeyDescription], depth: Int
+    route: [KeyDescription], asked: Asked, depth: Int
   ) async throws(ResolutionError) -> Any? {
     let key = route[route.count - 1]
     let via = route.dropLast().map(\.description)
@@ -201,9 +204,21 @@ final class AsyncInstance<Value>: Sendable {
       try await making.task.value
       return making.attempt.generation == generation ? making.attempt : nil
     } catch {
+      let factory = recipe.value.site
       throw ResolutionError.thrown(
-        error, by: .factory(registeredAt: recipe.value.site), for: key, at: site)
+        error,
+        by: asked.isContribution
+          ? .contribution(registeredAt: factory) : .factory(registeredAt: factory),
+        for: asked.key, askedBy: asked.by, at: site)
     }
+  }
+
+  /// What the synchronous resolution that met the module not made yet asked for, which its
+  /// factory's error names: the key (a contribution's list), and the module being made then.
+  struct Asked: Sendable {
+    let key: KeyDescription
+    let isContribution: Bool
+    let by: ResolutionTrace.Asker?
   }
 
   /// Runs a unique module's factory in the asking task, as one more run of that task's chain,

@@ -50,6 +50,6 @@ struct AsyncPending: Error, Sendable {
   }
 
   /// Runs the factory for a resolution asked for at a site: gives the value for a unique
-  /// module, `nil` for a shared one (see ``AsyncInstance/make(in:at:taken:generation:route:depth:)``).
+  /// module, `nil` for a shared one (see ``AsyncInstance/make(in:at:taken:generation:route:asked:depth:)``).
   let make: @Sendable (SourceSite) async throws(ResolutionError) -> Any?
 }

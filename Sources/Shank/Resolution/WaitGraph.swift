@@ -5,7 +5,7 @@
 /// Two kinds of waits come here, and only those that would block: a thread that finds a
 /// shared instance's creation lock busy, and a task that awaits a container's closing run (see
 /// ``Disposals/close()``) or a shared async module's attempt (see
-/// ``AsyncInstance/make(in:at:taken:generation:route:depth:)``) while it runs one of them itself (``holding``).
+/// ``AsyncInstance/make(in:at:taken:generation:route:asked:depth:)``) while it runs one of them itself (``holding``).
 /// Thread A making singleton X asks for Y while thread B, making Y, asks for X; a handler of
 /// container C closes D while one of D's closes C; an async factory closes C, whose handler
 /// asks for that factory's module: each holds what the other waits for. A thread that holds a
