@@ -989,6 +989,47 @@ import Testing
     }
   }
 
+  /// An async singleton whose decorator catches another async module's absence, read twice in
+  /// one run, gets that module: the one caught is made before the singleton the second read
+  /// finds lost, since the first read's was not kept.
+  @Test func anAsyncSingletonWhoseDecoratorCatchesAnAbsenceReadTwiceInARunGetsIt() async throws {
+    let container = Dependencies {
+      Module(scope: .singleton) { () async -> Reachable in Gateway() }
+      Module.decorating(Reachable.self) { (gateway: Reachable) -> Reachable in
+        (try? Dependencies.resolveOrThrow(DatabaseType.self)) != nil ? Wrapped(gateway) {} : gateway
+      }
+      Module(scope: .singleton) { try await Self.connectedDatabase(Counter()) }
+      Module { () throws -> [Reachable] in
+        [try Dependencies.resolveOrThrow(Reachable.self), try Dependencies.resolveOrThrow()]
+      }
+    }
+    let pair = try await container.resolveAsyncOrThrow([Reachable].self)
+    #expect(pair.count == 2 && pair.allSatisfy { $0 is Wrapped } && pair[0] === pair[1])
+  }
+
+  /// A shared module made without an async module its factory caught is observed as made,
+  /// though not kept: its factory ran. In a process of its own, where the observer sees no other
+  /// test's resolutions.
+  @Test func aMakingNotKeptForACaughtAbsenceIsObservedAsMade() async {
+    await #expect(processExitsWith: .success) {
+      let (runs, made) = (Counter(), Counter())
+      let observation = Dependencies.observe { event in
+        if event.key == "Reachable", event.madeInstance { made.increment() }
+      }
+      let container = Dependencies {
+        Module(scope: .singleton) { try await AsyncFactoryTests.connectedDatabase(Counter()) }
+        Module(scope: .singleton) { () -> Reachable in
+          runs.increment()
+          _ = try? Dependencies.resolveOrThrow(DatabaseType.self)
+          return Gateway()
+        }
+      }
+      _ = await container.resolveAsync(Reachable.self)
+      observation.cancel()
+      exit(runs.value == 2 && made.value == 2 ? 0 : 1)
+    }
+  }
+
   /// An observer's resolutions are no part of the making it reports on: one that catches the
   /// absence of another container's async module leaves the factory to run once. In a process
   /// of its own, where the observer sees no other test's resolutions.
@@ -2813,7 +2854,9 @@ import Testing
   /// A synchronous factory that meets 1,000 async modules not made yet, one more each round,
   /// is refused once it has gone round 1,000 times, as its documentation says: the rounds
   /// cannot tell them from modules made anew.
-  @Test func aFactoryMeetingTheMostRoundsOfUnmadeModulesIsToldAfterThem() async {
+  /// So is one that catches each absence, whose module is then made without them and not kept.
+  @Test(arguments: [false, true])
+  func aFactoryMeetingTheMostRoundsOfUnmadeModulesIsToldAfterThem(catching: Bool) async {
     let made = Counter()
     let line = #line + 3
     let container = Dependencies {
@@ -2823,9 +2866,11 @@ import Testing
           return Database()
         }
       }
-      Module { () throws -> ReportType in
+      Module(scope: .singleton) { () throws -> ReportType in
         for index in 0..<1_000 {
-          _ = try Dependencies.resolveOrThrow(DatabaseType.self, name: String(index))
+          let name = String(index)
+          let database = Result { try Dependencies.resolveOrThrow(DatabaseType.self, name: name) }
+          if !catching { _ = try database.get() }
         }
         return Report()
       }
@@ -2835,7 +2880,7 @@ import Testing
       outcome.first?.hasPrefix(
         """
         Shank cannot resolve DatabaseType named "999" synchronously: its factory is async, and the resolution that makes what the synchronous factories ask for gave up
-          asked for at ShankTests/AsyncFactoryTests.swift:\(line + 7)
+          asked for at ShankTests/AsyncFactoryTests.swift:\(line + 8)
           it was registered at ShankTests/AsyncFactoryTests.swift:\(line) with an async factory
         """) == true)
     #expect(made.value == 999)

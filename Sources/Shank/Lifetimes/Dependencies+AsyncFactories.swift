@@ -69,14 +69,17 @@ extension Dependencies {
       // A value made without a module whose error a factory caught, and not kept, is made again
       // once that module is made, as where the error reached here; where that is given up on,
       // once more with it standing.
-      let (value, error): (Value?, ResolutionError)
+      let error: ResolutionError
       switch outcome {
       case .success(let made):
         guard let caught else { return made }
-        (value, error) = (made, caught)
+        error = caught
       case .failure(let failure):
-        guard failure.pending != nil else { throw failure }
-        (value, error) = (nil, failure)
+        guard let pending = failure.pending else { throw failure }
+        // One a factory caught before, of another slot, is made first: what was made without
+        // it and not kept may be what lost the one that came through.
+        let first = caught.flatMap { $0.pending?.slot == pending.slot ? nil : $0 }
+        error = first ?? failure
       }
       let pending = error.pending!
       // A caught one is never standing (`AsyncRound.missToMake()`).
@@ -105,12 +108,9 @@ extension Dependencies {
         var fields = error.storage.fields
         fields.pending?.gaveUp = tried == Self.mostRounds ? .rounds : lostAgain ? .lost : .metAnew
         // Run again without it, once, where a factory caught its absence: it makes and keeps its
-        // module without it, where this run kept nothing made so. One that lets it through ends
-        // the resolution.
-        guard pending.wasCaught, tried < Self.mostRounds else {
-          if let value { return value }
-          throw ResolutionError(fields)
-        }
+        // module without it, where this run kept nothing made so. One that lets it through, or
+        // the last round, ends the resolution.
+        guard pending.wasCaught, tried < Self.mostRounds else { throw ResolutionError(fields) }
         givenUp[pending.key] = ResolutionError(fields)
         continue
       }

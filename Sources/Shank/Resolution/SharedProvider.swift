@@ -170,11 +170,11 @@ class SharedProvider<Value>: Provider<Value> {
         throw decorationFailed(error, on: value, at: next, madeIn: generation)
       }
     }
+    if Switches.isObserving { PendingEvent.noteMade(self) }
     if AsyncRound.caughtMiss(since: asyncMissesBefore) {
       discard(value)
       return value
     }
-    if Switches.isObserving { PendingEvent.noteMade(self) }
     store(value, madeIn: generation)
     return value
   }
@@ -242,11 +242,11 @@ class SharedProvider<Value>: Provider<Value> {
       finishMaking()
       throw error
     }
+    if Switches.isObserving { PendingEvent.noteMade(self) }
     if AsyncRound.caughtMiss(since: asyncMissesBefore) {
       discard(value)
       return finishMaking()
     }
-    if Switches.isObserving { PendingEvent.noteMade(self) }
     store(value, madeIn: generation)
     finishMaking()
   }
