@@ -87,9 +87,6 @@ final class AsyncInstance<Value>: Sendable {
     // A contribution was asked for by its list, which the loop then goes through first, as
     // a synchronous one's does, and which its factory's error names.
     let closing = provider.flatMap { trace.reader(of: $0) }?.role == .collector ? 2 : 1
-    let asked = Asked(
-      key: route[route.count - closing], isContribution: closing == 2,
-      by: trace.asker { $0 !== provider && provider.map($0.isAlias) != true })
     if let path = cycle(closedBy: route.map(\.description), closing: closing) {
       throw WaitGraph.Cycle(path: path, closedBy: route.last { $0.description == path.last })
     }
@@ -101,6 +98,9 @@ final class AsyncInstance<Value>: Sendable {
     }
     let container = Dependencies.current
     let generation = provider?.cachedGeneration
+    let asked = Asked(
+      key: route[route.count - closing], isContribution: closing == 2,
+      by: provider.flatMap { trace.asker(besides: $0) })
     let absence: AsyncPending.Absence =
       mainActorHeld && trace.inspection != nil
       ? .mainActorHeld : shares && taken > 0 ? .notKept : .notMadeYet

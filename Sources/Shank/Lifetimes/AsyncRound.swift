@@ -76,7 +76,7 @@ struct AsyncRound: Sendable {
   @inline(never)
   static func caughtMiss(since before: UInt) -> Bool {
     ResolutionTrace.unretainedCurrent.read({ $0.asyncMisses }) != before
-      && current?.missToMake() != nil
+      && current?.hasMissToMake == true
   }
 
   /// Whether, in a round, this thread met an absence besides `error`'s since its count was
@@ -95,18 +95,24 @@ struct AsyncRound: Sendable {
     round.discarded.withLock { $0.append(disposal) }
   }
 
+  /// Whether the round met an absence that it would make (see ``missToMake()``).
+  var hasMissToMake: Bool { misses.withLock { $0.contains(where: isToMake) } }
+
   /// The first absence the round met that it would make, as one a factory caught: asked where
   /// none came through (see ``caughtMiss(since:)``).
   func missToMake() -> ResolutionError? {
-    let miss = misses.withLock { misses in
-      misses.first { miss in
-        guard let pending = miss.pending, pending.absence != .mainActorHeld else { return false }
-        return !standing.slots.contains(pending.slot) && !standing.keys.contains(pending.key)
-      }
+    guard var fields = misses.withLock({ $0.first(where: isToMake) })?.storage.fields else {
+      return nil
     }
-    guard var fields = miss?.storage.fields else { return nil }
     fields.pending?.wasCaught = true
     return ResolutionError(fields)
+  }
+
+  /// Whether the round would make the module `miss` is the absence of: not one it gave up on,
+  /// nor one on the main actor, which `verify()` holds.
+  private func isToMake(_ miss: ResolutionError) -> Bool {
+    guard let pending = miss.pending, pending.absence != .mainActorHeld else { return false }
+    return !standing.slots.contains(pending.slot) && !standing.keys.contains(pending.key)
   }
 }
 

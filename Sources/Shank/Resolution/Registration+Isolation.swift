@@ -48,7 +48,7 @@ extension Registration {
     if role == .decorator {
       fields.thrower = .decorator(registeredAt: self.site)
     } else {
-      fields.askingFactory = trace.asker { !$0.isAlias(of: self) && $0 !== self }
+      fields.askingFactory = trace.asker(besides: self)
     }
     return ResolutionError(fields)
   }

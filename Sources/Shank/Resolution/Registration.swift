@@ -117,7 +117,7 @@ extension Registration {
       by: reader?.role == .collector
         ? .contribution(registeredAt: self.site) : .factory(registeredAt: self.site),
       for: reader?.keyDescription ?? keyDescription,
-      askedBy: trace.asker { $0 !== self && !$0.isAlias(of: self) }, at: site)
+      askedBy: trace.asker(besides: self), at: site)
   }
 
   /// The key that this thread's innermost resolution of this registration was asked for by:

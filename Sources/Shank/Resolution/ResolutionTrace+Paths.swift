@@ -61,6 +61,12 @@ extension ResolutionTrace {
     }
   }
 
+  /// What runs innermost on this thread, asking for `registration`: as ``asker(_:)``, past
+  /// `registration` itself and any alias reading through to it.
+  func asker(besides registration: Registration) -> Asker? {
+    asker { $0 !== registration && !$0.isAlias(of: registration) }
+  }
+
   /// A module being made, or a decorator running, that asked for a key: where it is registered,
   /// and, for a decorator, the key whose instance it decorates.
   struct Asker: Sendable {
