@@ -806,6 +806,44 @@ import Testing
       ])
   }
 
+  /// An observer handed the event of a nested resolution runs inside the making that asked for
+  /// it, but that making did not ask for what the observer resolves: a miss there names no
+  /// module being made, and one inside a factory the observer runs names that factory.
+  @Test func anObserversMissNamesOnlyWhatTheObserverMakes() throws {
+    let box = ContainerBox()
+    let misses = Collector<String>()
+    let observation = Dependencies.observe { event in
+      guard event.key == #"Observed named "observer-miss-inner""# else { return }
+      for name in ["observer-miss-absent", "observer-miss-asking"] {
+        misses.append(
+          resolutionError { try box.dependencies!.resolveOrThrow(Observed.self, name: name) }?
+            .description ?? "resolved")
+      }
+    }
+    defer { observation.cancel() }
+    let registered = #line + 2
+    let container = Dependencies {
+      Module("observer-miss-outer", scope: .singleton) { () -> Observed in
+        _ = Dependencies.resolve(Observed.self, name: "observer-miss-inner")
+        return ObservedImpl()
+      }
+      Module("observer-miss-inner") { ObservedImpl() as Observed }
+      Module("observer-miss-asking") { () throws -> Observed in
+        try Dependencies.resolveOrThrow(Observed.self, name: "observer-miss-absent")
+      }
+    }
+    box.dependencies = container
+    _ = container.resolve(Observed.self, name: "observer-miss-outer")
+    let lines = misses.all.map { $0.split(separator: "\n").map(String.init) }
+    try #require(lines.count == 2)
+    #expect(!lines[0].contains { $0.contains("was being made") }, "\(lines[0])")
+    #expect(
+      lines[1].contains(
+        #"  while Observed named "observer-miss-asking", registered at "#
+          + "ShankTests/ObservationTests.swift:\(registered + 5), was being made"),
+      "\(lines[1])")
+  }
+
   /// An observer added inside a factory sees what the factory resolves from then on, and not
   /// the resolution it was added in; one cancelled inside a factory sees nothing more.
   @Test func observersAddedAndCancelledMidResolution() {

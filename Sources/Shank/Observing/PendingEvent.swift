@@ -66,8 +66,8 @@ struct PendingEvent {
     let trace = ResolutionTrace.current
     let duration = Platform.monotonicNanoseconds &+ trace.awaitedNanoseconds &- start
     let resolved = registration.takeUnretainedValue()
-    trace.isDelivering = true
-    defer { trace.isDelivering = false }
+    trace.deliveringAt = trace.depth
+    defer { trace.deliveringAt = nil }
     ResolutionObservation.deliver(
       ResolutionEvent(
         scope: resolved.scope, madeInstance: Self.wasMade(resolved, on: trace),

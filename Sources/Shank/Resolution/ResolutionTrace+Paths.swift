@@ -39,9 +39,11 @@ extension ResolutionTrace {
 
   /// What runs innermost on this thread, asking for what is resolved now: the running
   /// decorator, where no factory that `isAsker` accepts runs over it (override layers and lists
-  /// it opened on the way are none), else the innermost such factory.
+  /// it opened on the way are none), else the innermost such factory; never one under an
+  /// observer's resolution, which it did not ask for.
   func asker(_ isAsker: (Registration) -> Bool) -> Asker? {
-    if let decorator, decorator.depth > 0, decorator.depth <= depth,
+    let floor = deliveringAt ?? 0
+    if let decorator, decorator.depth > floor, decorator.depth <= depth,
       (decorator.depth..<depth).allSatisfy({ index in
         let registration = frames[index].registration.takeUnretainedValue()
         return isOverride(frame: index) || registration.role == .collector || !isAsker(registration)
@@ -56,7 +58,7 @@ extension ResolutionTrace {
         key: asked.keyDescription, registeredAt: decorator.registration.read(\.site),
         isDecorator: true)
     }
-    return runningFactories.last(where: isAsker).map {
+    return askedChain(from: floor).last { $0.role != .collector && isAsker($0) }.map {
       Asker(key: $0.keyDescription, registeredAt: $0.site, isDecorator: false)
     }
   }

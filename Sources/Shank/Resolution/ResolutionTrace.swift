@@ -41,10 +41,13 @@ final class ResolutionTrace {
   /// Whether this thread stands in for the main actor, which waits for it: a ``verify()``
   /// called on the main actor makes main-actor modules here.
   var actsAsMainActor = false
-  /// Whether this thread is handing an event to observers, whose own resolutions are then not
-  /// observed: an observer that resolves would otherwise observe itself without end. Only this
-  /// trace's thread touches it.
-  var isDelivering = false
+  /// The depth at which this thread hands an event to observers, if it does: their own
+  /// resolutions are then not observed (an observer that resolves would otherwise observe itself
+  /// without end), and the factories under it asked for none of them. Only this trace's thread
+  /// touches it.
+  var deliveringAt: Int?
+  /// Whether this thread is handing an event to observers (see ``deliveringAt``).
+  var isDelivering: Bool { deliveringAt != nil }
   /// The registrations whose instances this thread made while observed resolutions ran, each
   /// with the trace's depth as it did, and whose events have not yet said so; only this
   /// trace's thread touches it.
