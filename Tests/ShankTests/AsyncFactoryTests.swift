@@ -286,6 +286,83 @@ import Testing
         """)
   }
 
+  /// How an async factory's miss reaches the caller.
+  enum AsyncMaker: CaseIterable, Sendable {
+    case resolveAsync, start
+  }
+
+  /// A key an async factory asks for and nothing registers is told, as a synchronous
+  /// factory's is, with the module being made.
+  @Test(arguments: AsyncMaker.allCases)
+  func anAsyncFactorysMissNamesTheModuleBeingMade(_ maker: AsyncMaker) async throws {
+    let registered = #line + 2
+    let container = Dependencies {
+      Module(scope: .singleton, eager: true) { () async throws -> DatabaseType in
+        _ = try Dependencies.resolveOrThrow(NeverRegistered.self)
+        return Database()
+      }
+    }
+    var message = ""
+    do {
+      switch maker {
+      case .resolveAsync: _ = try await container.resolveAsyncOrThrow(DatabaseType.self)
+      case .start: _ = try await container.start()
+      }
+    } catch {
+      message = error.description
+    }
+    let lines = message.split(separator: "\n").map(String.init)
+    #expect(
+      lines.prefix(3) == [
+        "Shank cannot resolve NeverRegistered",
+        "  asked for at ShankTests/AsyncFactoryTests.swift:\(registered + 1)",
+        "  while DatabaseType, registered at ShankTests/AsyncFactoryTests.swift:\(registered), was being made",
+      ])
+  }
+
+  /// A synchronous factory that meets an async module not made yet is named, as for a miss.
+  @Test func aSynchronousFactoryMeetingAnAsyncModuleNotMadeYetIsNamed() throws {
+    let registered = #line + 2
+    let container = Dependencies {
+      Module { () throws -> ReportType in
+        _ = try Dependencies.resolveOrThrow(DatabaseType.self)
+        return Report()
+      }
+      Module(scope: .singleton) { () async -> DatabaseType in Database() }
+    }
+    let error = try #require(resolutionError { try container.resolveOrThrow(ReportType.self) })
+    #expect(
+      error.description == """
+        Shank cannot resolve DatabaseType synchronously: its factory is async, and nothing has made it in this container yet
+          asked for at ShankTests/AsyncFactoryTests.swift:\(registered + 1)
+          while ReportType, registered at ShankTests/AsyncFactoryTests.swift:\(registered), was being made
+          it was registered at ShankTests/AsyncFactoryTests.swift:\(registered + 4) with an async factory
+          make it first: register it eager: true and call try await dependencies.start() at launch, or resolve it from async code with await Dependencies.resolveAsync(DatabaseType.self)
+        """)
+  }
+
+  /// A factory that `resolveAsync` (or `start()`) runs, reading an async module not made yet
+  /// with `resolve()`, stops: the message says to ask with `resolveOrThrow`, whose error the
+  /// resolution makes the module for, not to wait for `start()` or make it eager.
+  @Test func aPlainResolveInAFactoryResolveAsyncRunsSaysToAskWithResolveOrThrow() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let container = Dependencies {
+        Module(scope: .singleton) { () -> ReportType in
+          _ = Dependencies.resolve(DatabaseType.self)
+          return Report()
+        }
+        Module(scope: .singleton) { () async -> DatabaseType in Database() }
+      }
+      _ = try await container.resolveAsyncOrThrow(ReportType.self)
+    }
+    let stderr = standardError(of: result)
+    #expect(
+      stderr.contains(
+        "  it was asked for while start() or resolveAsync made what asked for it, with resolve() or an @Inject read, which stop here: ask with try Dependencies.resolveOrThrow, and the module is made before that factory runs again"
+      ), "\(stderr)")
+    #expect(stderr.contains("  while ReportType, registered at"), "\(stderr)")
+  }
+
   /// How an async instance made in a container came not to be kept there.
   enum GoneInstance: CaseIterable, Sendable {
     case released, reset, refusedByADecorator
@@ -1762,7 +1839,7 @@ import Testing
       #expect(outcome.first?.hasPrefix("Shank cannot resolve DatabaseType synchronously") == true)
       #expect(
         problems == [
-          "ReportType could not be made: Shank cannot resolve DatabaseType synchronously: its factory is async, and it is .unique, so no container keeps what it makes; asked for at ShankTests/AsyncFactoryTests.swift:\(line + 5); it was registered at ShankTests/AsyncFactoryTests.swift:\(line) with an async factory; resolve it from async code with await Dependencies.resolveAsync(DatabaseType.self), or register it .singleton or .cached with eager: true and call try await dependencies.start() at launch"
+          "ReportType could not be made: Shank cannot resolve DatabaseType synchronously: its factory is async, and it is .unique, so no container keeps what it makes; asked for at ShankTests/AsyncFactoryTests.swift:\(line + 5); while ReportType, registered at ShankTests/AsyncFactoryTests.swift:\(line + 1), was being made; it was registered at ShankTests/AsyncFactoryTests.swift:\(line) with an async factory; resolve it from async code with await Dependencies.resolveAsync(DatabaseType.self), or register it .singleton or .cached with eager: true and call try await dependencies.start() at launch"
         ])
     }
   }
@@ -2661,6 +2738,7 @@ import Testing
         """
         Shank cannot resolve DatabaseType synchronously: its factory is async, and this container does not keep what it made before
           asked for at ShankTests/AsyncFactoryTests.swift:\(registered + 9)
+          while ReportType, registered at ShankTests/AsyncFactoryTests.swift:\(registered + 7), was being made
           it was registered at ShankTests/AsyncFactoryTests.swift:\(registered) with an async factory
           it was made and lost twice for this resolution before it was asked for again, as to a decorator that fails on it, or to a .weak scope, which keeps no value type
         """
@@ -2820,6 +2898,7 @@ import Testing
         """
         Shank cannot resolve DatabaseType synchronously: its factory is async, and nothing has made it in this container yet
           asked for at ShankTests/AsyncFactoryTests.swift:\(override ? line : line + 3)
+          while ReportType, registered at ShankTests/AsyncFactoryTests.swift:\(line - 5), was being made
           it was registered at ShankTests/AsyncFactoryTests.swift:\(registered) with an async factory
           the factory that asks for it met it in another container than the one it was made in for the run before, and left that one unused, twice, as one that makes a child or withOverrides layer anew at every run does: make that layer once, outside the factory
         """
@@ -2883,6 +2962,7 @@ import Testing
         """
         Shank cannot resolve DatabaseType named "999" synchronously: its factory is async, and the resolution that makes what the synchronous factories ask for gave up
           asked for at ShankTests/AsyncFactoryTests.swift:\(line + 8)
+          while ReportType, registered at ShankTests/AsyncFactoryTests.swift:\(line + 5), was being made
           it was registered at ShankTests/AsyncFactoryTests.swift:\(line) with an async factory
         """) == true)
     #expect(made.value == 999)

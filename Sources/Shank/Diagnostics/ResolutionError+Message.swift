@@ -85,51 +85,8 @@ extension ResolutionError {
         ]
       )
     case .notMadeYet(let registeredAt):
-      let registered = "  it was registered at \(registeredAt) with an async factory"
-      let gaveUp = storage.fields.pending?.gaveUp.map(Self.advice(gaveUp:))
-      if storage.fields.pending?.gaveUp == .rounds, let gaveUp {
-        return (
-          "Shank cannot resolve \(key) synchronously: its factory is async, and the resolution that makes what the synchronous factories ask for gave up",
-          [registered, gaveUp]
-        )
-      }
-      switch storage.fields.pending?.absence {
-      case .notKept:
-        return (
-          "Shank cannot resolve \(key) synchronously: its factory is async, and this container does not keep what it made before",
-          [registered, gaveUp ?? "  make it again from async code with await \(resolvingAsync)"]
-        )
-      case .mainActorHeld:
-        return (
-          "Shank cannot resolve \(key) synchronously: its factory is async and bound to the main actor, which verify() holds, so it cannot await it",
-          [
-            registered,
-            "  check it in an async test instead, with try await dependencies.start() or await \(resolvingAsync)",
-          ]
-        )
-      default:
-        guard storage.fields.pending?.isKept != false else {
-          return (
-            "Shank cannot resolve \(key) synchronously: its factory is async, and it is .unique, so no container keeps what it makes",
-            [
-              registered,
-              gaveUp
-                ?? "  resolve it from async code with await \(resolvingAsync), or register it .singleton or .cached with eager: true and call try await dependencies.start() at launch",
-            ]
-          )
-        }
-        let eager = storage.fields.pending?.isEager == true
-        return (
-          "Shank cannot resolve \(key) synchronously: its factory is async, and nothing has made it in this container yet",
-          [
-            registered,
-            gaveUp
-              ?? (eager
-                ? "  it is eager: resolve it once try await dependencies.start() has returned, or from async code with await \(resolvingAsync)"
-                : "  make it first: register it eager: true and call try await dependencies.start() at launch, or resolve it from async code with await \(resolvingAsync)"),
-          ]
-        )
-      }
+      let (headline, advice) = notMadeYet(registeredAt: registeredAt)
+      return (headline, (askingFactory.map { ["  while \($0)"] } ?? []) + advice)
     case .tooDeep(0, _):
       // The stack was full before any factory ran: the app's own frames, such as deinits that
       // each resolve as they let go of what the one before made.
@@ -150,6 +107,64 @@ extension ResolutionError {
       )
     }
   }
+
+  /// The explanation of ``Reason/notMadeYet(registeredAt:)``: why nothing made the module, and
+  /// how to.
+  private func notMadeYet(registeredAt: String) -> (String, [String]) {
+    let registered = "  it was registered at \(registeredAt) with an async factory"
+    let pending = storage.fields.pending
+    // In a round, only a resolution that stops the program is told: the round makes the module
+    // for one that throws.
+    let gaveUp =
+      pending?.gaveUp.map(Self.advice(gaveUp:)) ?? (pending?.isInRound == true ? Self.inRound : nil)
+    if pending?.gaveUp == .rounds, let gaveUp {
+      return (
+        "Shank cannot resolve \(key) synchronously: its factory is async, and the resolution that makes what the synchronous factories ask for gave up",
+        [registered, gaveUp]
+      )
+    }
+    switch pending?.absence {
+    case .notKept:
+      return (
+        "Shank cannot resolve \(key) synchronously: its factory is async, and this container does not keep what it made before",
+        [registered, gaveUp ?? "  make it again from async code with await \(resolvingAsync)"]
+      )
+    case .mainActorHeld:
+      return (
+        "Shank cannot resolve \(key) synchronously: its factory is async and bound to the main actor, which verify() holds, so it cannot await it",
+        [
+          registered,
+          "  check it in an async test instead, with try await dependencies.start() or await \(resolvingAsync)",
+        ]
+      )
+    default:
+      guard pending?.isKept != false else {
+        return (
+          "Shank cannot resolve \(key) synchronously: its factory is async, and it is .unique, so no container keeps what it makes",
+          [
+            registered,
+            gaveUp
+              ?? "  resolve it from async code with await \(resolvingAsync), or register it .singleton or .cached with eager: true and call try await dependencies.start() at launch",
+          ]
+        )
+      }
+      let eager = pending?.isEager == true
+      return (
+        "Shank cannot resolve \(key) synchronously: its factory is async, and nothing has made it in this container yet",
+        [
+          registered,
+          gaveUp
+            ?? (eager
+              ? "  it is eager: resolve it once try await dependencies.start() has returned, or from async code with await \(resolvingAsync)"
+              : "  make it first: register it eager: true and call try await dependencies.start() at launch, or resolve it from async code with await \(resolvingAsync)"),
+        ]
+      )
+    }
+  }
+
+  /// What a resolution in a round of `start()` or `resolveAsync` that stops is told to do.
+  private static let inRound =
+    "  it was asked for while start() or resolveAsync made what asked for it, with resolve() or an @Inject read, which stop here: ask with try Dependencies.resolveOrThrow, and the module is made before that factory runs again"
 
   /// Why `start()` or `resolveAsync`, which the advice would otherwise point at, gave up.
   private static func advice(gaveUp: AsyncPending.GaveUp) -> String {

@@ -119,7 +119,9 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
       self.init(.cycle(path: cycle.path), key: cycle.closedBy ?? key, site: site)
     } else if let pending = error as? AsyncPending {
       let reason = Reason.notMadeYet(registeredAt: pending.site.description)
-      self.init(Fields(reason: reason, key: key, site: site, pending: pending))
+      self.init(
+        Fields(
+          reason: reason, key: key, site: site, pending: pending, askingFactory: pending.askedBy))
       // Noted, for a round of `start()` or `resolveAsync` to find one a factory caught; but not
       // an observer's, which is no part of the making it reports on.
       let trace = ResolutionTrace.current

@@ -15,13 +15,13 @@ extension AsyncInstance {
 
   /// Makes the value on this thread, blocked until the factory has run on its isolation: a
   /// nonisolated factory's jobs run on this thread (see ``InspectionExecutor``).
-  func makeWaiting(in container: Dependencies) throws -> Value {
+  func makeWaiting(in container: Dependencies, as key: KeyDescription) throws -> Value {
     let outcome = Locked<Result<Handed<Made>, any Error>?>(nil)
     let make: @Sendable () async -> Void = { [recipe] in
       do {
         // Its resolutions run over the waiting one's frames, which count their depth.
         let made = try await Self.run(
-          recipe, on: recipe.value.isolation, in: container, depth: 0)
+          recipe, on: recipe.value.isolation, in: container, depth: 0, as: key)
         outcome.withLock { $0 = .success(made) }
       } catch {
         outcome.withLock { $0 = .failure(error) }

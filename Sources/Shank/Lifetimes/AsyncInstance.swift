@@ -94,7 +94,7 @@ final class AsyncInstance<Value>: Sendable {
     // factory cannot run while `verify()` holds the main thread.
     let mainActorHeld = recipe.value.isolation === MainActor.shared && trace.actsAsMainActor
     if trace.inspection != nil, !mainActorHeld, !isReadByAnAsyncFactoryItself(on: trace) {
-      return try makeWaiting(in: Dependencies.current)
+      return try makeWaiting(in: Dependencies.current, as: route[route.count - 1])
     }
     let container = Dependencies.current
     let generation = provider?.cachedGeneration
@@ -112,7 +112,8 @@ final class AsyncInstance<Value>: Sendable {
       isEager: provider?.isEager == true, isKept: shares,
       key: ObjectIdentifier(chain[chain.count - 1].keyType),
       generation: generation,
-      wasLostThisRound: lostThisRound, wasTakenSince: wasTakenSince
+      wasLostThisRound: lostThisRound, wasTakenSince: wasTakenSince, askedBy: asked.by,
+      isInRound: round != 0
     ) { site throws(ResolutionError) in
       try await self.make(
         in: container, at: site, taken: taken, generation: generation, route: route,
@@ -187,7 +188,8 @@ final class AsyncInstance<Value>: Sendable {
             try await WaitGraph.run(holding: attempt, inherited: false) {
               do {
                 let made = try await Self.run(
-                  self.recipe, on: self.recipe.value.isolation, in: container, depth: depth)
+                  self.recipe, on: self.recipe.value.isolation, in: container, depth: depth,
+                  as: key)
                 self.state.withLock { $0.state = .made(made, by: attempt) }
               } catch {
                 self.state.withLock { $0.state = .empty }
@@ -228,13 +230,16 @@ final class AsyncInstance<Value>: Sendable {
   private func runUnique(in container: Dependencies, route: [KeyDescription], depth: Int)
     async throws -> Made
   {
+    let key = route[route.count - 1]
     let route = route.map(\.description)
     let runs = UniqueRun.ofThisTask
     let run = UniqueRun(
       slot: ObjectIdentifier(self), task: UniqueRun.thisTask, going: Locked(true), route: route)
     defer { run.going.withLock { $0 = false } }
     return try await Dependencies.$uniqueAsyncRuns.withValue(runs + [run]) {
-      try await Self.run(recipe, on: recipe.value.isolation, in: container, depth: depth).value
+      try await Self.run(
+        recipe, on: recipe.value.isolation, in: container, depth: depth, as: key
+      ).value
     }
   }
 
@@ -243,13 +248,14 @@ final class AsyncInstance<Value>: Sendable {
   /// deep.
   static func run(
     _ recipe: Handed<AsyncRecipe<Value>>, on isolation: isolated (any Actor)?,
-    in container: Dependencies, depth: Int
+    in container: Dependencies, depth: Int, as key: KeyDescription
   ) async throws -> Handed<Made> {
     Switches.noteOverridesInstalled()
     // No handoffs reach the factory: an attempt sets them only while it runs, and it
     // is synchronous.
+    let asker = ResolutionTrace.Asker(key: key, registeredAt: recipe.value.site, isDecorator: false)
     return try await Dependencies.overrides.withValue(Dependencies.Layer(container)) {
-      try await AsyncMaking.run(in: [container], depth: depth) {
+      try await AsyncMaking.run(in: [container], depth: depth, asker: asker) {
         let began = Platform.monotonicNanoseconds
         let value = try await recipe.value.factory()
         return Handed(Made(value: value, nanoseconds: Platform.monotonicNanoseconds &- began))

@@ -15,6 +15,9 @@ struct AsyncMaking: Sendable {
   /// How many resolutions the factory's resolutions are nested in, which observers are told
   /// (``ResolutionEvent/depth``): the asking ones and the async module's own, above this task.
   let depth: Int
+  /// The module whose async factory runs, which asks for what this task resolves outside any
+  /// synchronous factory: the module being made that its errors name.
+  let asker: ResolutionTrace.Asker?
 
   /// This task's, while it goes on.
   static var current: AsyncMaking? {
@@ -22,13 +25,15 @@ struct AsyncMaking: Sendable {
     return making
   }
 
-  /// Runs `body` making in `containers`, `depth` resolutions deep, for this task, until it
-  /// returns. Nonisolated, so that the making ends as `body` returns, on the shared pool, not
+  /// Runs `body`, the async factory of `asker`, making in `containers`, `depth` resolutions
+  /// deep, for this task, until it returns. Nonisolated, so that the making ends as `body` returns, on the shared pool, not
   /// once the actor of an actor-bound factory, which may be busy, has taken its caller back.
   static func run<Value>(
-    in containers: [Dependencies], depth: Int, _ body: () async throws -> Value
+    in containers: [Dependencies], depth: Int, asker: ResolutionTrace.Asker,
+    _ body: () async throws -> Value
   ) async rethrows -> Value {
-    let making = AsyncMaking(containers: containers, going: Locked(true), depth: depth)
+    let making = AsyncMaking(
+      containers: containers, going: Locked(true), depth: depth, asker: asker)
     defer { making.going.withLock { $0 = false } }
     return try await Dependencies.$asyncMaking.withValue(making, operation: body)
   }

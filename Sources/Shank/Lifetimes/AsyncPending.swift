@@ -24,6 +24,12 @@ struct AsyncPending: Error, Sendable {
   let wasLostThisRound: Bool
   /// Whether a value was taken from the slot since this was thrown, by any resolution.
   let wasTakenSince: @Sendable () -> Bool
+  /// The module being made, or the decorator running, that asked for it, which its message
+  /// names.
+  let askedBy: ResolutionTrace.Asker?
+  /// Whether it was thrown in a round of `makingAsyncModules`, which makes the module: only a
+  /// resolution that cannot throw, and stops, is told of it there.
+  let isInRound: Bool
   /// Whether a factory caught it, and the shared module it made was not kept for that.
   var wasCaught = false
   /// Why `makingAsyncModules` gave up on the resolution, which its message says instead of

@@ -126,7 +126,8 @@ extension Dependencies {
         failed[pending.slot] = error
       }
       let containers = (making?.containers ?? []) + [self, pending.container]
-      making = AsyncMaking(containers: containers, going: going, depth: making?.depth ?? 0)
+      making = AsyncMaking(
+        containers: containers, going: going, depth: making?.depth ?? 0, asker: making?.asker)
     }
   }
 

@@ -39,10 +39,11 @@ extension ResolutionTrace {
 
   /// What runs innermost on this thread, asking for what is resolved now: the running
   /// decorator, where no factory that `isAsker` accepts runs over it (override layers and lists
-  /// it opened on the way are none), else the innermost such factory; never one under an
-  /// observer's resolution, which it did not ask for.
+  /// it opened on the way are none), else the innermost such factory, else the module whose
+  /// async factory this task runs; never one under an observer's resolution, which it did not
+  /// ask for, nor under an async factory run on a ``Dependencies/verify()`` thread.
   func asker(_ isAsker: (Registration) -> Bool) -> Asker? {
-    let floor = deliveringAt ?? 0
+    let floor = max(deliveringAt ?? 0, framesUnderAsyncFactory)
     if let decorator, decorator.depth > floor, decorator.depth <= depth,
       (decorator.depth..<depth).allSatisfy({ index in
         let registration = frames[index].registration.takeUnretainedValue()
@@ -58,9 +59,9 @@ extension ResolutionTrace {
         key: asked.keyDescription, registeredAt: decorator.registration.read(\.site),
         isDecorator: true)
     }
-    return askedChain(from: floor).last { $0.role != .collector && isAsker($0) }.map {
-      Asker(key: $0.keyDescription, registeredAt: $0.site, isDecorator: false)
-    }
+    let factory = askedChain(from: floor).last { $0.role != .collector && isAsker($0) }
+    guard let factory else { return deliveringAt == nil ? AsyncMaking.current?.asker : nil }
+    return Asker(key: factory.keyDescription, registeredAt: factory.site, isDecorator: false)
   }
 
   /// What runs innermost on this thread, asking for `registration`: as ``asker(_:)``, past
