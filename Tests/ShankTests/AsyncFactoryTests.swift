@@ -973,30 +973,6 @@ import Testing
     #expect(gateway is Wrapped, "\(saw.all)")
   }
 
-  /// A shared module whose own decorator catches an async module's absence in a round is made
-  /// once, as its scope promises: the instance is kept undecorated, and its decoration is done
-  /// again once the module is made. Its `onClose` runs once, at the close.
-  @Test(arguments: [Scope.singleton, .cached("gateway")])
-  func aSharedModuleWhoseDecoratorCatchesAnAbsenceIsMadeOnce(scope: Scope) async throws {
-    let (made, closed) = (Counter(), Counter())
-    let container = Dependencies {
-      Module(scope: scope, onClose: { _ in closed.increment() }) { () -> Reachable in
-        made.increment()
-        return Gateway()
-      }
-      Module.decorating(Reachable.self) { (gateway: Reachable) -> Reachable in
-        (try? Dependencies.resolveOrThrow(DatabaseType.self)) != nil ? Wrapped(gateway) {} : gateway
-      }
-      Module(scope: .singleton) { try await Self.connectedDatabase(Counter()) }
-    }
-    let gateway = try await container.resolveAsyncOrThrow(Reachable.self)
-    #expect(gateway is Wrapped)
-    #expect(container.resolve(Reachable.self) === gateway)
-    #expect(made.value == 1)
-    await container.close()
-    #expect(closed.value == 1)
-  }
-
   /// A decorator of an instance kept elsewhere (by the layer underneath, or of a shared alias's
   /// type) that catches an async module's absence in a round gets the module too: what it made
   /// without it is not kept.

@@ -11,8 +11,8 @@ class SharedProvider<Value>: Provider<Value> {
   /// Runs when the owner drops a kept instance: the module's `onClose`.
   let onClose: ((Value) async -> Void)?
   private let lock: CreationLock
-  /// An instance whose decoration stopped at an async module not made yet, or caught its
-  /// absence, for the resolution that runs again once it is made to finish (see ``Unfinished``). Only the creation lock's
+  /// An instance whose decoration stopped at an async module not made yet, for the resolution
+  /// that runs again once it is made to finish (see ``Unfinished``). Only the creation lock's
   /// holder touches it.
   private var unfinished: Unfinished?
   /// The count of this thread's ``ResolutionTrace/asyncMisses`` as the making began. Only the
@@ -156,51 +156,26 @@ class SharedProvider<Value>: Provider<Value> {
     WaitGraph.shared.remove(wait)
   }
 
-  /// Keeps `value`, just made, once its owner has decorated it; returns what it kept, or what
-  /// it hands on without keeping, in a round that met an absence a factory or decorator caught.
+  /// Keeps `value`, just made, once its owner has decorated it; returns what it kept.
   private func keep(_ value: consuming Value, madeIn generation: UInt, at site: SourceSite)
     throws(ResolutionError) -> Value
   {
-    var isLeftUnfinished = false
     if let owner = unretainedOwner, owner.read({ $0.decorates }) {
-      value = try decoratedAsMade(
-        value, madeIn: generation, isLeftUnfinished: &isLeftUnfinished, at: site)
+      var next = 0
+      do {
+        try owner.borrow { owner throws(ResolutionError) in
+          try owner.decorate(&value, from: &next, at: site)
+        }
+      } catch {
+        throw decorationFailed(error, on: value, at: next, madeIn: generation)
+      }
     }
-    // Observed as made once its decoration is finished.
-    if isLeftUnfinished { return value }
     if Switches.isObserving { PendingEvent.noteMade(self) }
     if AsyncRound.caughtMiss(since: asyncMissesBefore) {
       discard(value)
       return value
     }
     store(value, madeIn: generation)
-    return value
-  }
-
-  /// `made` decorated by its owner. Where only the decorators caught the absence of an async
-  /// module, in a round, `made` is left ``unfinished`` undecorated, to be decorated again once
-  /// the module is made, rather than made again: its scope promises one instance. The
-  /// decoration without the module is handed on for the rest of the run.
-  @inline(never)
-  private func decoratedAsMade(
-    _ made: Value, madeIn generation: UInt, isLeftUnfinished: inout Bool, at site: SourceSite
-  ) throws(ResolutionError) -> Value {
-    let factoryCaughtOne = AsyncRound.caughtMiss(since: asyncMissesBefore)
-    var (value, next) = (made, 0)
-    do {
-      try owner!.decorate(&value, from: &next, at: site)
-    } catch {
-      throw decorationFailed(error, on: value, at: next, madeIn: generation)
-    }
-    guard !factoryCaughtOne, scope.keepsInstances,
-      AsyncRound.caughtMiss(since: asyncMissesBefore)
-    else { return value }
-    // Disposed of, where it cannot be kept; not again as what the run was handed.
-    isLeftUnfinished = true
-    var disposal: UInt?
-    if hold(made, madeIn: generation, disposal: &disposal) {
-      unfinished = Unfinished(value: made, next: 0, generation: generation, disposal: disposal)
-    }
     return value
   }
 
@@ -292,6 +267,22 @@ class SharedProvider<Value>: Provider<Value> {
   func hold(_ value: Value, madeIn generation: UInt, disposal: inout UInt?) -> Bool {
     disposal = addDisposal(of: value)
     return disposal != nil || !hasOnClose
+  }
+}
+
+/// An instance of a shared module whose decoration met an async module not made yet: what the
+/// decorators before that one made of it, the decorator to go on from, the resets before it
+/// was made, and its `onClose`'s entry in its owner's disposals, where a close or a reset
+/// that drops it runs the handler. A reference: a field of a generic type, or an optional
+/// tuple, would cost every provider made and freed a call into the runtime.
+private final class Unfinished {
+  let value: Any
+  let next: Int
+  let generation: UInt
+  let disposal: UInt?
+
+  init(value: Any, next: Int, generation: UInt, disposal: UInt?) {
+    (self.value, self.next, self.generation, self.disposal) = (value, next, generation, disposal)
   }
 }
 
