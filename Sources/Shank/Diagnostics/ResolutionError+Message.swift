@@ -113,21 +113,22 @@ extension ResolutionError {
   private func notMadeYet(registeredAt: String) -> (String, [String]) {
     let registered = "  it was registered at \(registeredAt) with an async factory"
     let pending = storage.fields.pending
-    // In a round, only a resolution that stops the program is told: the round makes the module
-    // for one that throws.
-    let gaveUp =
+    // What replaces the usual advice: why the resolution gave up, or, in a round, where only a
+    // resolution that stops the program is told (the round makes the module for one that
+    // throws), how to ask instead.
+    let instead =
       pending?.gaveUp.map(Self.advice(gaveUp:)) ?? (pending?.isInRound == true ? Self.inRound : nil)
-    if pending?.gaveUp == .rounds, let gaveUp {
+    if pending?.gaveUp == .rounds, let instead {
       return (
         "Shank cannot resolve \(key) synchronously: its factory is async, and the resolution that makes what the synchronous factories ask for gave up",
-        [registered, gaveUp]
+        [registered, instead]
       )
     }
     switch pending?.absence {
     case .notKept:
       return (
         "Shank cannot resolve \(key) synchronously: its factory is async, and this container does not keep what it made before",
-        [registered, gaveUp ?? "  make it again from async code with await \(resolvingAsync)"]
+        [registered, instead ?? "  make it again from async code with await \(resolvingAsync)"]
       )
     case .mainActorHeld:
       return (
@@ -143,7 +144,7 @@ extension ResolutionError {
           "Shank cannot resolve \(key) synchronously: its factory is async, and it is .unique, so no container keeps what it makes",
           [
             registered,
-            gaveUp
+            instead
               ?? "  resolve it from async code with await \(resolvingAsync), or register it .singleton or .cached with eager: true and call try await dependencies.start() at launch",
           ]
         )
@@ -153,7 +154,7 @@ extension ResolutionError {
         "Shank cannot resolve \(key) synchronously: its factory is async, and nothing has made it in this container yet",
         [
           registered,
-          gaveUp
+          instead
             ?? (eager
               ? "  it is eager: resolve it once try await dependencies.start() has returned, or from async code with await \(resolvingAsync)"
               : "  make it first: register it eager: true and call try await dependencies.start() at launch, or resolve it from async code with await \(resolvingAsync)"),

@@ -26,8 +26,9 @@ struct AsyncMaking: Sendable {
   }
 
   /// Runs `body`, the async factory of `asker`, making in `containers`, `depth` resolutions
-  /// deep, for this task, until it returns. Nonisolated, so that the making ends as `body` returns, on the shared pool, not
-  /// once the actor of an actor-bound factory, which may be busy, has taken its caller back.
+  /// deep, for this task, until it returns. Nonisolated, so that the making ends as `body`
+  /// returns, on the shared pool, not once the actor of an actor-bound factory, which may be
+  /// busy, has taken its caller back.
   static func run<Value>(
     in containers: [Dependencies], depth: Int, asker: ResolutionTrace.Asker,
     _ body: () async throws -> Value
