@@ -121,7 +121,7 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
       let reason = Reason.notMadeYet(registeredAt: pending.site.description)
       self.init(
         Fields(
-          reason: reason, key: key, site: site, pending: pending, askingFactory: pending.askedBy))
+          reason: reason, key: key, site: site, pending: pending, askingFactory: pending.asked.by))
       // Noted, for a round of `start()` or `resolveAsync` to find one a factory caught; but not
       // an observer's, which is no part of the making it reports on.
       let trace = ResolutionTrace.current

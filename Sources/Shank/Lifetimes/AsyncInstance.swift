@@ -98,7 +98,7 @@ final class AsyncInstance<Value>: Sendable {
     }
     let container = Dependencies.current
     let generation = provider?.cachedGeneration
-    let asked = Asked(
+    let asked = AsyncPending.Asked(
       key: route[route.count - closing], isContribution: closing == 2,
       by: provider.flatMap { trace.asker(besides: $0) })
     let absence: AsyncPending.Absence =
@@ -112,7 +112,7 @@ final class AsyncInstance<Value>: Sendable {
       isEager: provider?.isEager == true, isKept: shares,
       key: ObjectIdentifier(chain[chain.count - 1].keyType),
       generation: generation,
-      wasLostThisRound: lostThisRound, wasTakenSince: wasTakenSince, askedBy: asked.by,
+      wasLostThisRound: lostThisRound, wasTakenSince: wasTakenSince, asked: asked,
       isInRound: round != 0
     ) { site throws(ResolutionError) in
       try await self.make(
@@ -153,13 +153,14 @@ final class AsyncInstance<Value>: Sendable {
   /// for, which names its errors; it is the resolution's part of the cycle's path.
   func make(
     in container: Dependencies, at site: SourceSite, taken: UInt, generation: UInt?,
-    route: [KeyDescription], asked: Asked, depth: Int
+    route: [KeyDescription], asked: AsyncPending.Asked, depth: Int
   ) async throws(ResolutionError) -> Any? {
     let key = route[route.count - 1]
     let via = route.dropLast().map(\.description)
     do {
       guard shares else {
-        return try await runUnique(in: container, route: route, depth: depth)
+        return try await runUnique(
+          in: container, route: route.map(\.description), as: key, depth: depth)
       }
       let making = try state.withLock {
         slot throws(ResolutionError) -> (
@@ -215,23 +216,13 @@ final class AsyncInstance<Value>: Sendable {
     }
   }
 
-  /// What the synchronous resolution that met the module not made yet asked for, which its
-  /// factory's error names: the key (a contribution's list), and the module being made then.
-  struct Asked: Sendable {
-    let key: KeyDescription
-    let isContribution: Bool
-    let by: ResolutionTrace.Asker?
-  }
-
   /// Runs a unique module's factory in the asking task, as one more run of that task's chain,
   /// which ``take()`` reads: a factory that asks for its own module, through any number of
   /// unique ones, is told of the cycle there rather than running again without end. A task
   /// the factory starts is no part of the chain, as for an ``Attempt``.
-  private func runUnique(in container: Dependencies, route: [KeyDescription], depth: Int)
-    async throws -> Made
-  {
-    let key = route[route.count - 1]
-    let route = route.map(\.description)
+  private func runUnique(
+    in container: Dependencies, route: [String], as key: KeyDescription, depth: Int
+  ) async throws -> Made {
     let runs = UniqueRun.ofThisTask
     let run = UniqueRun(
       slot: ObjectIdentifier(self), task: UniqueRun.thisTask, going: Locked(true), route: route)

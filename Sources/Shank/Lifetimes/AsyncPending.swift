@@ -24,9 +24,8 @@ struct AsyncPending: Error, Sendable {
   let wasLostThisRound: Bool
   /// Whether a value was taken from the slot since this was thrown, by any resolution.
   let wasTakenSince: @Sendable () -> Bool
-  /// The module being made, or the decorator running, that asked for it, which its message
-  /// names.
-  let askedBy: ResolutionTrace.Asker?
+  /// What asked for it, which its message and its factory's error name.
+  let asked: Asked
   /// Whether it was thrown in a round of `makingAsyncModules`, which makes the module: only a
   /// resolution that cannot throw, and stops, is told of it there.
   let isInRound: Bool
@@ -43,6 +42,14 @@ struct AsyncPending: Error, Sendable {
     case lost
     /// ``Dependencies/mostRounds`` rounds went by.
     case rounds
+  }
+
+  /// What the synchronous resolution that met the module not made yet asked for: the key (a
+  /// contribution's list), and the module being made, or the decorator running, then.
+  struct Asked: Sendable {
+    let key: KeyDescription
+    let isContribution: Bool
+    let by: ResolutionTrace.Asker?
   }
 
   enum Absence: Sendable {
