@@ -71,7 +71,10 @@ func depthChain(length: Int, scope: Scope, shape: ChainShape, recorder: DepthRec
   -> [Module]
 {
   switch shape {
-  case .optionalLists: optionalListChain(length: length, scope: scope, recorder: recorder)
+  case .optionalLists, .decoratedOptionalLists:
+    optionalListChain(
+      length: length, scope: scope, decorated: shape == .decoratedOptionalLists,
+      recorder: recorder)
   case .decoratorsResolvingAnOptional:
     // The factory of link N runs as the decorator of link N - 1 resolves it.
     for index in 0..<length {
@@ -117,13 +120,17 @@ func depthChain(length: Int, scope: Scope, shape: ChainShape, recorder: DepthRec
 }
 
 /// The contributions of a chain of lists: level N contributes a `ListLevel<Tag>` whose factory
-/// resolves level N + 1's `[ListLevel<Nested<Tag>>]?`, each level's list a key of its own.
-func optionalListChain(length: Int, scope: Scope, recorder: DepthRecorder) -> [Module] {
+/// resolves level N + 1's `[ListLevel<Nested<Tag>>]?`, each level's list a key of its own; and,
+/// where `decorated`, a decorator of each level's contribution.
+func optionalListChain(length: Int, scope: Scope, decorated: Bool, recorder: DepthRecorder)
+  -> [Module]
+{
   var modules: [Module] = []
   var tag: any ListTag.Type = BottomTag.self
   for index in 0..<length {
     modules.append(
       tag.contribution(index: index, isLast: index + 1 == length, scope: scope, recorder: recorder))
+    if decorated { modules.append(tag.decorator) }
     tag = tag.nested
   }
   return modules
@@ -137,6 +144,9 @@ enum Nested<Inner: ListTag>: ListTag {}
 extension ListTag {
   /// The tag of the level under this one.
   static var nested: any ListTag.Type { Nested<Self>.self }
+
+  /// A decorator of this level's contribution, which returns what it is given.
+  static var decorator: Module { Module.decorating(ListLevel<Self>.self) { $0 } }
 
   /// This level's contribution, made by a factory that resolves the next level's list.
   static func contribution(index: Int, isLast: Bool, scope: Scope, recorder: DepthRecorder)
@@ -176,6 +186,8 @@ enum ChainShape: Sendable {
   case optional
   /// As a `[ListLevel<…>]?`, a list of one contribution, a type of its own at each level.
   case optionalLists
+  /// The same, each level's contribution decorated.
+  case decoratedOptionalLists
   /// In a child's decorator of shared links, as a `DecoratedLink?`.
   case decoratorsResolvingAnOptional
   /// Through an `@Inject` property, read in the link's initializer (`InjectedLink`).
@@ -273,6 +285,27 @@ let depthPaths: [DepthPath] = [
   DepthPath(name: "inject", scope: .unique, floor: 700, shape: .injected, length: 700) {
     modules in
     try Dependencies { modules }.resolveOrThrow(ChainLink.self, name: "0")
+  },
+  // The paths above, combined: observed, and decorated (api.md §11: "on every path"). An
+  // `@Inject` read of a decorated singleton, observed, takes 800 bytes a level: about 650
+  // would fit. Each level's list, observed and its contribution decorated: 257 levels, as
+  // undecorated (a `[P]?` misses, and goes the observed way anyway); its floor is api.md's 200.
+  DepthPath(
+    name: "inject+", scope: .singleton, floor: 500, shape: .injected, length: 500
+  ) { modules in
+    let observation = Dependencies.observe { _ in }
+    defer { observation.cancel() }
+    let container = Dependencies {
+      modules
+      Module.decorating(ChainLink.self) { $0 }
+    }
+    return try container.resolveOrThrow(ChainLink.self, name: "0")
+  },
+  DepthPath(name: "lists+", scope: .unique, floor: 200, shape: .decoratedOptionalLists) {
+    modules in
+    let observation = Dependencies.observe { _ in }
+    defer { observation.cancel() }
+    return try Dependencies { modules }.resolveOrThrow([ListLevel<BottomTag>]?.self) as Any
   },
   // Each link misses in the child and falls through to the parent that registers it.
   DepthPath(name: "child", scope: .unique, floor: 1_600) { modules in
