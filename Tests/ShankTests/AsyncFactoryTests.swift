@@ -971,6 +971,8 @@ import Testing
     }
     let gateway = try await container.resolveAsyncOrThrow(Reachable.self)
     #expect(gateway is Wrapped, "\(saw.all)")
+    // It ran without the module, then on the instance made again once the module was.
+    #expect(saw.all.first == "database false" && saw.all.last == "database true", "\(saw.all)")
   }
 
   /// A decorator of an instance kept elsewhere (by the layer underneath, or of a shared alias's

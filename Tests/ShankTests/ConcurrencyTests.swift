@@ -518,6 +518,21 @@ import Testing
     #expect(message.hasPrefix("Shank cannot resolve ActorBoundModuleType off BindingActor"))
   }
 
+  /// The same for a module bound to an actor instance: `verify()` called on that instance
+  /// reports it.
+  @Test func verifyOnTheActorInstanceAModuleWasRegisteredFromReportsItAsUnresolvable() async {
+    let owner = ModuleOwningActor()
+    let container = await owner.container()
+    let problems = await owner.verificationProblems(of: container)
+    guard case .unresolvable(let module, let message)? = problems.first, problems.count == 1
+    else {
+      Issue.record("expected one unresolvable module, got \(problems)")
+      return
+    }
+    #expect(module == "GreeterType")
+    #expect(message.hasPrefix("Shank cannot resolve GreeterType off ModuleOwningActor"))
+  }
+
   /// Resolved synchronously off that actor, it is refused before its factory runs, with
   /// Shank's message: `resolveOrThrow` throws it, and `resolve()` stops with it.
   @Test func aSynchronousResolutionOffTheGlobalActorAModuleWasRegisteredFromIsRefused()
@@ -566,6 +581,12 @@ import Testing
         ModuleOwningActor instance; a Task { } started there runs off it unless it inherits that \
         actor
         """)
+    // `resolveAsync`, which the refusal points to for a `Sendable` module, hops to the
+    // instance; from another instance of the actor's type too.
+    let sendable = await owner.sendableContainer()
+    #expect(resolutionError { try sendable.resolveOrThrow(String.self) } != nil)
+    #expect(await sendable.resolveAsync(String.self) == "bound")
+    #expect(await ModuleOwningActor().valueResolvedAsync(from: sendable) == "bound")
     // Another instance of the same actor type is another actor.
     #expect(await ModuleOwningActor().failure(from: container) != nil)
     // The closure of a `Dependencies { }` block in its method is not isolated to it.
@@ -749,6 +770,22 @@ extension ModuleBindingActor {
   /// The greeting of the module resolved synchronously here.
   func greeting(from container: Dependencies) -> String {
     container.resolve(GreeterType.self).greeting
+  }
+
+  /// A container whose one module, a `Sendable` value, is registered here.
+  func sendableContainer() -> Dependencies {
+    let module = Module(line: 1) { () -> String in "bound" }
+    return Dependencies { module }
+  }
+
+  /// The `String` module resolved with `resolveAsync` from here.
+  func valueResolvedAsync(from container: Dependencies) async -> String {
+    await container.resolveAsync(String.self)
+  }
+
+  /// What `verify()` of `container`, called here, reports.
+  func verificationProblems(of container: Dependencies) -> [VerificationError.Problem] {
+    #expect(throws: VerificationError.self) { try container.verify() }?.problems ?? []
   }
 
   /// Why resolving the module synchronously here fails, if it does.

@@ -361,14 +361,21 @@ import Testing
     }
   }
 
-  @Test func aHandlerThatClosesItsOwnContainerDoesNotWaitForItself() async {
+  /// A handler that closes its own container, or starts a task that does, gets that close back
+  /// at once.
+  @Test(arguments: [false, true])
+  func aHandlerThatClosesItsOwnContainerDoesNotWaitForItself(inATaskItStarts: Bool) async {
     let finished = Counter()
     let container = ClosingContainerBox()
     container.value = Dependencies {
       Module(
         scope: .singleton,
         onClose: { _ in
-          await container.value?.close()
+          if inATaskItStarts {
+            await Task { await container.value?.close() }.value
+          } else {
+            await container.value?.close()
+          }
           finished.increment()
         }
       ) { ServiceImpl() as Service }
@@ -378,6 +385,20 @@ import Testing
     Task { await container.value?.close() }
     await eventually { finished.value == 1 }
     #expect(finished.value == 1)
+  }
+
+  /// The handlers that nothing awaits, a freed container's and a synchronous reset's, run on a
+  /// task of their own off the main thread, even when the main actor lets go of the instance.
+  @Test(arguments: [false, true])
+  func handlersNothingAwaitsRunOffTheMainThread(byAReset: Bool) async {
+    let onMainThread = Collector<Bool>()
+    await MainActor.run {
+      let container = containerRecordingWhereItsHandlerRuns(onMainThread)
+      _ = container.resolve(Service.self)
+      if byAReset { resetWithoutWaiting(container, .cached("recorded")) }
+    }
+    await eventually { !onMainThread.all.isEmpty }
+    #expect(onMainThread.all == [false])
   }
 
   @Test func containersWhoseHandlersCloseEachOtherBothClose() async {
@@ -966,4 +987,14 @@ func verificationError(_ body: () throws -> Void) -> VerificationError? {
 final class ClosingContainerBox: @unchecked Sendable {
   // Set once before any handler can run.
   var value: Dependencies?
+}
+
+/// A container registered from nonisolated code, whose `.cached("recorded")` module's `onClose`
+/// records whether it ran on the main thread.
+func containerRecordingWhereItsHandlerRuns(_ onMainThread: Collector<Bool>) -> Dependencies {
+  Dependencies {
+    Module(scope: .cached("recorded"), onClose: { _ in onMainThread.append(Thread.isMainThread) }) {
+      ServiceImpl() as Service
+    }
+  }
 }

@@ -72,16 +72,20 @@ import Testing
     }
   }
 
+  /// Work handed to a detached task, a thread or a queue does not inherit the overrides: it
+  /// reads the root.
   @Test(arguments: UntiedWork.allCases)
-  func workOutsideTheOperationsTasksDoesNotInherit(work: UntiedWork) async {
-    await Dependencies.withOverrides {
-      shopModules()
-      Module { MockShopAppModule(code: "CHF") as ShopAppModuleType }
-    } operation: {
-      let seen = await work.run {
-        (try? Dependencies.resolveOrThrow(ShopAppModuleType.self)).map { $0.currency() }
+  func workOutsideTheOperationsTasksReadsTheRoot(work: UntiedWork) async {
+    await #expect(processExitsWith: .success) { [work] in
+      Dependencies { Module { MockShopAppModule(code: "DKK") as ShopAppModuleType } }.build()
+      let seen = await Dependencies.withOverrides {
+        Module { MockShopAppModule(code: "CHF") as ShopAppModuleType }
+      } operation: {
+        await work.run {
+          (try? Dependencies.resolveOrThrow(ShopAppModuleType.self)).map { $0.currency() }
+        }
       }
-      #expect(seen != "CHF")
+      precondition(seen == "DKK", seen ?? "nothing resolved")
     }
   }
 
@@ -266,9 +270,19 @@ struct TraitSingletonTests {
   }
 }
 
+/// The main-actor trait runs its builder before each test case too.
+@Suite(.mainActorDependencies { Module(scope: .singleton) { Counter() } })
+struct MainActorTraitSingletonTests {
+  @MainActor @Test(arguments: 0..<4)
+  func eachTestCaseGetsFreshSingletons(case index: Int) {
+    #expect(Dependencies.resolve(Counter.self).increment() == 1, "case \(index) shares one")
+    #expect(Dependencies.resolve(Counter.self).increment() == 2, "the case's own is kept")
+  }
+}
+
 /// Work that does not inherit task-local values: it runs outside the task tree of the code
 /// that starts it.
-enum UntiedWork: CaseIterable, Sendable {
+enum UntiedWork: CaseIterable, Codable, Sendable {
   case detachedTask, thread, dispatchQueue
 
   func run(_ body: @escaping @Sendable () -> String?) async -> String? {

@@ -35,6 +35,10 @@ public struct Scope: Sendable, Hashable {
   /// One instance per built container, made on first use, exactly once even when many
   /// threads ask at the same time, and released with the container.
   ///
+  /// > Note: A factory or decorator that catches the error of an async module not made yet,
+  /// > inside `start()` or `resolveAsync`, has its instance disposed of and made again once that
+  /// > module is made.
+  ///
   /// Register a module that holds what every feature shares (an HTTP client, a database) as a
   /// singleton, keep those pieces as stored properties, and return them from `component()`.
   public static let singleton = Scope(kind: .singleton)
