@@ -685,6 +685,72 @@ import Testing
     )
   }
 
+  /// The same through a synchronous factory: an `@Inject` of a `.unique` module whose factory
+  /// resolves a `.unique` async one, through `.unique` modules alone, fails at every read, as
+  /// nothing made it there. Not where the factory catches its absence, nor through a shared
+  /// module, which `start()` or `resolveAsync` may have made first.
+  @Test(arguments: ServiceBacking.allCases)
+  func anInjectionWhoseFactoryRunsAUniqueAsyncFactoryIsAProblem(backing: ServiceBacking) throws {
+    let dependencies = Dependencies {
+      Module { () async -> Service in ServiceImpl() }
+      switch backing {
+      case .resolving:
+        Module { () throws -> ServiceBackedType in
+          ServiceBacked(try Dependencies.resolveOrThrow(Service.self))
+        }
+      case .resolvingWithoutTry:
+        Module { ServiceBacked(Dependencies.resolve(Service.self)) as ServiceBackedType }
+      case .throughAUniqueModule:
+        Module { () throws -> ServiceBackedType in
+          try Dependencies.resolveOrThrow(ServiceBacked.self)
+        }
+        Module { ServiceBacked(try Dependencies.resolveOrThrow(Service.self)) }
+      case .catching:
+        Module { () -> ServiceBackedType in
+          ServiceBacked(try? Dependencies.resolveOrThrow(Service.self))
+        }
+      case .throughASingleton:
+        Module { () throws -> ServiceBackedType in
+          try Dependencies.resolveOrThrow(ServiceBacked.self)
+        }
+        Module(scope: .singleton) { ServiceBacked(try Dependencies.resolveOrThrow(Service.self)) }
+      }
+      Module { ServiceBackedConsumer() }
+    }
+    let failsAtRunTime = backing == .resolving || backing == .throughAUniqueModule
+    // A singleton's read fails only until something made it; a `resolve()` stops.
+    if backing != .throughASingleton && backing != .resolvingWithoutTry {
+      #expect(
+        (resolutionError { try dependencies.resolveOrThrow(ServiceBackedType.self) } != nil)
+          == failsAtRunTime)
+    }
+    var problems: [VerificationError.Problem] = []
+    do {
+      try dependencies.verify(consumers: ServiceBackedConsumer())
+    } catch {
+      problems = error.problems
+    }
+    let problem = VerificationError.Problem.asyncOnly(
+      module: "ServiceBackedConsumer", property: "backed", requirement: "ServiceBackedType",
+      declaredAt: "ShankTests/VerificationFailureTests.swift:\(serviceBackedConsumerInjectLine)")
+    guard backing != .resolvingWithoutTry else {
+      // No run makes it: `resolve()` stops even where `resolveAsync` makes what it asks for.
+      guard case .unresolvable("ServiceBackedType", let message)? = problems.first,
+        problems.count == 1
+      else {
+        Issue.record("expected ServiceBackedType to be unresolvable, got \(problems)")
+        return
+      }
+      #expect(message.hasPrefix("Shank cannot resolve Service synchronously"), "\(message)")
+      return
+    }
+    // The module that injects it, and the consumer.
+    let module = VerificationError.Problem.asyncOnly(
+      module: "ServiceBackedConsumer", property: "backed", requirement: "ServiceBackedType",
+      declaredAt: "ShankTests/VerificationFailureTests.swift:\(serviceBackedConsumerInjectLine)")
+    #expect(problems == (failsAtRunTime ? [module, problem] : []))
+  }
+
   /// No problem where the collection never runs the async factory: `[String: P]` makes only
   /// the last contribution of each name, and `[P]` stops at a list registered whole.
   @Test func aCollectionThatRunsNoUniqueAsyncFactoryIsNoProblem() throws {
@@ -947,6 +1013,28 @@ final class ServiceConsumer {
   @Inject var service: Service
 }
 let serviceConsumerInjectLine = #line - 2
+
+/// How a module's factory reaches a `.unique` async `Service`.
+enum ServiceBacking: CaseIterable, Sendable {
+  case resolving, resolvingWithoutTry, throughAUniqueModule, catching, throughASingleton
+}
+
+protocol ServiceBackedType {}
+
+/// A module made with a `Service`, if its factory got one.
+final class ServiceBacked: ServiceBackedType {
+  let service: Service?
+
+  init(_ service: Service?) {
+    self.service = service
+  }
+}
+
+/// A consumer of the module made with a `Service`.
+final class ServiceBackedConsumer {
+  @Inject var backed: ServiceBackedType
+}
+let serviceBackedConsumerInjectLine = #line - 2
 
 /// A consumer of every contribution to `Service`.
 final class ServiceListConsumer {

@@ -13,6 +13,19 @@ extension AsyncInstance {
       == 1
   }
 
+  /// Whether a `verify()` thread that makes a module as a synchronous read would asks for this
+  /// unique module through unique modules alone, outside any async factory: at run time
+  /// nothing made it there, so the read fails. Notes the refusal on `trace`.
+  func refusesAsARead(on trace: ResolutionTrace) -> Bool {
+    guard !shares, trace.makesAsARead, AsyncMaking.current == nil,
+      (0..<trace.depth).allSatisfy({
+        trace.frames[$0].registration.read { $0.scope.kind == .unique }
+      })
+    else { return false }
+    trace.refusedAsARead = true
+    return true
+  }
+
   /// Makes the value on this thread, blocked until the factory has run on its isolation: a
   /// nonisolated factory's jobs run on this thread (see ``InspectionExecutor``).
   func makeWaiting(in container: Dependencies, as key: KeyDescription) throws -> Value {

@@ -93,7 +93,9 @@ final class AsyncInstance<Value>: Sendable {
     // `verify()` blocks its own thread, never one of the cooperative pool; but a main-actor
     // factory cannot run while `verify()` holds the main thread.
     let mainActorHeld = recipe.value.isolation === MainActor.shared && trace.actsAsMainActor
-    if trace.inspection != nil, !mainActorHeld, !isReadByAnAsyncFactoryItself(on: trace) {
+    if trace.inspection != nil, !mainActorHeld, !isReadByAnAsyncFactoryItself(on: trace),
+      !refusesAsARead(on: trace)
+    {
       return try makeWaiting(in: Dependencies.current, as: route[route.count - 1])
     }
     let container = Dependencies.current

@@ -31,6 +31,10 @@ final class ResolutionTrace {
   var inspection: InspectionThread?
   /// Which of the inspection's threads this is: one it stopped waiting for records nothing.
   var inspectionThread = 0
+  /// Whether the inspection makes a module as a synchronous read would, which makes no
+  /// `.unique` async module (``AsyncInstance/refusesAsARead(on:)``), and whether it refused one.
+  var makesAsARead = false
+  var refusedAsARead = false
   /// How long the async factories took whose values this thread's resolutions took, in all:
   /// an observed resolution's event counts what was added while it ran.
   var awaitedNanoseconds: UInt64 = 0

@@ -4,9 +4,10 @@ extension Dependencies {
   /// Checks that every module resolves and that what each module injects is registered,
   /// reporting every problem at once.
   ///
-  /// It makes one instance of every module, finds each `@Inject` among its stored properties
-  /// (without reading them), and checks that what each asks for is registered. One call in a
-  /// test covers the modules:
+  /// It makes one instance of every module (two where a synchronous read of it fails for want
+  /// of a ``Scope/unique`` module with an `async` factory), finds each `@Inject` among its
+  /// stored properties (without reading them), and checks that what each asks for is
+  /// registered. One call in a test covers the modules:
   ///
   /// ```swift
   /// @Test func graphIsComplete() throws {

@@ -30,6 +30,9 @@ struct GraphInspection {
   /// The modules that a layer replaced and that a shared module underneath injects, found since
   /// the last pass, for the next to make.
   private var replaced: [(registration: Registration, target: InspectionTarget)] = []
+  /// The modules, as the container inspected resolves them, that a synchronous read of fails
+  /// for want of a `.unique` async module that only `resolveAsync` makes.
+  private var readsFail: Set<ObjectIdentifier> = []
 
   init(_ dependencies: Dependencies) {
     layers = Array(sequence(first: dependencies, next: \.parent))
@@ -51,6 +54,12 @@ struct GraphInspection {
     while !making.isEmpty {
       let (outcomes, whileFreeing) = InspectionThread.inspect(
         dependencies, making: making.map(\.target))
+      for ((registration, target), outcome) in zip(making, outcomes) where target.resolvedFrom == 0
+      {
+        if case .made(_, _, readFails: true) = outcome {
+          readsFail.insert(ObjectIdentifier(registration))
+        }
+      }
       for ((registration, target), outcome) in zip(making, outcomes) {
         inspect(registration, outcome, resolvedFrom: layers[target.resolvedFrom])
       }
@@ -82,7 +91,7 @@ struct GraphInspection {
       }
     case .stopped(let message):
       problems.append(.unresolvable(module: module, message: message))
-    case .made(let valueType, let injections):
+    case .made(let valueType, let injections, _):
       if registration.isEager, !scope.keepsInstances {
         problems.append(
           .eagerNotKept(module: module, scope: scope.description, registeredAt: site))
@@ -114,7 +123,12 @@ struct GraphInspection {
       if let (owner, target) = dependencies.layer(registering: type, name: requirement.name) {
         // Only `resolveAsync` makes a unique async module: nothing keeps one made.
         let factories = target.factories(resolvedFrom: dependencies)
-        if factories.contains(where: { $0.terms.isAsync && $0.scope.kind == .unique }) {
+        if factories.contains(where: { $0.terms.isAsync && $0.scope.kind == .unique })
+          || dependencies === layers[0]
+            && ([target] + factories).contains(where: {
+              readsFail.contains(ObjectIdentifier($0))
+            })
+        {
           problems.append(
             .asyncOnly(
               module: module, property: property,

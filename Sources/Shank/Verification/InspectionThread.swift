@@ -6,8 +6,12 @@ import class Foundation.Thread
 
 /// What making one module for ``Dependencies/verify()`` or ``Dependencies/graph()`` found.
 enum InspectedModule {
-  /// The module was made; its value's type and its `@Inject` properties.
-  case made(valueType: Any.Type, injections: [(property: String, requirement: Requirement)])
+  /// The module was made; its value's type, its `@Inject` properties, and whether it was made
+  /// only as `resolveAsync` would, a synchronous read of it failing (see
+  /// ``InspectionThread/make(_:in:)``).
+  case made(
+    valueType: Any.Type, injections: [(property: String, requirement: Requirement)],
+    readFails: Bool = false)
   /// Making it failed.
   case failed(ResolutionError)
   /// Making it hit one of Shank's other stops, such as a misused `reset`, with this message.
@@ -176,15 +180,23 @@ final class InspectionThread: Sendable {
     _ = ifStillWaitedFor(first) { $0.making = targets.count }
   }
 
-  private static func make(_ registration: Registration, in copy: Dependencies) -> (
-    InspectedModule, Any?
-  ) {
+  /// Makes `registration`'s module as a synchronous read would, which makes no `.unique` async
+  /// module that it needs through `.unique` modules alone; where that fails for want of one,
+  /// again as `resolveAsync` would, and says so.
+  private static func make(
+    _ registration: Registration, in copy: Dependencies, asARead: Bool = true
+  ) -> (InspectedModule, Any?) {
+    let trace = ResolutionTrace.current
+    (trace.makesAsARead, trace.refusedAsARead) = (asARead, false)
+    defer { trace.makesAsARead = false }
     do {
       let instance = try registration.inspectedInstance(at: registration.site, from: copy)
       let injections = injectionPoints(of: instance)
-      return (.made(valueType: type(of: instance as Any), injections: injections), instance)
+      let valueType = type(of: instance as Any)
+      return (.made(valueType: valueType, injections: injections, readFails: !asARead), instance)
     } catch {
-      return (.failed(error), nil)
+      guard asARead, trace.refusedAsARead else { return (.failed(error), nil) }
+      return make(registration, in: copy, asARead: false)
     }
   }
 

@@ -21,8 +21,9 @@ public struct VerificationError: Error, CustomStringConvertible, Sendable {
     /// `requirement` (a type and name), which no container `module` resolves from registers.
     case missing(module: String, property: String, requirement: String, declaredAt: String)
     /// `module`'s `@Inject` property `property`, declared at `declaredAt`, asks for
-    /// `requirement`, whose making runs the `async` factory of a ``Scope/unique`` module (it
-    /// or, for a list, one of its contributions): only
+    /// `requirement`, whose making runs the `async` factory of a ``Scope/unique`` module (it,
+    /// for a list one of its contributions, or a module its factory resolves through
+    /// ``Scope/unique`` modules alone): only
     /// ``Dependencies/resolveAsync(_:name:isolation:fileID:line:)-swift.type.method`` makes it, so
     /// reading the property always stops.
     case asyncOnly(module: String, property: String, requirement: String, declaredAt: String)
