@@ -462,6 +462,36 @@ import Testing
     #expect(decorations.value == 2)
   }
 
+  /// A reset that races the resolution decorating a `.cached` value type drops what that
+  /// resolution decorated: the next resolution decorates the one made after the reset, once.
+  @Test func aCachedValueTypeDecoratedAcrossAResetIsDecoratedAgainOnce() async {
+    let decorations = Counter()
+    let (entered, release) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+    let made = Counter()
+    let root = Dependencies {
+      Module(scope: .cached("s")) { Plain(word: "value \(made.increment())") as WordType }
+    }
+    let child = Dependencies(over: root) {
+      Module.decorating(WordType.self) { word in
+        if decorations.increment() == 1 {
+          entered.signal()
+          release.wait()
+        }
+        return Plain(word: word.word + "!")
+      }
+    }
+    let racing = Thread { _ = child.resolve(WordType.self) }
+    racing.start()
+    await Task.detached { entered.wait() }.value
+    await root.reset(.cached("s"))
+    release.signal()
+    await eventually { racing.isFinished }
+    #expect(child.resolve(WordType.self).word == "value 2!")
+    #expect(decorations.value == 2, "the one made after the reset is decorated anew")
+    #expect(child.resolve(WordType.self).word == "value 2!")
+    #expect(decorations.value == 2)
+  }
+
   /// A `.weak` value type is made at every resolution, as a unique one is, and nothing tells
   /// one from the next: a child decorates each.
   @Test func aWeakValueTypeIsDecoratedAtEveryResolutionThroughAChild() {
