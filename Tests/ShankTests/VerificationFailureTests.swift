@@ -709,6 +709,13 @@ import Testing
         Module { () -> ServiceBackedType in
           ServiceBacked(try? Dependencies.resolveOrThrow(Service.self))
         }
+      case .catchingThenFailing:
+        Module { () throws -> ServiceBackedType in
+          guard let service = try? Dependencies.resolveOrThrow(Service.self) else {
+            throw StubFailure()
+          }
+          return ServiceBacked(service)
+        }
       case .throughASingleton:
         Module { () throws -> ServiceBackedType in
           try Dependencies.resolveOrThrow(ServiceBacked.self)
@@ -719,7 +726,7 @@ import Testing
     }
     let failsAtRunTime = backing == .resolving || backing == .throughAUniqueModule
     // A singleton's read fails only until something made it; a `resolve()` stops.
-    if backing != .throughASingleton && backing != .resolvingWithoutTry {
+    if ![.throughASingleton, .resolvingWithoutTry, .catchingThenFailing].contains(backing) {
       #expect(
         (resolutionError { try dependencies.resolveOrThrow(ServiceBackedType.self) } != nil)
           == failsAtRunTime)
@@ -733,15 +740,21 @@ import Testing
     let problem = VerificationError.Problem.asyncOnly(
       module: "ServiceBackedConsumer", property: "backed", requirement: "ServiceBackedType",
       declaredAt: "ShankTests/VerificationFailureTests.swift:\(serviceBackedConsumerInjectLine)")
-    guard backing != .resolvingWithoutTry else {
-      // No run makes it: `resolve()` stops even where `resolveAsync` makes what it asks for.
+    // No run makes these: `resolve()` stops even where `resolveAsync` makes what it asks for,
+    // and a factory that fails without the module fails in `resolveAsync` too.
+    if backing == .resolvingWithoutTry || backing == .catchingThenFailing {
       guard case .unresolvable("ServiceBackedType", let message)? = problems.first,
         problems.count == 1
       else {
         Issue.record("expected ServiceBackedType to be unresolvable, got \(problems)")
         return
       }
-      #expect(message.hasPrefix("Shank cannot resolve Service synchronously"), "\(message)")
+      #expect(
+        message.hasPrefix(
+          backing == .resolvingWithoutTry
+            ? "Shank cannot resolve Service synchronously"
+            : "Shank cannot resolve ServiceBackedType: its factory registered at"),
+        "\(message)")
       return
     }
     // The module that injects it, and the consumer.
@@ -749,6 +762,23 @@ import Testing
       module: "ServiceBackedConsumer", property: "backed", requirement: "ServiceBackedType",
       declaredAt: "ShankTests/VerificationFailureTests.swift:\(serviceBackedConsumerInjectLine)")
     #expect(problems == (failsAtRunTime ? [module, problem] : []))
+  }
+
+  /// `graph()` makes such a module once, as it makes every module; `verify()` twice: as a read
+  /// would, which fails, then waiting for the async module.
+  @Test func onlyVerifyMakesAModuleThatAReadCannotMakeTwice() {
+    let made = Counter()
+    let dependencies = Dependencies {
+      Module { () async -> Service in ServiceImpl() }
+      Module { () throws -> ServiceBackedType in
+        made.increment()
+        return ServiceBacked(try Dependencies.resolveOrThrow(Service.self))
+      }
+    }
+    _ = dependencies.graph()
+    #expect(made.value == 1)
+    #expect(throws: Never.self) { try dependencies.verify() }
+    #expect(made.value == 3)
   }
 
   /// No problem where the collection never runs the async factory: `[String: P]` makes only
@@ -1016,7 +1046,8 @@ let serviceConsumerInjectLine = #line - 2
 
 /// How a module's factory reaches a `.unique` async `Service`.
 enum ServiceBacking: CaseIterable, Sendable {
-  case resolving, resolvingWithoutTry, throughAUniqueModule, catching, throughASingleton
+  case resolving, resolvingWithoutTry, throughAUniqueModule, catching, catchingThenFailing
+  case throughASingleton
 }
 
 protocol ServiceBackedType {}

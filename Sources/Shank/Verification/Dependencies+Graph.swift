@@ -17,7 +17,7 @@ extension Dependencies {
   /// - Returns: The nodes (registered keys with their scopes) and edges (module → module it
   ///   injects), with ``DependencyGraph/mermaid`` and ``DependencyGraph/dot`` renderings.
   public func graph() -> DependencyGraph {
-    let inspection = GraphInspection(self)
+    let inspection = GraphInspection(self, checkingReads: false)
     return DependencyGraph(nodes: inspection.nodes, edges: inspection.edges)
   }
 }

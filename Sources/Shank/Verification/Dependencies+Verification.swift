@@ -79,7 +79,7 @@ extension Dependencies {
   @TaskLocal package static var verificationPatience: Duration = .seconds(60)
 
   private func verify(consumers: [Any]) throws(VerificationError) {
-    var inspection = GraphInspection(self)
+    var inspection = GraphInspection(self, checkingReads: true)
     var notInstances: [VerificationError.Problem] = []
     for consumer in consumers {
       guard let instance = Self.instance(in: consumer) else {

@@ -34,7 +34,9 @@ struct GraphInspection {
   /// for want of a `.unique` async module that only `resolveAsync` makes.
   private var readsFail: Set<ObjectIdentifier> = []
 
-  init(_ dependencies: Dependencies) {
+  /// Makes and reflects `dependencies`' modules, first as a synchronous read would where
+  /// `checkingReads` (see ``InspectionThread``).
+  init(_ dependencies: Dependencies, checkingReads: Bool) {
     layers = Array(sequence(first: dependencies, next: \.parent))
     // The Mermaid text names each layer's subgraph `LayerN`, which no node may take.
     usedIDs = Set((1..<layers.count).map { "Layer\($0)" })
@@ -46,14 +48,16 @@ struct GraphInspection {
     }
     // The copy that modules are made in is open: a closed container's own modules, which
     // no longer resolve, are told here.
-    for layer in layers where layer.isClosed && !layer.table.order.isEmpty {
+    for layer in layers
+    where layer.isClosed && layer.table.order.contains(where: { $0.read { $0.role != .decorator } })
+    {
       problems.append(.closed(container: layer.origin.description))
     }
     // Each pass makes what the one before found injected from underneath a layer that
     // replaced it.
     while !making.isEmpty {
       let (outcomes, whileFreeing) = InspectionThread.inspect(
-        dependencies, making: making.map(\.target))
+        dependencies, making: making.map(\.target), checkingReads: checkingReads)
       for ((registration, target), outcome) in zip(making, outcomes) where target.resolvedFrom == 0
       {
         if case .made(_, _, readFails: true) = outcome {

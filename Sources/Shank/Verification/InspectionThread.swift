@@ -60,8 +60,12 @@ final class InspectionThread: Sendable {
   private let state: Locked<State>
   private let progress = DispatchSemaphore(value: 0)
   private let actsAsMainActor = MainActorCheck.isOnMainActor
+  /// Whether each module is made first as a synchronous read would (see ``make(_:in:asARead:)``):
+  /// for `verify()`, which reports what such a read meets, not `graph()`.
+  private let checksReads: Bool
 
-  private init(_ original: Dependencies, targets: [InspectionTarget]) {
+  private init(_ original: Dependencies, targets: [InspectionTarget], checksReads: Bool) {
+    self.checksReads = checksReads
     state = Locked(
       State(
         targets: targets, outcomes: Array(repeating: nil, count: targets.count),
@@ -74,10 +78,10 @@ final class InspectionThread: Sendable {
   /// Called on the main actor, main-actor factories run on the inspection thread while the
   /// caller waits for it, so that no other main-actor code runs meanwhile.
   static func inspect(
-    _ dependencies: Dependencies, making targets: [InspectionTarget]
+    _ dependencies: Dependencies, making targets: [InspectionTarget], checkingReads: Bool
   ) -> (outcomes: [InspectedModule], whileFreeing: [(module: Int?, outcome: InspectedModule)]) {
     let count = targets.count
-    let run = InspectionThread(dependencies, targets: targets)
+    let run = InspectionThread(dependencies, targets: targets, checksReads: checkingReads)
     let patience = Dependencies.verificationPatience
     let (seconds, attoseconds) = patience.components
     let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
@@ -166,7 +170,8 @@ final class InspectionThread: Sendable {
       guard ifStillWaitedFor(first, { $0.making = index }) else { return }
       let target = targets[index]
       let registration = layers[target.layer].table.order[target.position].takeUnretainedValue()
-      let (outcome, instance) = Self.make(registration, in: layers[target.resolvedFrom])
+      let (outcome, instance) = Self.make(
+        registration, in: layers[target.resolvedFrom], asARead: checksReads)
       // Freed once its outcome is recorded: a deinit that stops then is what stopped while
       // freeing, not the module's outcome.
       let recorded = withExtendedLifetime(instance) {
@@ -180,11 +185,11 @@ final class InspectionThread: Sendable {
     _ = ifStillWaitedFor(first) { $0.making = targets.count }
   }
 
-  /// Makes `registration`'s module as a synchronous read would, which makes no `.unique` async
-  /// module that it needs through `.unique` modules alone; where that fails for want of one,
-  /// again as `resolveAsync` would, and says so.
+  /// Makes `registration`'s module, `asARead`, as a synchronous read would, which makes no
+  /// `.unique` async module that it needs through `.unique` modules alone; where that fails
+  /// with the absence of one, again, waiting for it, and says so.
   private static func make(
-    _ registration: Registration, in copy: Dependencies, asARead: Bool = true
+    _ registration: Registration, in copy: Dependencies, asARead: Bool
   ) -> (InspectedModule, Any?) {
     let trace = ResolutionTrace.current
     (trace.makesAsARead, trace.refusedAsARead) = (asARead, false)
@@ -195,7 +200,11 @@ final class InspectionThread: Sendable {
       let valueType = type(of: instance as Any)
       return (.made(valueType: valueType, injections: injections, readFails: !asARead), instance)
     } catch {
-      guard asARead, trace.refusedAsARead else { return (.failed(error), nil) }
+      // Only the absence itself: a factory that caught it and failed otherwise fails so in
+      // `resolveAsync` too.
+      guard asARead, trace.refusedAsARead, case .notMadeYet = error.reason else {
+        return (.failed(error), nil)
+      }
       return make(registration, in: copy, asARead: false)
     }
   }
