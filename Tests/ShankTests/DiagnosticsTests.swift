@@ -134,6 +134,21 @@ import Testing
         """)
   }
 
+  /// Two types local to two functions share even their full name: the one registered is a
+  /// near miss that says so, rather than a registered key written as the one asked for.
+  @Test func aMissOfATypeWrittenAsTheRegisteredOneSaysItIsAnother() throws {
+    let error = missOfALocalClient(in: localClientContainer())
+    #expect(
+      try #require(error).description == """
+        Shank cannot resolve ShankTests.Client
+          asked for at ShankTests/DiagnosticsTests.swift:\(missOfALocalClientLine)
+          near misses:
+            ShankTests.Client: another type written the same, private to another file or local to another function: register the type asked for, or ask for this one
+          registered (1):
+            ShankTests.Client
+        """)
+  }
+
   /// The newcomer's mistake: a module registered without `as`, under its concrete type. An
   /// unnamed module whose type is named as an implementation of the asked type would be is
   /// named as one, with where it is registered; others, and named ones, are not.
@@ -1232,3 +1247,16 @@ private func sayOnlyTheContainerApplies(_ description: String) -> Bool {
       "), over the empty one, does not register it: register it there, or give this test its modules with the .dependencies { } trait of ShankTesting\n  registered (1):\n    OtherService"
     ) && !description.contains("override")
 }
+
+/// A container that registers a type local to this function, `Client`.
+func localClientContainer() -> Dependencies {
+  struct Client {}
+  return Dependencies { Module { Client() } }
+}
+
+/// Why `container` cannot resolve a type local to this function, also named `Client`.
+func missOfALocalClient(in container: Dependencies) -> ResolutionError? {
+  struct Client {}
+  return resolutionError { try container.resolveOrThrow(Client.self) }
+}
+let missOfALocalClientLine = #line - 2

@@ -81,6 +81,8 @@ struct Miss {
       closeness = registration.name == nil ? .sameTypeWithNoName : .sameTypeUnderAnotherName
     } else if type == optional, registration.name == name {
       closeness = .registeredAsOptional
+    } else if !writingInFull.isEmpty, registration.name == name, typeName == wanted.typeName {
+      closeness = .writtenAlike
     } else if let name, registration.name == name {
       closeness = .sameNameAnotherType
     } else if isLikelyOwnType(registration, named: typeName) {

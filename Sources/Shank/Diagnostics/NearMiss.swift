@@ -7,6 +7,9 @@ struct NearMiss: Sendable {
   /// its own.
   enum Closeness: Sendable {
     case sameTypeWithNoName, sameTypeUnderAnotherName, sameNameAnotherType
+    /// Another type under the key's name, written as the key's even in full: one private to
+    /// another file, or local to another function.
+    case writtenAlike
     /// A contribution to the type's list, which resolves; the type alone does not.
     case contribution
     /// The type registered as an `Optional`.
@@ -34,6 +37,8 @@ struct NearMiss: Sendable {
     case .sameTypeWithNoName: "\(key): the same type with no name"
     case .sameTypeUnderAnotherName: "\(key): the same type under another name"
     case .sameNameAnotherType: "\(key): the same name, another type"
+    case .writtenAlike:
+      "\(key): another type written the same, private to another file or local to another function: register the type asked for, or ask for this one"
     case .contribution: "\(key): a contribution; resolve [\(key.typeName)] for every one"
     case .ownType(let site):
       "\(key): registered at \(site) as its own type; if it conforms to \(wanted.typeName), register it as that type: Module { … as \(wanted.typeName) }"
