@@ -561,6 +561,13 @@ import Testing
       stderr.firstMatch(of: pattern), "no Shank message: \(stderr.suffix(2_000))")
     let depth = try #require(Int(match.output.2))
     #expect(depth >= min(path.levelsA512KiBThreadHolds, DepthTests.floor))
+    // A contribution is named by its list, which was asked for, not by its own key.
+    if path == .contributions || path == .contributionsDecoratedObserved {
+      #expect(
+        stderr.contains(
+          "chain (\(depth) deep): [Level<BottomLevel>] → [Level<NestedLevel<BottomLevel>>] → "),
+        "\(stderr.suffix(2_000))")
+    }
   }
 
   @Test(

@@ -27,7 +27,12 @@ extension ResolutionTrace {
       // Named as asked for: a list, not the contribution it was making; the alias, not its
       // target.
       let asked = reader(of: registration) ?? registration
-      var factories = runningFactories
+      let running = askedChain(from: 0)
+      // A factory is named as it was asked for, a contribution by its list, as its errors are:
+      // its own key resolves nothing.
+      var factories = running.indices.filter { running[$0].role != .collector }.map { index in
+        index > 0 && running[index - 1].role == .collector ? running[index - 1] : running[index]
+      }
       // The alias of the provider refused: its factory is the one that does not run.
       if factories.last?.isAlias(of: registration) == true { factories.removeLast() }
       let chain = factories.prefix(5).map(\.description)
