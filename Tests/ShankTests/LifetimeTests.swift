@@ -911,11 +911,17 @@ func residentBytes() -> Int {
     )
   }
 
-  @Test func verifyPassesOverAClosedLayerThatRegistersNothing() async throws {
+  /// A closed layer that registers no module, nothing or only decorators, leaves every module
+  /// resolving: nothing to report.
+  @Test(arguments: [false, true])
+  func verifyPassesOverAClosedLayerThatRegistersNoModule(decorators: Bool) async throws {
     let app = Dependencies { Module { ServiceImpl() as Service } }
-    let emptyLayer = Dependencies(over: app) {}
+    let emptyLayer = Dependencies(over: app) {
+      if decorators { Module.decorating(Service.self) { $0 } }
+    }
     let child = Dependencies(over: emptyLayer) { Module { OtherServiceImpl() as OtherService } }
     await emptyLayer.close()
+    #expect(child.resolve(Service.self) is ServiceImpl)
     try child.verify()
   }
 
