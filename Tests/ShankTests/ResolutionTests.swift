@@ -70,6 +70,30 @@ import Testing
     #expect(thrown == nil)
   }
 
+  /// `nil` means absent, not broken: a registered module that cannot be made fails as it
+  /// would asked for as itself.
+  @Test func anOptionalOfARegisteredModuleThatCannotBeMadeIsNoNil() async throws {
+    let dependencies = Dependencies { Module { () throws -> Service in throw StubFailure() } }
+    let error = try #require(resolutionError { try dependencies.resolveOrThrow(Service?.self) })
+    #expect(error.reason == .factoryFailed(error: "StubFailure()"))
+    let notMade = Dependencies {
+      Module(scope: .singleton) { () async -> Service in ServiceImpl() }
+    }
+    let pending = try #require(resolutionError { try notMade.resolveOrThrow(Service?.self) })
+    guard case .notMadeYet = pending.reason else {
+      Issue.record("expected .notMadeYet, got \(pending)")
+      return
+    }
+    let result = try await #require(
+      processExitsWith: .failure, observing: [\.standardErrorContent]
+    ) {
+      _ = Dependencies { Module { () throws -> Service in throw StubFailure() } }
+        .resolve(Service?.self)
+    }
+    #expect(
+      standardError(of: result).contains("Fatal error: Shank cannot resolve Service: its factory"))
+  }
+
   @Test func instanceResolveOfAnOptionalGivesTheModuleWhenPresent() throws {
     let dependencies = Dependencies { Module(scope: .singleton) { ServiceImpl() as Service } }
     let service = dependencies.resolve(Service.self)

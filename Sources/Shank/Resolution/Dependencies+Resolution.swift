@@ -11,7 +11,9 @@ extension Dependencies {
   ///
   /// When nothing is registered under the type and name, this stops the program with a
   /// ``ResolutionError`` message that says where it was asked for; for an optional `T` it gives
-  /// `nil` instead.
+  /// `nil` instead. `nil` means absent, not broken: a module registered under the wrapped type
+  /// that cannot be made (its factory throws, or its async factory has not run) stops the
+  /// program all the same.
   ///
   /// - Parameters:
   ///   - type: The type to resolve; inferred from the context when left out.
