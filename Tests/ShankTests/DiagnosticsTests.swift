@@ -594,6 +594,22 @@ import Testing
         #"cycle: Service named "self" → Service named "self""#) == true)
   }
 
+  /// A thrown error written over several lines keeps them indented under the message's first.
+  @Test func aFactoryErrorOfSeveralLinesIsIndented() throws {
+    struct Refused: Error, CustomStringConvertible {
+      var description: String { "refused:\nno route to host" }
+    }
+    let throwing = Dependencies { Module { () throws -> Service in throw Refused() } }
+    let failed = try #require(resolutionError { try throwing.resolveOrThrow(Service.self) })
+    let asked = #line - 1
+    #expect(
+      failed.description == """
+        Shank cannot resolve Service: its factory registered at ShankTests/DiagnosticsTests.swift:\(asked - 1) threw refused:
+            no route to host
+          asked for at ShankTests/DiagnosticsTests.swift:\(asked)
+        """)
+  }
+
   /// An error of the module behind `Module(as:)` names the type asked for, and its cycle the
   /// types listed, never the module's own type, which is no key.
   @Test(arguments: [Scope.unique, .singleton])

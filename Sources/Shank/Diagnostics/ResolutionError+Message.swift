@@ -66,6 +66,9 @@ extension ResolutionError {
         case .decorator(let site)?: "its decorator registered at \(site)"
         case nil: "its factory"
         }
+      // Its lines after the first indented, so that they read as part of it.
+      let error = error.split(separator: "\n", omittingEmptySubsequences: false)
+        .joined(separator: "\n    ")
       return (
         "Shank cannot resolve \(key): \(thrower) threw \(error)",
         askingFactory.map { ["  while \($0)"] } ?? []

@@ -7,8 +7,8 @@ import class Foundation.Thread
 /// What making one module for ``Dependencies/verify()`` or ``Dependencies/graph()`` found.
 enum InspectedModule {
   /// The module was made; its value's type, its `@Inject` properties, and whether it was made
-  /// only as `resolveAsync` would, a synchronous read of it failing (see
-  /// ``InspectionThread/make(_:in:)``).
+  /// only once a `.unique` async module it needs was, a synchronous read of it failing (see
+  /// ``InspectionThread/make(_:in:asARead:)``).
   case made(
     valueType: Any.Type, injections: [(property: String, requirement: Requirement)],
     readFails: Bool = false)
