@@ -509,13 +509,9 @@ import Testing
     let problems = await { @BindingActor in
       #expect(throws: VerificationError.self) { try container.verify() }.map(\.problems) ?? []
     }()
-    guard case .unresolvable(let module, let message)? = problems.first, problems.count == 1
-    else {
-      Issue.record("expected one unresolvable module, got \(problems)")
-      return
-    }
-    #expect(module == "ActorBoundModuleType")
-    #expect(message.hasPrefix("Shank cannot resolve ActorBoundModuleType off BindingActor"))
+    expectOneUnresolvable(
+      problems, module: "ActorBoundModuleType",
+      messageStart: "Shank cannot resolve ActorBoundModuleType off BindingActor")
   }
 
   /// The same for a module bound to an actor instance: `verify()` called on that instance
@@ -524,13 +520,9 @@ import Testing
     let owner = ModuleOwningActor()
     let container = await owner.container()
     let problems = await owner.verificationProblems(of: container)
-    guard case .unresolvable(let module, let message)? = problems.first, problems.count == 1
-    else {
-      Issue.record("expected one unresolvable module, got \(problems)")
-      return
-    }
-    #expect(module == "GreeterType")
-    #expect(message.hasPrefix("Shank cannot resolve GreeterType off ModuleOwningActor"))
+    expectOneUnresolvable(
+      problems, module: "GreeterType",
+      messageStart: "Shank cannot resolve GreeterType off ModuleOwningActor")
   }
 
   /// Resolved synchronously off that actor, it is refused before its factory runs, with
@@ -744,6 +736,21 @@ nonisolated func partReaderModule(eager: Bool) -> Module {
   Module(scope: .singleton, eager: eager) { () throws -> PartReaderType in
     PartReader(part: try Dependencies.resolveOrThrow())
   }
+}
+
+/// Expects `problems` to be one: `module` unresolvable, with a message that starts so.
+func expectOneUnresolvable(
+  _ problems: [VerificationError.Problem], module: String, messageStart: String,
+  sourceLocation: SourceLocation = #_sourceLocation
+) {
+  guard case .unresolvable(let unresolvable, let message)? = problems.first, problems.count == 1
+  else {
+    Issue.record(
+      "expected one unresolvable module, got \(problems)", sourceLocation: sourceLocation)
+    return
+  }
+  #expect(unresolvable == module, sourceLocation: sourceLocation)
+  #expect(message.hasPrefix(messageStart), "\(message)", sourceLocation: sourceLocation)
 }
 
 /// A container whose module is registered from `BindingActor`.

@@ -743,18 +743,11 @@ import Testing
     // No run makes these: `resolve()` stops even where `resolveAsync` makes what it asks for,
     // and a factory that fails without the module fails in `resolveAsync` too.
     if backing == .resolvingWithoutTry || backing == .catchingThenFailing {
-      guard case .unresolvable("ServiceBackedType", let message)? = problems.first,
-        problems.count == 1
-      else {
-        Issue.record("expected ServiceBackedType to be unresolvable, got \(problems)")
-        return
-      }
-      #expect(
-        message.hasPrefix(
-          backing == .resolvingWithoutTry
-            ? "Shank cannot resolve Service synchronously"
-            : "Shank cannot resolve ServiceBackedType: its factory registered at"),
-        "\(message)")
+      expectOneUnresolvable(
+        problems, module: "ServiceBackedType",
+        messageStart: backing == .resolvingWithoutTry
+          ? "Shank cannot resolve Service synchronously"
+          : "Shank cannot resolve ServiceBackedType: its factory registered at")
       return
     }
     // The module that injects it, and the consumer.
