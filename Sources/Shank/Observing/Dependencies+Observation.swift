@@ -16,8 +16,8 @@ extension Dependencies {
   ///
   /// Each event is delivered synchronously, on the resolving thread, once the resolution is
   /// done and before it returns to its caller: a nested resolution's event comes before the one
-  /// of the factory that asked for it. Resolutions made by the handler itself are not observed. With no observer installed,
-  /// resolution pays one relaxed load for this.
+  /// of the factory that asked for it. Resolutions made by the handler itself are not observed.
+  /// With no observer installed, resolution pays one relaxed load for this.
   ///
   /// > Note: An ``Inject`` property's reads after its first are not resolutions: they return the
   /// > kept value and are not observed.
